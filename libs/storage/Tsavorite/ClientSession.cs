@@ -1,0 +1,162 @@
+using System;
+
+namespace Tsavorite;
+
+/// <summary>
+/// A session: the handle through which one thread at a time runs operations on a store with one set
+/// of callbacks. Each operation protects the epoch for its duration, unless the caller has protected
+/// a whole batch with <see cref="BeginUnsafe"/> (the server does so per network batch).
+/// </summary>
+public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
+    where TFunctions : ISessionFunctions<TInput, TOutput>
+{
+    private readonly TsavoriteKV _store;
+    private TFunctions _functions;
+    private bool _protected;
+
+    internal ClientSession(TsavoriteKV store, TFunctions functions)
+    {
+        _store = store;
+        _functions = functions;
+    }
+
+    /// <summary>The store this session works on.</summary>
+    public TsavoriteKV Store => _store;
+
+    /// <summary>The callbacks (a copy, when they are a struct).</summary>
+    public ref TFunctions Functions => ref _functions;
+
+    /// <summary>
+    /// Protects the epoch until <see cref="EndUnsafe"/>, so a batch of operations pays for it once.
+    /// Call <see cref="Refresh"/> now and then in long batches so the log can make progress.
+    /// </summary>
+    public void BeginUnsafe()
+    {
+        _store.Epoch.Resume();
+        _protected = true;
+    }
+
+    /// <summary>Ends the protection begun by <see cref="BeginUnsafe"/>.</summary>
+    public void EndUnsafe()
+    {
+        _protected = false;
+        _store.Epoch.Suspend();
+    }
+
+    /// <summary>Moves this thread to the current epoch and runs actions that became safe.</summary>
+    public void Refresh() => _store.Epoch.ProtectAndDrain();
+
+    /// <summary>Reads <paramref name="key"/>: the Reader callback fills <paramref name="output"/>.</summary>
+    public Status Read(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
+    {
+        if (_protected)
+            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+        _store.Epoch.Resume();
+        try
+        {
+            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
+
+    /// <summary>Reads <paramref name="key"/> with a default input.</summary>
+    public Status Read(ReadOnlySpan<byte> key, ref TOutput output)
+    {
+        TInput input = default!;
+        return Read(key, ref input, ref output);
+    }
+
+    /// <summary>Writes <paramref name="value"/> for <paramref name="key"/> through the Upsert callbacks.</summary>
+    public Status Upsert(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output)
+    {
+        if (_protected)
+            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output);
+        _store.Epoch.Resume();
+        try
+        {
+            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
+
+    /// <summary>Writes <paramref name="value"/> for <paramref name="key"/> with a default input and output.</summary>
+    public Status Upsert(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        TInput input = default!;
+        TOutput output = default!;
+        return Upsert(key, value, ref input, ref output);
+    }
+
+    /// <summary>Updates <paramref name="key"/> from its current value through the RMW callbacks.</summary>
+    public Status RMW(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
+    {
+        if (_protected)
+            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+        _store.Epoch.Resume();
+        try
+        {
+            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
+
+    /// <summary>Updates <paramref name="key"/> with <paramref name="input"/>, discarding the output.</summary>
+    public Status RMW(ReadOnlySpan<byte> key, ref TInput input)
+    {
+        TOutput output = default!;
+        return RMW(key, ref input, ref output);
+    }
+
+    /// <summary>Deletes <paramref name="key"/>: found when a live record was deleted.</summary>
+    public Status Delete(ReadOnlySpan<byte> key)
+    {
+        if (_protected)
+            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key);
+        _store.Epoch.Resume();
+        try
+        {
+            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
+
+    /// <summary>
+    /// Reports the live records in [<paramref name="fromAddress"/>, <paramref name="untilAddress"/>)
+    /// (to the tail when negative) to <paramref name="scanFunctions"/>. Returns the address to resume
+    /// from, which is at least the tail when the scan ran to the end.
+    /// </summary>
+    public long Scan<TScanFunctions>(ref TScanFunctions scanFunctions, long fromAddress = 0, long untilAddress = -1)
+        where TScanFunctions : IScanFunctions
+    {
+        if (_protected)
+            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress);
+        _store.Epoch.Resume();
+        try
+        {
+            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
+
+    /// <summary>Ends the session (and its epoch protection, if a batch was left open).</summary>
+    public void Dispose()
+    {
+        if (_protected)
+            EndUnsafe();
+    }
+}

@@ -1,0 +1,71 @@
+using System;
+
+namespace Tsavorite;
+
+/// <summary>
+/// Delete: a live record in the mutable region is marked with a tombstone (after InPlaceDeleter) and,
+/// when it heads its chain, unlinked so revivification can reuse its space; a read-only record is
+/// shadowed by a tombstone record at the tail.
+/// </summary>
+public sealed unsafe partial class TsavoriteKV
+{
+    internal Status InternalDelete<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        long hash = KeyHash.Hash(key);
+        long* bucket = Index.BucketOf(hash);
+        int tag = HashBucketEntry.TagOf(hash);
+
+        while (true)
+        {
+            HashBucket.AcquireExclusive(bucket, Epoch);
+            OperationOutcome outcome;
+            Status status;
+            try
+            {
+                // Under the exclusive latch no entry of this bucket changes address, so no tentative step is needed.
+                long* entry = Index.FindTag(bucket, tag);
+                outcome = entry == null
+                    ? Done(new Status(Status.Basic.NotFound), out status)
+                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, out status);
+            }
+            finally
+            {
+                HashBucket.ReleaseExclusive(bucket);
+            }
+            if (outcome == OperationOutcome.Done)
+                return status;
+            Epoch.ProtectAndDrain();
+        }
+    }
+
+    private static OperationOutcome Done(Status result, out Status status)
+    {
+        status = result;
+        return OperationOutcome.Done;
+    }
+
+    private OperationOutcome DeleteLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag, out Status status)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        long entryAddress = new HashBucketEntry(*entry).Address;
+        long address = TraceBack(key, entryAddress, out var record);
+        if (address == 0 || record.Info.Tombstone)
+            return Done(new Status(Status.Basic.NotFound), out status);
+
+        bool expired = IsExpired(in record);
+        if (address >= Log.ReadOnlyAddress)
+        {
+            var deleteInfo = new DeleteInfo { Address = address };
+            if (!functions.InPlaceDeleter(ref record, ref deleteInfo))
+                return Done(new Status(Status.Basic.Canceled), out status);
+        }
+
+        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, out var deleteStatus);
+        if (outcome == OperationOutcome.Done && !deleteStatus.IsOutOfMemory)
+            status = expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.Found);
+        else
+            status = deleteStatus;
+        return outcome;
+    }
+}

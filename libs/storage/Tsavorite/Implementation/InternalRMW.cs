@@ -1,0 +1,196 @@
+using System;
+
+namespace Tsavorite;
+
+/// <summary>
+/// RMW (read-modify-write): update a key from its current value. A live record in the mutable
+/// region is updated in place (InPlaceUpdater); a read-only one, or one whose update does not fit, is
+/// copied to a new record (NeedCopyUpdate, CopyUpdater); an absent, deleted or expired key is created
+/// (NeedInitialUpdate, InitialUpdater), reusing its deleted record's space when it fits.
+/// </summary>
+public sealed unsafe partial class TsavoriteKV
+{
+    internal Status InternalRMW<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        long hash = KeyHash.Hash(key);
+        long* bucket = Index.BucketOf(hash);
+        int tag = HashBucketEntry.TagOf(hash);
+
+        while (true)
+        {
+            long* entry = Index.FindOrCreateTag(bucket, tag);
+            HashBucket.AcquireExclusive(bucket, Epoch);
+            OperationOutcome outcome;
+            Status status;
+            try
+            {
+                outcome = HashIndex.EntryHoldsTag(entry, tag)
+                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, out status)
+                    : Retry(out status);
+            }
+            finally
+            {
+                HashBucket.ReleaseExclusive(bucket);
+            }
+            if (outcome == OperationOutcome.Done)
+                return status;
+            Epoch.ProtectAndDrain();
+        }
+    }
+
+    private OperationOutcome RMWLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
+        ref TInput input, ref TOutput output, long* entry, int tag, out Status status)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        long entryAddress = new HashBucketEntry(*entry).Address;
+        long address = TraceBack(key, entryAddress, out var record);
+        if (address == 0)
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, out status);
+
+        bool expired = !record.Info.Tombstone && IsExpired(in record);
+        bool live = !record.Info.Tombstone && !expired;
+        bool mutable = address >= Log.ReadOnlyAddress;
+        if (!live)
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, out status);
+
+        var rmwInfo = new RMWInfo { Address = address };
+        if (mutable)
+        {
+            if (functions.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo))
+            {
+                if (rmwInfo.Action == OperationAction.ExpireAndStop)
+                    return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, out status);
+                status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
+                return OperationOutcome.Done;
+            }
+        }
+        else if (!functions.NeedCopyUpdate(in record, ref input, ref output, ref rmwInfo))
+        {
+            if (rmwInfo.Action == OperationAction.ExpireAndStop)
+                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, out status);
+            status = rmwInfo.Action == OperationAction.CancelOperation ? new Status(Status.Basic.Canceled) : new Status(Status.Basic.Found);
+            return OperationOutcome.Done;
+        }
+
+        switch (rmwInfo.Action)
+        {
+            case OperationAction.CancelOperation:
+                status = new Status(Status.Basic.Canceled);
+                return OperationOutcome.Done;
+            case OperationAction.ExpireAndStop:
+                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, out status);
+        }
+        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, out status);
+    }
+
+    /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
+    private OperationOutcome DeleteByUpdater(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress, long address, ref LogRecord record, out Status status)
+    {
+        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, out var deleteStatus);
+        status = deleteStatus.IsOutOfMemory ? deleteStatus : new Status(Status.Basic.NotFound);
+        return outcome;
+    }
+
+    /// <summary>Writes the updated copy of a live record to new space and links it in place of the old one.</summary>
+    private OperationOutcome CopyUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
+        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long address, ref LogRecord source, bool sourceMutable, out Status status)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        // A mutable source heading the chain is unlinked by the new record and its space reused.
+        bool replaceSource = sourceMutable && address == entryAddress;
+        var fields = functions.GetRMWModifiedFieldInfo(in source, ref input);
+        int size = RecordLayout.AllocatedSize(key.Length, in fields);
+        switch (TryAllocateRecord(size, out long newAddress, out int allocated))
+        {
+            case AllocationStatus.RetryNow:
+                return Retry(out status);
+            case AllocationStatus.OutOfMemory:
+                status = new Status(Status.Basic.OutOfMemory);
+                return OperationOutcome.Done;
+        }
+
+        var destination = Log.GetRecord(newAddress);
+        destination.Initialize(key, in fields, allocated, replaceSource ? source.Info.PreviousAddress : entryAddress);
+        var rmwInfo = new RMWInfo { Address = newAddress };
+        if (!functions.CopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo))
+        {
+            Abandon(newAddress, ref destination);
+            if (rmwInfo.Action == OperationAction.ExpireAndStop)
+                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref source, out status);
+            status = new Status(Status.Basic.Canceled);
+            return OperationOutcome.Done;
+        }
+        if (!TryLink(entry, tag, entryAddress, newAddress, ref destination))
+            return Retry(out status);
+        functions.PostCopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo);
+        if (replaceSource)
+            Abandon(address, ref source);
+        status = new Status(Status.Basic.Found, Status.Record.CopyUpdated);
+        return OperationOutcome.Done;
+    }
+
+    /// <summary>
+    /// Creates the key's value with InitialUpdater: in the space of its deleted or expired mutable
+    /// record (<paramref name="reusableAddress"/>) if it fits, otherwise in new space.
+    /// </summary>
+    private OperationOutcome InitialUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
+        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, out Status status)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        var rmwInfo = new RMWInfo { Address = reusableAddress };
+        if (!functions.NeedInitialUpdate(key, ref input, ref output, ref rmwInfo))
+        {
+            status = rmwInfo.Action == OperationAction.CancelOperation
+                ? new Status(Status.Basic.Canceled)
+                : expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.NotFound);
+            ReleaseEmptyEntry(entry, tag, entryAddress);
+            return OperationOutcome.Done;
+        }
+
+        var fields = functions.GetRMWInitialFieldInfo(key, ref input);
+        int size = RecordLayout.AllocatedSize(key.Length, in fields);
+        if (reusableAddress != 0 && size <= reusable.AllocatedSize)
+        {
+            reusable.Reinitialize(in fields);
+            if (!functions.InitialUpdater(ref reusable, ref input, ref output, ref rmwInfo))
+            {
+                reusable.Info.Tombstone = true;
+                status = new Status(Status.Basic.Canceled);
+                return OperationOutcome.Done;
+            }
+            functions.PostInitialUpdater(ref reusable, ref input, ref output, ref rmwInfo);
+            status = new Status(Status.Basic.NotFound, Status.Record.Created);
+            return OperationOutcome.Done;
+        }
+
+        switch (TryAllocateRecord(size, out long newAddress, out int allocated))
+        {
+            case AllocationStatus.RetryNow:
+                return Retry(out status);
+            case AllocationStatus.OutOfMemory:
+                ReleaseEmptyEntry(entry, tag, entryAddress);
+                status = new Status(Status.Basic.OutOfMemory);
+                return OperationOutcome.Done;
+        }
+
+        bool replaceOld = reusableAddress != 0 && reusableAddress == entryAddress;
+        var newRecord = Log.GetRecord(newAddress);
+        newRecord.Initialize(key, in fields, allocated, replaceOld ? reusable.Info.PreviousAddress : entryAddress);
+        rmwInfo.Address = newAddress;
+        if (!functions.InitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo))
+        {
+            Abandon(newAddress, ref newRecord);
+            ReleaseEmptyEntry(entry, tag, entryAddress);
+            status = new Status(Status.Basic.Canceled);
+            return OperationOutcome.Done;
+        }
+        if (!TryLink(entry, tag, entryAddress, newAddress, ref newRecord))
+            return Retry(out status);
+        if (replaceOld)
+            Abandon(reusableAddress, ref reusable);
+        functions.PostInitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo);
+        status = new Status(Status.Basic.NotFound, Status.Record.Created);
+        return OperationOutcome.Done;
+    }
+}

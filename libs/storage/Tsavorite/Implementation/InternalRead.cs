@@ -1,0 +1,39 @@
+using System;
+
+namespace Tsavorite;
+
+/// <summary>Read: find the newest live record of a key and hand it to the Reader callback.</summary>
+public sealed unsafe partial class TsavoriteKV
+{
+    internal Status InternalRead<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        long hash = KeyHash.Hash(key);
+        long* bucket = Index.BucketOf(hash);
+        int tag = HashBucketEntry.TagOf(hash);
+
+        HashBucket.AcquireShared(bucket, Epoch);
+        try
+        {
+            long* entry = Index.FindTag(bucket, tag);
+            if (entry == null)
+                return new Status(Status.Basic.NotFound);
+            long address = TraceBack(key, new HashBucketEntry(*entry).Address, out var record);
+            if (address == 0 || record.Info.Tombstone)
+                return new Status(Status.Basic.NotFound);
+            if (IsExpired(in record))
+                return new Status(Status.Basic.NotFound, Status.Record.Expired);
+
+            var readInfo = new ReadInfo { Address = address };
+            if (functions.Reader(in record, ref input, ref output, ref readInfo))
+                return new Status(Status.Basic.Found);
+            return readInfo.Action == OperationAction.CancelOperation
+                ? new Status(Status.Basic.Canceled)
+                : new Status(Status.Basic.NotFound);
+        }
+        finally
+        {
+            HashBucket.ReleaseShared(bucket);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+using System;
+
+namespace Tsavorite;
+
+/// <summary>
+/// Upsert: write a key's value blindly. A live record in the mutable region is overwritten in place
+/// (InPlaceWriter); a deleted or expired one there is reused if the new value fits; otherwise a new
+/// record (InitialWriter) goes to reused space or the tail and is linked by a CAS on the hash entry.
+/// </summary>
+public sealed unsafe partial class TsavoriteKV
+{
+    internal Status InternalUpsert<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        long hash = KeyHash.Hash(key);
+        long* bucket = Index.BucketOf(hash);
+        int tag = HashBucketEntry.TagOf(hash);
+
+        while (true)
+        {
+            long* entry = Index.FindOrCreateTag(bucket, tag);
+            HashBucket.AcquireExclusive(bucket, Epoch);
+            OperationOutcome outcome;
+            Status status;
+            try
+            {
+                outcome = HashIndex.EntryHoldsTag(entry, tag)
+                    ? UpsertLatched(ref functions, key, value, ref input, ref output, entry, tag, out status)
+                    : Retry(out status);
+            }
+            finally
+            {
+                HashBucket.ReleaseExclusive(bucket);
+            }
+            if (outcome == OperationOutcome.Done)
+                return status;
+            Epoch.ProtectAndDrain();
+        }
+    }
+
+    private static OperationOutcome Retry(out Status status)
+    {
+        status = default;
+        return OperationOutcome.Retry;
+    }
+
+    private OperationOutcome UpsertLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value,
+        ref TInput input, ref TOutput output, long* entry, int tag, out Status status)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        long entryAddress = new HashBucketEntry(*entry).Address;
+        long address = TraceBack(key, entryAddress, out var record);
+        bool existed = false;
+        bool replaceOld = false;
+        if (address != 0 && address >= Log.ReadOnlyAddress)
+        {
+            existed = !record.Info.Tombstone && !IsExpired(in record);
+            if (existed)
+            {
+                var upsertInfo = new UpsertInfo { Address = address };
+                if (functions.InPlaceWriter(ref record, value, ref input, ref output, ref upsertInfo))
+                {
+                    status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
+                    return OperationOutcome.Done;
+                }
+                if (upsertInfo.Action == OperationAction.CancelOperation)
+                {
+                    status = new Status(Status.Basic.Canceled);
+                    return OperationOutcome.Done;
+                }
+            }
+            else
+            {
+                // In-chain revivification: the deleted or expired record of this key takes the new value if it fits.
+                var reuseFields = functions.GetUpsertFieldInfo(key, value, ref input);
+                if (RecordLayout.AllocatedSize(key.Length, in reuseFields) <= record.AllocatedSize)
+                {
+                    record.Reinitialize(in reuseFields);
+                    var upsertInfo = new UpsertInfo { Address = address };
+                    if (!functions.InitialWriter(ref record, value, ref input, ref output, ref upsertInfo))
+                    {
+                        record.Info.Tombstone = true;
+                        status = new Status(Status.Basic.Canceled);
+                        return OperationOutcome.Done;
+                    }
+                    functions.PostInitialWriter(ref record, ref input, ref output, ref upsertInfo);
+                    status = new Status(Status.Basic.NotFound, Status.Record.Created);
+                    return OperationOutcome.Done;
+                }
+            }
+            // The old record is superseded; if it heads the chain it can be unlinked and its space reused.
+            replaceOld = address == entryAddress;
+        }
+        else if (address != 0)
+        {
+            existed = !record.Info.Tombstone && !IsExpired(in record);
+        }
+
+        var fields = functions.GetUpsertFieldInfo(key, value, ref input);
+        int size = RecordLayout.AllocatedSize(key.Length, in fields);
+        switch (TryAllocateRecord(size, out long newAddress, out int allocated))
+        {
+            case AllocationStatus.RetryNow:
+                return Retry(out status);
+            case AllocationStatus.OutOfMemory:
+                ReleaseEmptyEntry(entry, tag, entryAddress);
+                status = new Status(Status.Basic.OutOfMemory);
+                return OperationOutcome.Done;
+        }
+
+        var newRecord = Log.GetRecord(newAddress);
+        newRecord.Initialize(key, in fields, allocated, replaceOld ? record.Info.PreviousAddress : entryAddress);
+        var info = new UpsertInfo { Address = newAddress };
+        if (!functions.InitialWriter(ref newRecord, value, ref input, ref output, ref info))
+        {
+            Abandon(newAddress, ref newRecord);
+            ReleaseEmptyEntry(entry, tag, entryAddress);
+            status = new Status(Status.Basic.Canceled);
+            return OperationOutcome.Done;
+        }
+        if (!TryLink(entry, tag, entryAddress, newAddress, ref newRecord))
+            return Retry(out status);
+        if (replaceOld)
+            Abandon(address, ref record);
+        functions.PostInitialWriter(ref newRecord, ref input, ref output, ref info);
+        status = new Status(existed ? Status.Basic.Found : Status.Basic.NotFound, Status.Record.Created);
+        return OperationOutcome.Done;
+    }
+}

@@ -1,0 +1,26 @@
+namespace Tsavorite;
+
+/// <summary>Configuration of a <see cref="TsavoriteKV"/> store.</summary>
+public sealed class KVSettings
+{
+    /// <summary>Bytes of the hash index (64 bytes per bucket, rounded down to a power of two). Default 64 MB.</summary>
+    public long IndexSize { get; set; } = 1L << 26;
+
+    /// <summary>Log page size as a power of two. Default 25 (32 MB). Records larger than a page cannot be stored.</summary>
+    public int PageSizeBits { get; set; } = 25;
+
+    /// <summary>Bytes of log memory (rounded down to a power-of-two number of pages, at least two). Default 16 GB, allocated page by page as the log grows.</summary>
+    public long MemorySize { get; set; } = 1L << 34;
+
+    /// <summary>Fraction of the in-memory pages that stays mutable (updated in place). Default 0.9.</summary>
+    public double MutableFraction { get; set; } = 0.9;
+
+    /// <summary>Where pages are written when they become read-only. Default: a <see cref="NullDevice"/> (nothing is written).</summary>
+    public IDevice? LogDevice { get; set; }
+
+    /// <summary>Reuse the space of deleted and expired records in the mutable region. Default on.</summary>
+    public bool EnableRevivification { get; set; } = true;
+
+    /// <summary>Freed records each revivification bin remembers; beyond that, freed space is left unused. Default 1024.</summary>
+    public int RevivificationBinCapacity { get; set; } = 1024;
+}

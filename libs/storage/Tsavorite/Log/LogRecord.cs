@@ -1,0 +1,227 @@
+using System;
+using System.Runtime.CompilerServices;
+
+namespace Tsavorite;
+
+/// <summary>
+/// A view of one record in log memory (see <see cref="RecordLayout"/>). Callbacks receive it to read
+/// the key and value and to change the value's length, ETag and expiration within the record's
+/// allocated space. It is only valid inside the callback that received it.
+/// </summary>
+public readonly unsafe struct LogRecord
+{
+    private readonly byte* _record;
+
+    internal LogRecord(long physicalAddress) => _record = (byte*)physicalAddress;
+
+    internal LogRecord(byte* record) => _record = record;
+
+    /// <summary>The record's physical (memory) address.</summary>
+    public long PhysicalAddress => (long)_record;
+
+    /// <summary>The header of the record.</summary>
+    public ref RecordInfo Info => ref Unsafe.AsRef<RecordInfo>(_record);
+
+    /// <summary>Length of the key in bytes.</summary>
+    public int KeyLength => *(int*)(_record + RecordLayout.KeyLengthOffset);
+
+    /// <summary>The key.</summary>
+    public ReadOnlySpan<byte> Key => new(_record + RecordLayout.KeyOffset, KeyLength);
+
+    /// <summary>Length of the value in bytes.</summary>
+    public int ValueLength => *(int*)(_record + RecordLayout.ValueLengthOffset(KeyLength));
+
+    /// <summary>The value: writable in the mutators, to be treated as read-only in readers.</summary>
+    public Span<byte> Value => new(_record + RecordLayout.ValueOffset(KeyLength), ValueLength);
+
+    /// <summary>Pointer to the first value byte (for callers that parse values in place).</summary>
+    public byte* ValuePointer => _record + RecordLayout.ValueOffset(KeyLength);
+
+    /// <summary>Bytes the record's fields use.</summary>
+    public int UsedSize
+    {
+        get
+        {
+            var info = Info;
+            return RecordLayout.UsedSize(KeyLength, ValueLength, info.HasETag, info.HasExpiration);
+        }
+    }
+
+    /// <summary>Bytes the record occupies in the log, slack included.</summary>
+    public int AllocatedSize
+    {
+        get
+        {
+            int used = UsedSize;
+            return Info.HasFiller ? used + *(int*)(_record + used) : used;
+        }
+    }
+
+    /// <summary>Largest value length that fits in the allocated space with the current optional fields.</summary>
+    public int MaxValueLength
+    {
+        get
+        {
+            var info = Info;
+            int optionals = (info.HasETag ? 8 : 0) + (info.HasExpiration ? 8 : 0);
+            return AllocatedSize - optionals - RecordLayout.ValueOffset(KeyLength);
+        }
+    }
+
+    /// <summary>The expiration (UTC ticks), or 0 when the record has none.</summary>
+    public long Expiration => Info.HasExpiration ? *(long*)(OptionalsPointer + (Info.HasETag ? 8 : 0)) : 0;
+
+    /// <summary>The ETag, or 0 when the record has none.</summary>
+    public long ETag => Info.HasETag ? *(long*)OptionalsPointer : 0;
+
+    private byte* OptionalsPointer => _record + RecordLayout.OptionalsOffset(KeyLength, ValueLength);
+
+    /// <summary>Whether the record has an expiration at or before <paramref name="nowTicks"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool IsExpired(long nowTicks) => Info.HasExpiration && Expiration <= nowTicks;
+
+    /// <summary>
+    /// Changes the value's length, keeping the optional fields, if the allocated space allows.
+    /// Bytes of the old value are kept up to the smaller of both lengths; new bytes are undefined.
+    /// </summary>
+    public bool TrySetValueLength(int newLength)
+    {
+        if (newLength < 0)
+            return false;
+        int keyLength = KeyLength;
+        int oldLength = ValueLength;
+        if (newLength == oldLength)
+            return true;
+        var info = Info;
+        int allocated = AllocatedSize;
+        int optionalsLength = (info.HasETag ? 8 : 0) + (info.HasExpiration ? 8 : 0);
+        int newUsed = RecordLayout.OptionalsOffset(keyLength, newLength) + optionalsLength;
+        if (newUsed > allocated)
+            return false;
+
+        int oldOptionals = RecordLayout.OptionalsOffset(keyLength, oldLength);
+        int newOptionals = RecordLayout.OptionalsOffset(keyLength, newLength);
+        if (optionalsLength > 0 && oldOptionals != newOptionals)
+            Buffer.MemoryCopy(_record + oldOptionals, _record + newOptionals, optionalsLength, optionalsLength);
+        *(int*)(_record + RecordLayout.ValueLengthOffset(keyLength)) = newLength;
+        SetFiller(newUsed, allocated);
+        return true;
+    }
+
+    /// <summary>Sets the expiration, adding the field if there is room. Returns false if there is not.</summary>
+    public bool TrySetExpiration(long expirationTicks)
+    {
+        if (!Info.HasExpiration)
+        {
+            int allocated = AllocatedSize;
+            int newUsed = UsedSize + 8;
+            if (newUsed > allocated)
+                return false;
+            Info.HasExpiration = true;
+            SetFiller(newUsed, allocated);
+        }
+        *(long*)(OptionalsPointer + (Info.HasETag ? 8 : 0)) = expirationTicks;
+        return true;
+    }
+
+    /// <summary>Removes the expiration field, if any; the space becomes slack.</summary>
+    public void RemoveExpiration()
+    {
+        if (!Info.HasExpiration)
+            return;
+        int allocated = AllocatedSize;
+        Info.HasExpiration = false;
+        SetFiller(UsedSize, allocated);
+    }
+
+    /// <summary>Sets the ETag, adding the field if there is room. Returns false if there is not.</summary>
+    public bool TrySetETag(long etag)
+    {
+        if (!Info.HasETag)
+        {
+            int allocated = AllocatedSize;
+            int used = UsedSize;
+            if (used + 8 > allocated)
+                return false;
+            byte* optionals = OptionalsPointer;
+            if (Info.HasExpiration)
+                *(long*)(optionals + 8) = *(long*)optionals;
+            Info.HasETag = true;
+            SetFiller(used + 8, allocated);
+        }
+        *(long*)OptionalsPointer = etag;
+        return true;
+    }
+
+    /// <summary>Removes the ETag field, if any; the space becomes slack.</summary>
+    public void RemoveETag()
+    {
+        if (!Info.HasETag)
+            return;
+        int allocated = AllocatedSize;
+        byte* optionals = OptionalsPointer;
+        if (Info.HasExpiration)
+            *(long*)optionals = *(long*)(optionals + 8);
+        Info.HasETag = false;
+        SetFiller(UsedSize, allocated);
+    }
+
+    /// <summary>Records the slack between the used and the allocated size.</summary>
+    private void SetFiller(int used, int allocated)
+    {
+        int filler = allocated - used;
+        if (filler > 0)
+        {
+            *(int*)(_record + used) = filler;
+            Info.HasFiller = true;
+        }
+        else
+        {
+            Info.HasFiller = false;
+        }
+    }
+
+    /// <summary>
+    /// Lays out a fresh record at this address: header chained to <paramref name="previousAddress"/>
+    /// and not yet valid, the key, a value of the requested length and zeroed optional fields.
+    /// </summary>
+    internal void Initialize(ReadOnlySpan<byte> key, in RecordFieldInfo fields, int allocatedSize, long previousAddress)
+    {
+        Info = default;
+        *(long*)_record = RecordInfo.InitialWord(previousAddress);
+        *(int*)(_record + RecordLayout.KeyLengthOffset) = key.Length;
+        key.CopyTo(new Span<byte>(_record + RecordLayout.KeyOffset, key.Length));
+        *(int*)(_record + RecordLayout.ValueLengthOffset(key.Length)) = fields.ValueLength;
+        Info.HasETag = fields.HasETag;
+        Info.HasExpiration = fields.HasExpiration;
+        byte* optionals = _record + RecordLayout.OptionalsOffset(key.Length, fields.ValueLength);
+        if (fields.HasETag)
+            *(long*)optionals = 0;
+        if (fields.HasExpiration)
+            *(long*)(optionals + (fields.HasETag ? 8 : 0)) = 0;
+        SetFiller(RecordLayout.UsedSize(key.Length, fields.ValueLength, fields.HasETag, fields.HasExpiration), allocatedSize);
+    }
+
+    /// <summary>
+    /// Reuses this record's space for the same key (in-chain revivification of a deleted or expired
+    /// record): the allocated size stays, the fields are reset as for a new record.
+    /// </summary>
+    internal void Reinitialize(in RecordFieldInfo fields)
+    {
+        int allocated = AllocatedSize;
+        int keyLength = KeyLength;
+        var info = Info;
+        info.Tombstone = false;
+        info.HasETag = fields.HasETag;
+        info.HasExpiration = fields.HasExpiration;
+        info.HasFiller = false;
+        *(int*)(_record + RecordLayout.ValueLengthOffset(keyLength)) = fields.ValueLength;
+        byte* optionals = _record + RecordLayout.OptionalsOffset(keyLength, fields.ValueLength);
+        if (fields.HasETag)
+            *(long*)optionals = 0;
+        if (fields.HasExpiration)
+            *(long*)(optionals + (fields.HasETag ? 8 : 0)) = 0;
+        Info = info;
+        SetFiller(RecordLayout.UsedSize(keyLength, fields.ValueLength, fields.HasETag, fields.HasExpiration), allocated);
+    }
+}

@@ -1,0 +1,26 @@
+namespace Tsavorite;
+
+/// <summary>What a new record must hold: its value length and which optional fields it carries.</summary>
+public struct RecordFieldInfo
+{
+    /// <summary>Length of the value in bytes.</summary>
+    public int ValueLength;
+
+    /// <summary>Reserve space for a 64-bit expiration.</summary>
+    public bool HasExpiration;
+
+    /// <summary>Reserve space for a 64-bit ETag.</summary>
+    public bool HasETag;
+
+    /// <summary>Extra bytes to reserve after the used part so the value can later grow in place.</summary>
+    public int ExtraValueSpace;
+
+    /// <summary>Creates the field info for a value of <paramref name="valueLength"/> bytes and no optionals.</summary>
+    public RecordFieldInfo(int valueLength)
+    {
+        ValueLength = valueLength;
+        HasExpiration = false;
+        HasETag = false;
+        ExtraValueSpace = 0;
+    }
+}

@@ -1,0 +1,85 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
+namespace Tsavorite;
+
+/// <summary>
+/// The 8-byte header at the start of every log record: the previous address in the record's hash
+/// chain (48 bits) and the record's state bits. A header word of zero never belongs to a record; it
+/// marks unallocated space at the end of a page.
+/// </summary>
+[StructLayout(LayoutKind.Explicit, Size = 8)]
+public struct RecordInfo
+{
+    private const int TombstoneBit = 48;
+    private const int ValidBit = 49;
+    private const int SealedBit = 50;
+    private const int DirtyBit = 51;
+    private const int HasExpirationBit = 52;
+    private const int HasETagBit = 53;
+    private const int HasFillerBit = 54;
+    private const int AbandonedBit = 55;
+
+    [FieldOffset(0)]
+    private long _word;
+
+    /// <summary>The raw header word.</summary>
+    public readonly long Word => _word;
+
+    /// <summary>Address of the next older record in the same hash chain.</summary>
+    public long PreviousAddress
+    {
+        readonly get => _word & LogAddress.AddressMask;
+        set => _word = (_word & ~LogAddress.AddressMask) | (value & LogAddress.AddressMask);
+    }
+
+    /// <summary>The record marks its key as deleted.</summary>
+    public bool Tombstone { readonly get => Get(TombstoneBit); set => Set(TombstoneBit, value); }
+
+    /// <summary>The record is part of the store: set once it is initialized and linked into its chain.</summary>
+    public bool Valid { readonly get => Get(ValidBit); set => Set(ValidBit, value); }
+
+    /// <summary>The record is being replaced and must not be updated in place.</summary>
+    public bool Sealed { readonly get => Get(SealedBit); set => Set(SealedBit, value); }
+
+    /// <summary>The record changed since the last checkpoint.</summary>
+    public bool Dirty { readonly get => Get(DirtyBit); set => Set(DirtyBit, value); }
+
+    /// <summary>The record carries a 64-bit expiration after its value.</summary>
+    public bool HasExpiration { readonly get => Get(HasExpirationBit); set => Set(HasExpirationBit, value); }
+
+    /// <summary>The record carries a 64-bit ETag after its value.</summary>
+    public bool HasETag { readonly get => Get(HasETagBit); set => Set(HasETagBit, value); }
+
+    /// <summary>The record has slack after its used bytes, whose length is stored right after them.</summary>
+    public bool HasFiller { readonly get => Get(HasFillerBit); set => Set(HasFillerBit, value); }
+
+    /// <summary>
+    /// The record's space belongs to nobody: it lost the race to be linked, or it was freed. Its
+    /// sizes stay readable so a log scan can step over it.
+    /// </summary>
+    public bool Abandoned { readonly get => Get(AbandonedBit); set => Set(AbandonedBit, value); }
+
+    /// <summary>The header has never been written (unallocated page space).</summary>
+    public readonly bool IsNull => _word == 0;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly bool Get(int bit) => (_word & (1L << bit)) != 0;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Set(int bit, bool value)
+    {
+        if (value)
+            _word |= 1L << bit;
+        else
+            _word &= ~(1L << bit);
+    }
+
+    /// <summary>A header for a record being initialized: chained to <paramref name="previousAddress"/>, not yet valid.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static long InitialWord(long previousAddress) => (previousAddress & LogAddress.AddressMask) | (1L << AbandonedBit);
+
+    /// <inheritdoc/>
+    public override readonly string ToString()
+        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned}";
+}

@@ -1,0 +1,54 @@
+namespace Tsavorite;
+
+/// <summary>What a callback asks the engine to do after it returns.</summary>
+public enum OperationAction : byte
+{
+    /// <summary>Carry on as the callback's return value says.</summary>
+    Default,
+
+    /// <summary>Stop the operation without changing anything; it returns a canceled status.</summary>
+    CancelOperation,
+
+    /// <summary>Delete the record (RMW updaters): the key becomes absent; the operation returns not-found.</summary>
+    ExpireAndStop,
+}
+
+/// <summary>Context of a Read callback.</summary>
+public struct ReadInfo
+{
+    /// <summary>Logical address of the record.</summary>
+    public long Address;
+
+    /// <summary>Set by the callback to cancel.</summary>
+    public OperationAction Action;
+}
+
+/// <summary>Context of an Upsert callback.</summary>
+public struct UpsertInfo
+{
+    /// <summary>Logical address of the record being written.</summary>
+    public long Address;
+
+    /// <summary>Set by the callback to cancel.</summary>
+    public OperationAction Action;
+}
+
+/// <summary>Context of an RMW callback.</summary>
+public struct RMWInfo
+{
+    /// <summary>Logical address of the record being written.</summary>
+    public long Address;
+
+    /// <summary>Set by the callback to cancel, or to delete the record.</summary>
+    public OperationAction Action;
+}
+
+/// <summary>Context of a Delete callback.</summary>
+public struct DeleteInfo
+{
+    /// <summary>Logical address of the record being deleted.</summary>
+    public long Address;
+
+    /// <summary>Set by the callback to cancel.</summary>
+    public OperationAction Action;
+}
