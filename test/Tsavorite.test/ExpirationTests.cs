@@ -1,0 +1,144 @@
+using System;
+using NUnit.Framework;
+
+namespace Tsavorite.test;
+
+/// <summary>Records with an expiration in the past behave as absent for every operation.</summary>
+[TestFixture]
+public sealed class ExpirationTests
+{
+    private static long Past => DateTime.UtcNow.Ticks - TimeSpan.TicksPerSecond;
+
+    private static long Future => DateTime.UtcNow.Ticks + TimeSpan.TicksPerHour;
+
+    private TestStore _ts = null!;
+
+    [SetUp]
+    public void SetUp() => _ts = new TestStore();
+
+    [TearDown]
+    public void TearDown() => _ts.Dispose();
+
+    private TestSession Session => _ts.Session;
+
+    /// <summary>Writes an 8-byte counter that expires at <paramref name="expiration"/>, optionally moved below the read-only boundary.</summary>
+    private void WriteCounter(ReadOnlySpan<byte> key, long value, long expiration, bool readOnly)
+    {
+        var input = TestInput.Increment(value);
+        input.ExpirationTicks = expiration;
+        Assert.That(Session.RMW(key, input, out _).IsCreatedRecord, Is.True);
+        if (readOnly)
+            _ts.Log.ShiftReadOnlyToTail();
+        _ts.Counts.Reset();
+    }
+
+    [Test]
+    public void ExpiredRecordReadsAsNotFound([Values] bool readOnly)
+    {
+        WriteCounter("k"u8, 5, Past, readOnly);
+
+        var status = Session.Read("k"u8, out var value);
+
+        Assert.That((status.NotFound, status.IsExpired), Is.EqualTo((true, true)), status.ToString());
+        Assert.That(value, Is.Null);
+        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.None), "the reader never sees an expired record");
+        Assert.That(Session.ScanAll(), Is.Empty);
+    }
+
+    [Test]
+    public void FutureExpirationReadsNormally([Values] bool readOnly)
+    {
+        long expiration = Future;
+        WriteCounter("k"u8, 5, expiration, readOnly);
+
+        var output = new TestOutput();
+        var status = Session.Read("k"u8, ref output);
+
+        Assert.That(status.Found, Is.True, status.ToString());
+        Assert.That(status.IsExpired, Is.False);
+        Assert.That(output.AsLong, Is.EqualTo(5));
+        Assert.That(output.Expiration, Is.EqualTo(expiration));
+        Assert.That(Session.ScanAll(), Has.Count.EqualTo(1));
+    }
+
+    [Test]
+    public void RmwTreatsAnExpiredRecordAsAbsent([Values] bool readOnly)
+    {
+        WriteCounter("k"u8, 5, Past, readOnly);
+
+        var status = Session.RMW("k"u8, TestInput.Increment(2), out var output);
+
+        Assert.That((status.NotFound, status.IsCreatedRecord), Is.EqualTo((true, true)), status.ToString());
+        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.NeedInitialUpdate | Callback.InitialUpdater | Callback.PostInitialUpdater));
+        Assert.That(output.AsLong, Is.EqualTo(2), "the expired value is not carried over");
+        Assert.That(output.Expiration, Is.Zero);
+        Assert.That(Session.ReadCounter("k"u8), Is.EqualTo(2));
+    }
+
+    [Test]
+    public void RmwThatDeclinesToCreateLeavesAnExpiredKeyAbsent()
+    {
+        WriteCounter("k"u8, 5, Past, readOnly: false);
+
+        var status = Session.RMW("k"u8, new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = Future }, out _);
+
+        Assert.That((status.NotFound, status.IsExpired), Is.EqualTo((true, true)), status.ToString());
+        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.NeedInitialUpdate));
+        Assert.That(Session.Read("k"u8, out _).NotFound, Is.True, "setting an expiration does not revive the key");
+    }
+
+    [Test]
+    public void UpsertOverAnExpiredRecordWritesTheNewValue([Values] bool readOnly)
+    {
+        WriteCounter("k"u8, 5, Past, readOnly);
+
+        var input = new TestInput();
+        var output = new TestOutput();
+        var status = Session.Upsert("k"u8, "fresh"u8, ref input, ref output);
+
+        Assert.That((status.NotFound, status.IsCreatedRecord), Is.EqualTo((true, true)), status.ToString());
+        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.InitialWriter | Callback.PostInitialWriter), "an expired record is not written in place");
+        Assert.That(Session.Read("k"u8, out var value).Found, Is.True);
+        Assert.That(value, Is.EqualTo("fresh"u8.ToArray()));
+        Assert.That(Session.ScanAll(), Has.Count.EqualTo(1));
+    }
+
+    [Test]
+    public void DeleteOfAnExpiredRecordReportsNotFound([Values] bool readOnly)
+    {
+        WriteCounter("k"u8, 5, Past, readOnly);
+
+        var status = Session.Delete("k"u8);
+
+        Assert.That((status.NotFound, status.IsExpired), Is.EqualTo((true, true)), status.ToString());
+        Assert.That(Session.Read("k"u8, out _).NotFound, Is.True);
+        Assert.That(Session.Increment("k"u8, 1).IsCreatedRecord, Is.True);
+        Assert.That(Session.ReadCounter("k"u8), Is.EqualTo(1));
+    }
+
+    [Test]
+    public void SettingAnExpirationInThePastExpiresALiveKey([Values] bool readOnly)
+    {
+        WriteCounter("k"u8, 5, 0, readOnly);
+
+        var status = Session.RMW("k"u8, new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = Past }, out _);
+        Assert.That(status.Found, Is.True, status.ToString());
+
+        Assert.That(Session.Read("k"u8, out _).IsExpired, Is.True);
+        Assert.That(Session.ScanAll(), Is.Empty);
+    }
+
+    [Test]
+    public void UpsertWithoutExpirationClearsIt()
+    {
+        var input = new TestInput { ExpirationTicks = Future };
+        Session.Upsert("k"u8, "12345678"u8, input);
+
+        var output = new TestOutput();
+        var status = Session.Upsert("k"u8, "87654321"u8, new TestInput());
+        Assert.That(status.IsInPlaceUpdated, Is.True, status.ToString());
+        Assert.That(Session.Read("k"u8, ref output).Found, Is.True);
+        Assert.That(output.Expiration, Is.Zero);
+        Assert.That(output.Value, Is.EqualTo("87654321"u8.ToArray()));
+    }
+}

@@ -1,0 +1,201 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading;
+using NUnit.Framework;
+
+namespace Tsavorite.test;
+
+[TestFixture]
+public sealed class LogTests
+{
+    private const int PageSizeBits = 12;
+    private const int PageSize = 1 << PageSizeBits;
+
+    private string? _directory;
+
+    [TearDown]
+    public void TearDown()
+    {
+        if (_directory != null && Directory.Exists(_directory))
+            Directory.Delete(_directory, recursive: true);
+        _directory = null;
+    }
+
+    /// <summary>Value lengths that mix tiny, medium and nearly-page-sized records.</summary>
+    private static int MixedLength(int i) => (i % 7) switch
+    {
+        0 => 0,
+        1 => 1,
+        2 => 13,
+        3 => 100,
+        4 => 700,
+        5 => 1500,
+        _ => 3000,
+    };
+
+    [Test]
+    public void RecordsOfMixedSizesFillPagesWithoutSpanningThem()
+    {
+        using var ts = new TestStore(new StoreOptions { PageSizeBits = PageSizeBits, MemorySize = 1L << 22 });
+        var session = ts.Session;
+        const int recordCount = 1500;
+        for (int i = 0; i < recordCount; i++)
+            Assert.That(session.Upsert(TestData.Key(i), TestData.Value(i, MixedLength(i)), default).IsCreatedRecord, Is.True, $"record {i}");
+        Assert.That(ts.Log.TailAddress >> PageSizeBits, Is.GreaterThan(100), "the records span many pages");
+
+        for (int i = 0; i < recordCount; i++)
+        {
+            Assert.That(session.Read(TestData.Key(i), out var value).Found, Is.True, $"record {i}");
+            Assert.That(value, Is.EqualTo(TestData.Value(i, MixedLength(i))), $"record {i}");
+        }
+
+        var seen = new HashSet<string>();
+        long previous = 0;
+        foreach (var record in session.ScanAll())
+        {
+            Assert.That(seen.Add(Convert.ToHexString(record.Key)), Is.True, "each record is reported once");
+            Assert.That(record.Address, Is.GreaterThan(previous), "in log order");
+            previous = record.Address;
+            long last = record.Address + ts.Log.GetRecord(record.Address).AllocatedSize - 1;
+            Assert.That(last >> PageSizeBits, Is.EqualTo(record.Address >> PageSizeBits), $"record at {record.Address} stays in its page");
+        }
+        Assert.That(seen, Has.Count.EqualTo(recordCount));
+    }
+
+    [Test]
+    public void ReadOnlyAddressFollowsTheTailAtTheMutableLag()
+    {
+        // 16 frames, half of them mutable.
+        using var ts = new TestStore(new StoreOptions { PageSizeBits = PageSizeBits, MemorySize = 16 * PageSize, MutableFraction = 0.5 });
+        var session = ts.Session;
+        var log = ts.Log;
+        const int mutablePages = 8;
+        Assert.That(log.FrameCount, Is.EqualTo(16));
+        Assert.That(log.ReadOnlyAddress, Is.EqualTo(LogAddress.FirstValidAddress));
+
+        long readOnly = log.ReadOnlyAddress;
+        int i = 0;
+        while (log.TailAddress < 14L * PageSize)
+        {
+            Assert.That(session.Upsert(TestData.Key(i), TestData.Value(i, 300), default).IsCreatedRecord, Is.True);
+            i++;
+            long tailPage = (log.TailAddress - 1) >> PageSizeBits;
+            long expected = Math.Max(LogAddress.FirstValidAddress, (tailPage - mutablePages) << PageSizeBits);
+            Assert.That(log.ReadOnlyAddress, Is.EqualTo(expected), $"tail {log.TailAddress}");
+            Assert.That(log.ReadOnlyAddress, Is.GreaterThanOrEqualTo(readOnly), "the boundary never moves back");
+            readOnly = log.ReadOnlyAddress;
+        }
+        Assert.That(readOnly, Is.EqualTo(6L * PageSize));
+        Assert.That(log.SafeReadOnlyAddress, Is.EqualTo(readOnly), "no thread is protected, so every thread has seen it");
+        Assert.That(log.FlushedUntilAddress, Is.EqualTo(readOnly), "the null device completes writes at once");
+
+        // Records below the boundary are copied on update; those above it are updated in place.
+        Assert.That(session.Upsert(TestData.Key(0), TestData.Value(0, 300), default).IsCreatedRecord, Is.True);
+        Assert.That(session.Upsert(TestData.Key(i - 1), TestData.Value(0, 300), default).IsInPlaceUpdated, Is.True);
+
+        log.ShiftReadOnlyAddress(readOnly - PageSize);
+        Assert.That(log.ReadOnlyAddress, Is.EqualTo(readOnly), "shifting down is ignored");
+        log.ShiftReadOnlyAddress(long.MaxValue);
+        Assert.That(log.ReadOnlyAddress, Is.EqualTo(log.TailAddress), "shifting is capped at the tail");
+    }
+
+    [Test]
+    public unsafe void FlushedPagesLandOnTheDeviceAtTheirLogicalAddresses()
+    {
+        _directory = Path.Combine(Path.GetTempPath(), "tsavorite-log-" + Guid.NewGuid().ToString("N"));
+        string basePath = Path.Combine(_directory, "hlog");
+        var device = new LocalFileDevice(basePath, segmentSize: 1L << 20);
+        var expected = new List<(long Address, byte[] Bytes)>();
+        long readOnly;
+        using (device)
+        {
+            using (var ts = new TestStore(new StoreOptions { PageSizeBits = PageSizeBits, MemorySize = 64 * PageSize, LogDevice = device }))
+            {
+                var session = ts.Session;
+                for (int i = 0; i < 200; i++)
+                {
+                    var input = new TestInput();
+                    var output = new TestOutput();
+                    session.Upsert(TestData.Key(i), TestData.Value(i, MixedLength(i)), ref input, ref output);
+                }
+                ts.Log.ShiftReadOnlyToTail();
+                readOnly = ts.Log.ReadOnlyAddress;
+                Assert.That(readOnly, Is.EqualTo(ts.Log.TailAddress));
+
+                // Completions arrive on I/O threads; wait for them, with a bound.
+                device.WaitForPendingWrites();
+                var deadline = DateTime.UtcNow + TestThreads.HangGuard;
+                while (ts.Log.FlushedUntilAddress < readOnly && DateTime.UtcNow < deadline)
+                    Thread.Sleep(1);
+                Assert.That(ts.Log.FlushedUntilAddress, Is.EqualTo(readOnly));
+                Assert.That(ts.Log.FlushErrors, Is.Zero);
+
+                foreach (var record in session.ScanAll())
+                {
+                    var logRecord = ts.Log.GetRecord(record.Address);
+                    expected.Add((record.Address, new ReadOnlySpan<byte>((void*)logRecord.PhysicalAddress, logRecord.AllocatedSize).ToArray()));
+                }
+            }
+        }
+
+        Assert.That(expected, Has.Count.EqualTo(200));
+        byte[] file = File.ReadAllBytes(basePath + ".0");
+        Assert.That(file.Length, Is.GreaterThanOrEqualTo(readOnly));
+        foreach (var (address, bytes) in expected)
+            Assert.That(file.AsSpan((int)address, bytes.Length).SequenceEqual(bytes), Is.True, $"record at {address}");
+    }
+
+    [Test]
+    public void FullMemoryBudgetReportsOutOfMemoryAndLosesNothing()
+    {
+        // Four frames, two of them mutable; no eviction, so the log holds four pages at most.
+        using var ts = new TestStore(new StoreOptions { PageSizeBits = PageSizeBits, MemorySize = 4 * PageSize, MutableFraction = 0.5 });
+        var session = ts.Session;
+        var log = ts.Log;
+
+        var written = new List<int>();
+        Status status = default;
+        for (int i = 0; i < 10_000; i++)
+        {
+            status = session.Increment(TestData.Key(i), i);
+            if (!status.IsCreatedRecord)
+                break;
+            written.Add(i);
+        }
+        Assert.That(status.IsOutOfMemory, Is.True, status.ToString());
+        Assert.That(written, Has.Count.GreaterThan(100));
+        // The 32-byte records fill the pages exactly: the tail is the end of the last full page.
+        long tail = log.TailAddress;
+        Assert.That(tail, Is.EqualTo(4L * PageSize));
+        Assert.That(log.MemoryInUse, Is.EqualTo(4L * PageSize));
+
+        // New records cannot be written; nothing else changes.
+        Assert.That(session.Upsert("new"u8, "value"u8).IsOutOfMemory, Is.True);
+        Assert.That(session.Increment("new"u8, 1).IsOutOfMemory, Is.True);
+        Assert.That(session.Read("new"u8, out _).NotFound, Is.True);
+
+        int readOnlyKey = written[0];
+        int mutableKey = written[^1];
+        Assert.That(session.RMW(TestData.Key(readOnlyKey), TestInput.Increment(1000), out _).IsOutOfMemory, Is.True, "a copy-update needs new space");
+        Assert.That(session.Delete(TestData.Key(readOnlyKey)).IsOutOfMemory, Is.True, "a tombstone needs new space");
+
+        // Reads and in-place updates keep working.
+        Assert.That(session.Increment(TestData.Key(mutableKey), 1000).IsInPlaceUpdated, Is.True);
+        Assert.That(session.Upsert(TestData.Key(written[^2]), BitConverter.GetBytes(-1L)).IsInPlaceUpdated, Is.True);
+        Assert.That(log.TailAddress, Is.EqualTo(tail));
+        foreach (int i in written)
+        {
+            long expected = i == mutableKey ? i + 1000 : i == written[^2] ? -1 : i;
+            Assert.That(session.ReadCounter(TestData.Key(i)), Is.EqualTo(expected), $"key {i}");
+        }
+
+        // A deleted mutable record frees space that a new record of its size can take.
+        Assert.That(session.Delete(TestData.Key(mutableKey)).Found, Is.True);
+        Assert.That(session.Increment("new"u8, 7).IsCreatedRecord, Is.True);
+        Assert.That(session.ReadCounter("new"u8), Is.EqualTo(7));
+        Assert.That(ts.Store.RevivifiedRecordCount, Is.EqualTo(1));
+        Assert.That(log.TailAddress, Is.EqualTo(tail));
+        Assert.That(session.ScanAll(), Has.Count.EqualTo(written.Count));
+    }
+}
