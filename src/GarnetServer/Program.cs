@@ -1,17 +1,24 @@
 using System;
+using System.Threading;
+using Garnet.server;
 
 namespace Garnet;
 
 /// <summary>Entry point of the server executable.</summary>
 public static class Program
 {
-    /// <summary>
-    /// The RESP network layer and host arrive with the server issue; until then the executable says
-    /// so plainly instead of pretending to listen.
-    /// </summary>
-    public static int Main()
+    public static int Main(string[] args)
     {
-        Console.Error.WriteLine("GarnetServer: the RESP server is not built yet; only the Tsavorite engine exists so far.");
-        return 1;
+        using var server = new GarnetServer(new ServerOptions());
+        server.Start();
+        Console.WriteLine($"Garnet listening on {server.Options.Address}:{server.Port}");
+        using var stop = new ManualResetEventSlim();
+        Console.CancelKeyPress += (_, e) =>
+        {
+            e.Cancel = true;
+            stop.Set();
+        };
+        stop.Wait();
+        return 0;
     }
 }

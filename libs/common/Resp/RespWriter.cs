@@ -1,0 +1,230 @@
+using System;
+using System.Buffers.Text;
+using System.Runtime.CompilerServices;
+
+namespace Garnet.common;
+
+/// <summary>
+/// Writes RESP replies into a sink's buffer, flushing when it fills, so call sites never check for
+/// space. <see cref="Resp3"/> selects RESP3 encodings (null, map, double, boolean, push) over their
+/// RESP2 equivalents.
+/// </summary>
+public unsafe struct RespWriter
+{
+    private IResponseSink? _sink;
+    private byte* _start;
+    private byte* _current;
+    private byte* _end;
+
+    /// <summary>Whether replies use RESP3 types.</summary>
+    public bool Resp3;
+
+    /// <summary>False once the sink reported its destination gone; later writes are dropped.</summary>
+    public bool Healthy { get; private set; }
+
+    /// <summary>Attaches the writer to <paramref name="sink"/>, starting at the beginning of its buffer.</summary>
+    public void Attach(IResponseSink sink)
+    {
+        _sink = sink;
+        _start = sink.BufferStart;
+        _current = _start;
+        _end = _start + sink.BufferLength;
+        Healthy = true;
+    }
+
+    /// <summary>Bytes written since the last flush.</summary>
+    public readonly int Pending => (int)(_current - _start);
+
+    /// <summary>Sends what was written.</summary>
+    public bool Flush()
+    {
+        if (_sink == null)
+            return false;
+        int pending = Pending;
+        if (pending > 0)
+        {
+            if (!_sink.Flush(pending))
+                Healthy = false;
+            _start = _sink.BufferStart;
+            _end = _start + _sink.BufferLength;
+            _current = _start;
+        }
+        return Healthy;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Ensure(int bytes)
+    {
+        if (_current + bytes > _end)
+            FlushForSpace(bytes);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void FlushForSpace(int bytes)
+    {
+        Flush();
+        if (_current + bytes > _end)
+            throw new InvalidOperationException("Reply element larger than the send buffer.");
+    }
+
+    /// <summary>Writes raw bytes, splitting across flushes when they exceed the buffer.</summary>
+    public void WriteRaw(ReadOnlySpan<byte> bytes)
+    {
+        while (bytes.Length > 0)
+        {
+            long room = _end - _current;
+            if (room == 0)
+            {
+                Flush();
+                room = _end - _current;
+            }
+            int chunk = (int)Math.Min(room, bytes.Length);
+            bytes.Slice(0, chunk).CopyTo(new Span<byte>(_current, chunk));
+            _current += chunk;
+            bytes = bytes.Slice(chunk);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteCrlf()
+    {
+        *(ushort*)_current = 0x0A0D;
+        _current += 2;
+    }
+
+    private void WritePrefixedNumber(byte prefix, long value)
+    {
+        Ensure(24);
+        *_current++ = prefix;
+        Utf8Formatter.TryFormat(value, new Span<byte>(_current, 20), out int written);
+        _current += written;
+        WriteCrlf();
+    }
+
+    /// <summary>+OK</summary>
+    public void WriteOk() => WriteRaw(RespStrings.Ok);
+
+    /// <summary>A simple string: <c>+text\r\n</c> (text must not contain CR or LF).</summary>
+    public void WriteSimpleString(ReadOnlySpan<byte> text)
+    {
+        Ensure(1);
+        *_current++ = (byte)'+';
+        WriteRaw(text);
+        Ensure(2);
+        WriteCrlf();
+    }
+
+    /// <summary>An error: <paramref name="message"/> without the leading '-' and trailing CRLF (e.g. "ERR syntax error").</summary>
+    public void WriteError(ReadOnlySpan<byte> message)
+    {
+        Ensure(1);
+        *_current++ = (byte)'-';
+        WriteRaw(message);
+        Ensure(2);
+        WriteCrlf();
+    }
+
+    /// <summary>An error built from a string (for messages that include user input).</summary>
+    public void WriteError(string message)
+    {
+        Span<byte> buffer = message.Length <= 256 ? stackalloc byte[message.Length * 3] : new byte[System.Text.Encoding.UTF8.GetMaxByteCount(message.Length)];
+        int length = System.Text.Encoding.UTF8.GetBytes(message, buffer);
+        WriteError(buffer.Slice(0, length));
+    }
+
+    /// <summary>An integer: <c>:n\r\n</c>.</summary>
+    public void WriteInteger(long value) => WritePrefixedNumber((byte)':', value);
+
+    /// <summary>An array header: <c>*n\r\n</c>.</summary>
+    public void WriteArrayHeader(int count) => WritePrefixedNumber((byte)'*', count);
+
+    /// <summary>A set header: RESP3 <c>~n</c>, RESP2 an array.</summary>
+    public void WriteSetHeader(int count) => WritePrefixedNumber(Resp3 ? (byte)'~' : (byte)'*', count);
+
+    /// <summary>A map header of <paramref name="pairs"/> pairs: RESP3 <c>%n</c>, RESP2 an array of 2n.</summary>
+    public void WriteMapHeader(int pairs)
+    {
+        if (Resp3)
+            WritePrefixedNumber((byte)'%', pairs);
+        else
+            WritePrefixedNumber((byte)'*', pairs * 2);
+    }
+
+    /// <summary>A push header (RESP3 <c>&gt;n</c>), an array in RESP2.</summary>
+    public void WritePushHeader(int count) => WritePrefixedNumber(Resp3 ? (byte)'>' : (byte)'*', count);
+
+    /// <summary>A bulk string: <c>$len\r\nbytes\r\n</c>.</summary>
+    public void WriteBulk(ReadOnlySpan<byte> value)
+    {
+        WritePrefixedNumber((byte)'$', value.Length);
+        WriteRaw(value);
+        Ensure(2);
+        WriteCrlf();
+    }
+
+    /// <summary>A bulk string of the decimal text of <paramref name="value"/>.</summary>
+    public void WriteBulkInteger(long value)
+    {
+        Span<byte> digits = stackalloc byte[20];
+        Utf8Formatter.TryFormat(value, digits, out int written);
+        WriteBulk(digits.Slice(0, written));
+    }
+
+    /// <summary>A bulk string from text.</summary>
+    public void WriteBulk(string value)
+    {
+        int max = System.Text.Encoding.UTF8.GetMaxByteCount(value.Length);
+        Span<byte> buffer = max <= 512 ? stackalloc byte[max] : new byte[max];
+        int length = System.Text.Encoding.UTF8.GetBytes(value, buffer);
+        WriteBulk(buffer.Slice(0, length));
+    }
+
+    /// <summary>A null: RESP3 <c>_</c>, RESP2 the null bulk string <c>$-1</c>.</summary>
+    public void WriteNull() => WriteRaw(Resp3 ? "_\r\n"u8 : "$-1\r\n"u8);
+
+    /// <summary>A null array: RESP3 <c>_</c>, RESP2 <c>*-1</c>.</summary>
+    public void WriteNullArray() => WriteRaw(Resp3 ? "_\r\n"u8 : "*-1\r\n"u8);
+
+    /// <summary>A double: RESP3 <c>,d</c>, RESP2 a bulk string of its Redis text form.</summary>
+    public void WriteDouble(double value)
+    {
+        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        int length = NumberFormat.FormatDouble(value, text);
+        if (Resp3)
+        {
+            Ensure(1);
+            *_current++ = (byte)',';
+            WriteRaw(text.Slice(0, length));
+            Ensure(2);
+            WriteCrlf();
+        }
+        else
+        {
+            WriteBulk(text.Slice(0, length));
+        }
+    }
+
+    /// <summary>A boolean: RESP3 <c>#t</c>/<c>#f</c>, RESP2 the integers 1/0.</summary>
+    public void WriteBoolean(bool value)
+    {
+        if (Resp3)
+            WriteRaw(value ? "#t\r\n"u8 : "#f\r\n"u8);
+        else
+            WriteInteger(value ? 1 : 0);
+    }
+
+    /// <summary>A verbatim string (RESP3 <c>=len\r\ntxt:...</c>), a bulk string in RESP2.</summary>
+    public void WriteVerbatim(ReadOnlySpan<byte> text)
+    {
+        if (!Resp3)
+        {
+            WriteBulk(text);
+            return;
+        }
+        WritePrefixedNumber((byte)'=', text.Length + 4);
+        WriteRaw("txt:"u8);
+        WriteRaw(text);
+        Ensure(2);
+        WriteCrlf();
+    }
+}

@@ -1,0 +1,68 @@
+using System;
+using System.IO;
+using System.Net;
+using System.Net.Sockets;
+using Garnet.networking;
+using Garnet.server;
+
+namespace Garnet;
+
+/// <summary>
+/// An embeddable server: give it options, call <see cref="Start"/>, and dispose it to stop. The
+/// executable, the tests and applications embedding the NuGet package all use this class.
+/// </summary>
+public sealed class GarnetServer : IDisposable
+{
+    private readonly NetworkServer _tcpServer;
+    private readonly NetworkServer? _unixServer;
+    private bool _disposed;
+
+    /// <summary>Creates the server (nothing listens until <see cref="Start"/>).</summary>
+    public GarnetServer(ServerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        Options = options;
+        Store = new StoreWrapper(options);
+        var provider = new RespSessionProvider(Store);
+        var networkOptions = new NetworkServerOptions { ReceiveBufferSize = options.NetworkBufferSize };
+        _tcpServer = new NetworkServer(new IPEndPoint(ParseAddress(options.Address), options.Port), provider, networkOptions);
+        if (options.UnixSocketPath != null)
+            _unixServer = new NetworkServer(new UnixDomainSocketEndPoint(Path.GetFullPath(options.UnixSocketPath)), provider, networkOptions);
+    }
+
+    /// <summary>The options the server runs with.</summary>
+    public ServerOptions Options { get; }
+
+    /// <summary>The server's shared state (databases, statistics, clients).</summary>
+    public StoreWrapper Store { get; }
+
+    /// <summary>The TCP port actually bound (useful with port 0).</summary>
+    public int Port => ((IPEndPoint)_tcpServer.BoundEndPoint).Port;
+
+    /// <summary>Starts listening.</summary>
+    public void Start()
+    {
+        _tcpServer.Start();
+        _unixServer?.Start();
+    }
+
+    private static IPAddress ParseAddress(string address)
+    {
+        if (string.IsNullOrEmpty(address) || address == "*")
+            return IPAddress.Any;
+        if (address.Equals("localhost", StringComparison.OrdinalIgnoreCase))
+            return IPAddress.Loopback;
+        return IPAddress.Parse(address);
+    }
+
+    /// <summary>Stops listening, closes connections and frees the stores.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        _unixServer?.Dispose();
+        _tcpServer.Dispose();
+        Store.Dispose();
+    }
+}

@@ -1,0 +1,174 @@
+using System;
+using System.Collections.Generic;
+using A = Garnet.server.AclCategories;
+using F = Garnet.server.CommandFlags;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The command table, declared once: name, id, arity, flags, key positions and ACL categories of every
+/// command. Dispatch, arity errors, COMMAND and (later) transactions and ACL all read from it.
+/// </summary>
+public static class CommandTable
+{
+    private static readonly RespCommandInfo[] s_commands =
+    [
+        // Connection
+        new(RespCommand.PING, "PING", -1, F.Fast, 0, 0, 0, A.Fast | A.Connection, "Returns the server's liveliness response."),
+        new(RespCommand.ECHO, "ECHO", 2, F.Fast, 0, 0, 0, A.Fast | A.Connection, "Returns the given string."),
+        new(RespCommand.QUIT, "QUIT", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Closes the connection."),
+        new(RespCommand.HELLO, "HELLO", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Handshakes with the server."),
+        new(RespCommand.SELECT, "SELECT", 2, F.Loading | F.Stale | F.Fast, 0, 0, 0, A.Fast | A.Connection, "Changes the selected database."),
+        new(RespCommand.SWAPDB, "SWAPDB", 3, F.Write | F.Fast, 0, 0, 0, A.Keyspace | A.Write | A.Fast | A.Dangerous, "Swaps two databases."),
+        new(RespCommand.RESET, "RESET", 1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Resets the connection."),
+        new(RespCommand.CLIENT, "CLIENT", -2, F.None, 0, 0, 0, A.Slow | A.Connection, "A container for client connection commands."),
+        new(RespCommand.AUTH, "AUTH", -2, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Authenticates the connection."),
+
+        // Strings
+        new(RespCommand.GET, "GET", 2, F.ReadOnly | F.Fast, 1, 1, 1, A.Read | A.String | A.Fast, "Returns the string value of a key."),
+        new(RespCommand.SET, "SET", -3, F.Write | F.DenyOom, 1, 1, 1, A.Write | A.String | A.Slow, "Sets the string value of a key, ignoring its type. The key is created if it doesn't exist."),
+        new(RespCommand.SETNX, "SETNX", 3, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Set the string value of a key only when the key doesn't exist."),
+        new(RespCommand.SETEX, "SETEX", 4, F.Write | F.DenyOom, 1, 1, 1, A.Write | A.String | A.Slow, "Sets the string value and expiration time of a key. Creates the key if it doesn't exist."),
+        new(RespCommand.PSETEX, "PSETEX", 4, F.Write | F.DenyOom, 1, 1, 1, A.Write | A.String | A.Slow, "Sets both string value and expiration time in milliseconds of a key."),
+        new(RespCommand.GETSET, "GETSET", 3, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Returns the previous string value of a key after setting it to a new value."),
+        new(RespCommand.GETDEL, "GETDEL", 2, F.Write | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Returns the string value of a key after deleting the key."),
+        new(RespCommand.GETEX, "GETEX", -2, F.Write | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Returns the string value of a key after setting its expiration time."),
+        new(RespCommand.MGET, "MGET", -2, F.ReadOnly | F.Fast, 1, -1, 1, A.Read | A.String | A.Fast, "Atomically returns the string values of one or more keys."),
+        new(RespCommand.MSET, "MSET", -3, F.Write | F.DenyOom, 1, -1, 2, A.Write | A.String | A.Slow, "Atomically creates or modifies the string values of one or more keys."),
+        new(RespCommand.MSETNX, "MSETNX", -3, F.Write | F.DenyOom, 1, -1, 2, A.Write | A.String | A.Slow, "Atomically modifies the string values of one or more keys only when all keys don't exist."),
+        new(RespCommand.INCR, "INCR", 2, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Increments the integer value of a key by one. Uses 0 as initial value if the key doesn't exist."),
+        new(RespCommand.INCRBY, "INCRBY", 3, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Increments the integer value of a key by a number. Uses 0 as initial value if the key doesn't exist."),
+        new(RespCommand.DECR, "DECR", 2, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist."),
+        new(RespCommand.DECRBY, "DECRBY", 3, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist."),
+        new(RespCommand.INCRBYFLOAT, "INCRBYFLOAT", 3, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Increment the floating point value of a key by a number. Uses 0 as initial value if the key doesn't exist."),
+        new(RespCommand.APPEND, "APPEND", 3, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.String | A.Fast, "Appends a string to the value of a key. Creates the key if it doesn't exist."),
+        new(RespCommand.STRLEN, "STRLEN", 2, F.ReadOnly | F.Fast, 1, 1, 1, A.Read | A.String | A.Fast, "Returns the length of a string value."),
+        new(RespCommand.GETRANGE, "GETRANGE", 4, F.ReadOnly, 1, 1, 1, A.Read | A.String | A.Slow, "Returns a substring of the string stored at a key."),
+        new(RespCommand.SUBSTR, "SUBSTR", 4, F.ReadOnly, 1, 1, 1, A.Read | A.String | A.Slow, "Returns a substring from a string value."),
+        new(RespCommand.SETRANGE, "SETRANGE", 4, F.Write | F.DenyOom, 1, 1, 1, A.Write | A.String | A.Slow, "Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist."),
+        new(RespCommand.LCS, "LCS", -3, F.ReadOnly, 1, 2, 1, A.Read | A.String | A.Slow, "Finds the longest common substring."),
+
+        // Keyspace
+        new(RespCommand.DEL, "DEL", -2, F.Write, 1, -1, 1, A.Keyspace | A.Write | A.Slow, "Deletes one or more keys."),
+        new(RespCommand.UNLINK, "UNLINK", -2, F.Write | F.Fast, 1, -1, 1, A.Keyspace | A.Write | A.Fast, "Asynchronously deletes one or more keys."),
+        new(RespCommand.EXISTS, "EXISTS", -2, F.ReadOnly | F.Fast, 1, -1, 1, A.Keyspace | A.Read | A.Fast, "Determines whether one or more keys exist."),
+        new(RespCommand.TYPE, "TYPE", 2, F.ReadOnly | F.Fast, 1, 1, 1, A.Keyspace | A.Read | A.Fast, "Determines the type of value stored at a key."),
+        new(RespCommand.TOUCH, "TOUCH", -2, F.ReadOnly | F.Fast, 1, -1, 1, A.Keyspace | A.Read | A.Fast, "Returns the number of existing keys out of those specified after updating the time they were last accessed."),
+        new(RespCommand.EXPIRE, "EXPIRE", -3, F.Write | F.Fast, 1, 1, 1, A.Keyspace | A.Write | A.Fast, "Sets the expiration time of a key in seconds."),
+        new(RespCommand.PEXPIRE, "PEXPIRE", -3, F.Write | F.Fast, 1, 1, 1, A.Keyspace | A.Write | A.Fast, "Sets the expiration time of a key in milliseconds."),
+        new(RespCommand.EXPIREAT, "EXPIREAT", -3, F.Write | F.Fast, 1, 1, 1, A.Keyspace | A.Write | A.Fast, "Sets the expiration time of a key to a Unix timestamp."),
+        new(RespCommand.PEXPIREAT, "PEXPIREAT", -3, F.Write | F.Fast, 1, 1, 1, A.Keyspace | A.Write | A.Fast, "Sets the expiration time of a key to a Unix milliseconds timestamp."),
+        new(RespCommand.TTL, "TTL", 2, F.ReadOnly | F.Fast, 1, 1, 1, A.Keyspace | A.Read | A.Fast, "Returns the expiration time in seconds of a key."),
+        new(RespCommand.PTTL, "PTTL", 2, F.ReadOnly | F.Fast, 1, 1, 1, A.Keyspace | A.Read | A.Fast, "Returns the expiration time in milliseconds of a key."),
+        new(RespCommand.EXPIRETIME, "EXPIRETIME", 2, F.ReadOnly | F.Fast, 1, 1, 1, A.Keyspace | A.Read | A.Fast, "Returns the expiration time of a key as a Unix timestamp."),
+        new(RespCommand.PEXPIRETIME, "PEXPIRETIME", 2, F.ReadOnly | F.Fast, 1, 1, 1, A.Keyspace | A.Read | A.Fast, "Returns the expiration time of a key as a Unix milliseconds timestamp."),
+        new(RespCommand.PERSIST, "PERSIST", 2, F.Write | F.Fast, 1, 1, 1, A.Keyspace | A.Write | A.Fast, "Removes the expiration time of a key."),
+        new(RespCommand.RENAME, "RENAME", 3, F.Write, 1, 2, 1, A.Keyspace | A.Write | A.Slow, "Renames a key and overwrites the destination."),
+        new(RespCommand.RENAMENX, "RENAMENX", 3, F.Write | F.Fast, 1, 2, 1, A.Keyspace | A.Write | A.Fast, "Renames a key only when the target key name doesn't exist."),
+        new(RespCommand.COPY, "COPY", -3, F.Write | F.DenyOom, 1, 2, 1, A.Keyspace | A.Write | A.Slow, "Copies the value of a key to a new key."),
+        new(RespCommand.KEYS, "KEYS", 2, F.ReadOnly, 0, 0, 0, A.Keyspace | A.Read | A.Slow | A.Dangerous, "Returns all key names that match a pattern."),
+        new(RespCommand.SCAN, "SCAN", -2, F.ReadOnly, 0, 0, 0, A.Keyspace | A.Read | A.Slow, "Iterates over the key names in the database."),
+        new(RespCommand.RANDOMKEY, "RANDOMKEY", 1, F.ReadOnly, 0, 0, 0, A.Keyspace | A.Read | A.Slow, "Returns a random key name from the database."),
+        new(RespCommand.DBSIZE, "DBSIZE", 1, F.ReadOnly | F.Fast, 0, 0, 0, A.Keyspace | A.Read | A.Fast, "Returns the number of keys in the database."),
+        new(RespCommand.FLUSHDB, "FLUSHDB", -1, F.Write, 0, 0, 0, A.Keyspace | A.Write | A.Slow | A.Dangerous, "Remove all keys from the current database."),
+        new(RespCommand.FLUSHALL, "FLUSHALL", -1, F.Write, 0, 0, 0, A.Keyspace | A.Write | A.Slow | A.Dangerous, "Removes all keys from all databases."),
+        new(RespCommand.DUMP, "DUMP", 2, F.ReadOnly, 1, 1, 1, A.Keyspace | A.Read | A.Slow, "Returns a serialized representation of the value stored at a key."),
+        new(RespCommand.RESTORE, "RESTORE", -4, F.Write | F.DenyOom, 1, 1, 1, A.Keyspace | A.Write | A.Slow | A.Dangerous, "Creates a key from the serialized representation of a value."),
+
+        // Server
+        new(RespCommand.INFO, "INFO", -1, F.Loading | F.Stale, 0, 0, 0, A.Slow | A.Dangerous, "Returns information and statistics about the server."),
+        new(RespCommand.CONFIG, "CONFIG", -2, F.None, 0, 0, 0, A.Slow, "A container for server configuration commands."),
+        new(RespCommand.TIME, "TIME", 1, F.Loading | F.Stale | F.Fast, 0, 0, 0, A.Fast, "Returns the server time."),
+        new(RespCommand.DEBUG, "DEBUG", -2, F.Admin | F.NoScript | F.Loading | F.Stale, 0, 0, 0, A.Admin | A.Slow | A.Dangerous, "A container for debugging commands."),
+        new(RespCommand.SHUTDOWN, "SHUTDOWN", -1, F.Admin | F.NoScript | F.Loading | F.Stale | F.NoMulti | F.AllowBusy, 0, 0, 0, A.Admin | A.Slow | A.Dangerous, "Synchronously saves the database(s) to disk and shuts down the server."),
+        new(RespCommand.COMMAND, "COMMAND", -1, F.Loading | F.Stale, 0, 0, 0, A.Slow | A.Connection, "Returns detailed information about all commands."),
+        new(RespCommand.MEMORY, "MEMORY", -2, F.None, 0, 0, 0, A.Slow, "A container for memory diagnostics commands."),
+        new(RespCommand.LASTSAVE, "LASTSAVE", 1, F.Loading | F.Stale | F.Fast, 0, 0, 0, A.Admin | A.Fast | A.Dangerous, "Returns the Unix timestamp of the last successful save to disk."),
+    ];
+
+    private static readonly Dictionary<string, RespCommandInfo> s_byName = BuildNameIndex();
+    private static readonly RespCommandInfo?[] s_byId = BuildIdIndex();
+
+    private static Dictionary<string, RespCommandInfo> BuildNameIndex()
+    {
+        var byName = new Dictionary<string, RespCommandInfo>(StringComparer.Ordinal);
+        foreach (var info in s_commands)
+            byName.Add(info.Name, info);
+        return byName;
+    }
+
+    private static RespCommandInfo?[] BuildIdIndex()
+    {
+        int max = 0;
+        foreach (var info in s_commands)
+            max = Math.Max(max, (int)info.Command);
+        var byId = new RespCommandInfo?[max + 1];
+        foreach (var info in s_commands)
+            byId[(int)info.Command] = info;
+        return byId;
+    }
+
+    /// <summary>Every command, in declaration order.</summary>
+    public static IReadOnlyList<RespCommandInfo> All => s_commands;
+
+    /// <summary>The entry of <paramref name="command"/>.</summary>
+    public static RespCommandInfo Get(RespCommand command) => s_byId[(int)command] ?? throw new ArgumentOutOfRangeException(nameof(command));
+
+    /// <summary>Looks a command up by name, ignoring ASCII case, without allocating.</summary>
+    public static RespCommandInfo? Lookup(ReadOnlySpan<byte> name)
+    {
+        if (name.Length == 0 || name.Length > 32)
+            return null;
+        Span<byte> upper = stackalloc byte[name.Length];
+        for (int i = 0; i < name.Length; i++)
+        {
+            byte c = name[i];
+            upper[i] = c >= 'a' && c <= 'z' ? (byte)(c - 32) : c;
+        }
+        return CommandLookup.Find(upper);
+    }
+
+    /// <summary>Looks a command up by name (any case).</summary>
+    public static RespCommandInfo? Lookup(string name) => s_byName.GetValueOrDefault(name.ToUpperInvariant());
+
+    /// <summary>Open-addressing table from upper-case name bytes to entries, so lookups do not allocate.</summary>
+    private static class CommandLookup
+    {
+        private static readonly RespCommandInfo?[] s_slots = Build();
+
+        private static RespCommandInfo?[] Build()
+        {
+            var slots = new RespCommandInfo?[(int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)s_commands.Length * 4)];
+            foreach (var info in s_commands)
+            {
+                int slot = Hash(info.NameBytes) & (slots.Length - 1);
+                while (slots[slot] != null)
+                    slot = (slot + 1) & (slots.Length - 1);
+                slots[slot] = info;
+            }
+            return slots;
+        }
+
+        private static int Hash(ReadOnlySpan<byte> name)
+        {
+            uint hash = 2166136261;
+            foreach (byte b in name)
+                hash = (hash ^ b) * 16777619;
+            return (int)(hash ^ (hash >> 16));
+        }
+
+        public static RespCommandInfo? Find(ReadOnlySpan<byte> upperName)
+        {
+            int slot = Hash(upperName) & (s_slots.Length - 1);
+            while (true)
+            {
+                var candidate = s_slots[slot];
+                if (candidate == null)
+                    return null;
+                if (upperName.SequenceEqual(candidate.NameBytes))
+                    return candidate;
+                slot = (slot + 1) & (s_slots.Length - 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+namespace Garnet.server;
+
+/// <summary>
+/// One command's entry in the command table: what COMMAND INFO reports, what arity checks use, and
+/// where the keys are (for transactions, cluster routing and ACL key patterns).
+/// </summary>
+public sealed class RespCommandInfo
+{
+    internal RespCommandInfo(RespCommand command, string name, int arity, CommandFlags flags, int firstKey, int lastKey, int step, AclCategories categories, string summary)
+    {
+        Command = command;
+        Name = name;
+        NameBytes = System.Text.Encoding.ASCII.GetBytes(name);
+        LowerName = name.ToLowerInvariant();
+        Arity = arity;
+        Flags = flags;
+        FirstKey = firstKey;
+        LastKey = lastKey;
+        Step = step;
+        AclCategories = categories;
+        Summary = summary;
+    }
+
+    /// <summary>The command id.</summary>
+    public RespCommand Command { get; }
+
+    /// <summary>Upper-case name.</summary>
+    public string Name { get; }
+
+    /// <summary>Upper-case name as bytes.</summary>
+    public byte[] NameBytes { get; }
+
+    /// <summary>Lower-case name, as error messages and COMMAND INFO show it.</summary>
+    public string LowerName { get; }
+
+    /// <summary>Argument count including the name; negative means "at least |arity|".</summary>
+    public int Arity { get; }
+
+    /// <summary>Command flags.</summary>
+    public CommandFlags Flags { get; }
+
+    /// <summary>Position of the first key (0 if none).</summary>
+    public int FirstKey { get; }
+
+    /// <summary>Position of the last key; negative counts from the end (-1 = last argument).</summary>
+    public int LastKey { get; }
+
+    /// <summary>Distance between keys.</summary>
+    public int Step { get; }
+
+    /// <summary>ACL categories.</summary>
+    public AclCategories AclCategories { get; }
+
+    /// <summary>One-line description (COMMAND DOCS).</summary>
+    public string Summary { get; }
+
+    /// <summary>Whether <paramref name="argumentCount"/> (name included) satisfies the arity.</summary>
+    public bool ArityAccepts(int argumentCount) => Arity >= 0 ? argumentCount == Arity : argumentCount >= -Arity;
+}

@@ -1,0 +1,54 @@
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Engine callbacks of GETDEL and GETEX: both return the current value and then delete it (GETDEL,
+/// or GETEX with a time already past) or change its expiration (GETEX EX/PX/EXAT/PXAT/PERSIST).
+/// </summary>
+internal static class GetAndModifyLogic
+{
+    public static bool NeedInitialUpdate() => false;
+
+    private static bool Deletes(ref StringInput input)
+        => input.Command == RespCommand.GETDEL
+            || (input.ExpirationTicks != 0 && input.ExpirationTicks <= System.DateTime.UtcNow.Ticks);
+
+    private static long NewExpiration(long current, ref StringInput input)
+        => (input.Flags & StringInputFlags.Persist) != 0 ? 0 : input.ExpirationTicks != 0 ? input.ExpirationTicks : current;
+
+    public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
+    {
+        output.Buffer!.Set(record.Value);
+        output.HasValue = true;
+        if (Deletes(ref input))
+        {
+            rmwInfo.Action = OperationAction.ExpireAndStop;
+            return true;
+        }
+        long expiration = NewExpiration(record.Expiration, ref input);
+        return RecordFit.TryResize(ref record, record.ValueLength, expiration != 0, expiration);
+    }
+
+    public static bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
+    {
+        output.Buffer!.Set(source.Value);
+        output.HasValue = true;
+        if (Deletes(ref input))
+        {
+            rmwInfo.Action = OperationAction.ExpireAndStop;
+            return false;
+        }
+        return NewExpiration(source.Expiration, ref input) != source.Expiration;
+    }
+
+    public static RecordFieldInfo ModifiedFieldInfo(in LogRecord source, ref StringInput input)
+        => RecordFit.Fields(source.ValueLength, NewExpiration(source.Expiration, ref input));
+
+    public static bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input)
+    {
+        source.Value.CopyTo(destination.Value);
+        RecordFit.SetExpiration(ref destination, NewExpiration(source.Expiration, ref input));
+        return true;
+    }
+}

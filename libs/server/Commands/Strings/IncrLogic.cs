@@ -1,0 +1,128 @@
+using System;
+using System.Buffers.Text;
+using Garnet.common;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Engine callbacks of INCR, INCRBY, DECR, DECRBY (delta in <see cref="StringInput.Number"/>) and
+/// INCRBYFLOAT (delta in <see cref="StringInput.Float"/>). Values are stored as decimal text, as in
+/// Redis; the expiration is kept.
+/// </summary>
+internal static class IncrLogic
+{
+    private static bool IsFloat(ref StringInput input) => input.Command == RespCommand.INCRBYFLOAT;
+
+    public static RecordFieldInfo InitialFieldInfo(ref StringInput input)
+    {
+        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        return new RecordFieldInfo(Format(ref input, input.Number, input.Float, text));
+    }
+
+    public static bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
+    {
+        if (IsFloat(ref input) && !double.IsFinite(input.Float))
+        {
+            output.Result = StringResult.NaNOrInfinity;
+            return false;
+        }
+        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        int length = Format(ref input, input.Number, input.Float, text);
+        text.Slice(0, length).CopyTo(record.Value);
+        output.Number = input.Number;
+        output.Float = input.Float;
+        SetTextOutput(ref input, ref output, text.Slice(0, length));
+        return true;
+    }
+
+    public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
+    {
+        if (!TryCompute(record.Value, ref input, ref output, out long number, out double floating))
+            return true; // error reported in output; nothing changes
+        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        int length = Format(ref input, number, floating, text);
+        if (!record.TrySetValueLength(length))
+            return false;
+        text.Slice(0, length).CopyTo(record.Value);
+        SetTextOutput(ref input, ref output, text.Slice(0, length));
+        return true;
+    }
+
+    public static bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output)
+        => TryCompute(source.Value, ref input, ref output, out _, out _);
+
+    public static RecordFieldInfo ModifiedFieldInfo(in LogRecord source, ref StringInput input)
+    {
+        var scratch = new StringOutput(null);
+        TryCompute(source.Value, ref input, ref scratch, out long number, out double floating);
+        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        return new RecordFieldInfo(Format(ref input, number, floating, text)) { HasExpiration = source.Info.HasExpiration };
+    }
+
+    public static bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output)
+    {
+        if (!TryCompute(source.Value, ref input, ref output, out long number, out double floating))
+            return false;
+        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        int length = Format(ref input, number, floating, text);
+        text.Slice(0, length).CopyTo(destination.Value);
+        RecordFit.SetExpiration(ref destination, source.Expiration);
+        SetTextOutput(ref input, ref output, text.Slice(0, length));
+        return true;
+    }
+
+    /// <summary>Parses the current value and applies the delta; on error sets the output's result.</summary>
+    private static bool TryCompute(ReadOnlySpan<byte> current, ref StringInput input, ref StringOutput output, out long number, out double floating)
+    {
+        number = 0;
+        floating = 0;
+        if (IsFloat(ref input))
+        {
+            if (!NumberFormat.TryParseDouble(current, out double value) || double.IsInfinity(value))
+            {
+                output.Result = StringResult.NotFloat;
+                return false;
+            }
+            floating = value + input.Float;
+            if (!double.IsFinite(floating))
+            {
+                output.Result = StringResult.NaNOrInfinity;
+                return false;
+            }
+            output.Float = floating;
+            return true;
+        }
+        if (!NumberFormat.TryParseLong(current, out long old))
+        {
+            output.Result = StringResult.NotInteger;
+            return false;
+        }
+        long delta = input.Number;
+        if ((delta > 0 && old > long.MaxValue - delta) || (delta < 0 && old < long.MinValue - delta))
+        {
+            output.Result = StringResult.Overflow;
+            return false;
+        }
+        number = old + delta;
+        output.Number = number;
+        return true;
+    }
+
+    private static int Format(ref StringInput input, long number, double floating, Span<byte> destination)
+    {
+        if (IsFloat(ref input))
+            return NumberFormat.FormatHumanDouble(floating, destination);
+        Utf8Formatter.TryFormat(number, destination, out int written);
+        return written;
+    }
+
+    private static void SetTextOutput(ref StringInput input, ref StringOutput output, ReadOnlySpan<byte> text)
+    {
+        if (IsFloat(ref input) && output.Buffer != null)
+        {
+            output.Buffer.Set(text);
+            output.HasValue = true;
+        }
+    }
+}

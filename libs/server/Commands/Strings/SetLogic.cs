@@ -1,0 +1,101 @@
+using System;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Engine callbacks of SET and its relatives. A plain SET (also SETEX, PSETEX, MSET) is a blind
+/// Upsert; SET with NX, XX, GET or KEEPTTL (also SETNX, GETSET, MSETNX) is an RMW because it depends
+/// on the current record.
+/// </summary>
+internal static class SetLogic
+{
+    // ---- Upsert (plain SET) ----
+
+    public static RecordFieldInfo UpsertFieldInfo(ReadOnlySpan<byte> value, ref StringInput input)
+        => RecordFit.Fields(value.Length, input.ExpirationTicks);
+
+    public static bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input)
+    {
+        if (!RecordFit.TryResize(ref record, value.Length, input.ExpirationTicks != 0, input.ExpirationTicks))
+            return false;
+        value.CopyTo(record.Value);
+        return true;
+    }
+
+    public static bool InitialWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input)
+    {
+        value.CopyTo(record.Value);
+        RecordFit.SetExpiration(ref record, input.ExpirationTicks);
+        return true;
+    }
+
+    // ---- RMW (conditional SET) ----
+
+    public static bool NeedInitialUpdate(ref StringInput input, ref StringOutput output)
+    {
+        if ((input.Flags & StringInputFlags.IfExists) != 0)
+        {
+            output.Result = StringResult.ConditionNotMet;
+            return false;
+        }
+        return true;
+    }
+
+    public static RecordFieldInfo InitialFieldInfo(ref StringInput input) => RecordFit.Fields(input.Value.Length, input.ExpirationTicks);
+
+    public static bool InitialUpdater(ref LogRecord record, ref StringInput input)
+    {
+        input.Value.Span.CopyTo(record.Value);
+        RecordFit.SetExpiration(ref record, input.ExpirationTicks);
+        return true;
+    }
+
+    public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
+    {
+        CopyOldValue(record.Value, ref input, ref output);
+        if ((input.Flags & StringInputFlags.IfNotExists) != 0)
+        {
+            output.Result = StringResult.ConditionNotMet;
+            return true;
+        }
+        long expiration = NewExpiration(record.Expiration, ref input);
+        if (!RecordFit.TryResize(ref record, input.Value.Length, expiration != 0, expiration))
+            return false;
+        input.Value.Span.CopyTo(record.Value);
+        return true;
+    }
+
+    public static bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output)
+    {
+        CopyOldValue(source.Value, ref input, ref output);
+        if ((input.Flags & StringInputFlags.IfNotExists) != 0)
+        {
+            output.Result = StringResult.ConditionNotMet;
+            return false;
+        }
+        return true;
+    }
+
+    public static RecordFieldInfo ModifiedFieldInfo(in LogRecord source, ref StringInput input)
+        => RecordFit.Fields(input.Value.Length, NewExpiration(source.Expiration, ref input));
+
+    public static bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input)
+    {
+        input.Value.Span.CopyTo(destination.Value);
+        RecordFit.SetExpiration(ref destination, NewExpiration(source.Expiration, ref input));
+        return true;
+    }
+
+    private static long NewExpiration(long current, ref StringInput input)
+        => (input.Flags & StringInputFlags.KeepTtl) != 0 ? current : input.ExpirationTicks;
+
+    private static void CopyOldValue(ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output)
+    {
+        if ((input.Flags & StringInputFlags.ReturnOld) != 0 && output.Buffer != null)
+        {
+            output.Buffer.Set(value);
+            output.HasValue = true;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+namespace Garnet.server;
+
+/// <summary>
+/// Settings of a server instance, already validated and in engine units. The host turns command-line
+/// and JSON options into this; embedders may fill it directly.
+/// </summary>
+public sealed class ServerOptions
+{
+    /// <summary>Address to listen on. Default 127.0.0.1.</summary>
+    public string Address { get; set; } = "127.0.0.1";
+
+    /// <summary>TCP port. Default 6379; 0 picks a free port.</summary>
+    public int Port { get; set; } = 6379;
+
+    /// <summary>Unix domain socket path to listen on as well, or null.</summary>
+    public string? UnixSocketPath { get; set; }
+
+    /// <summary>Bytes of the hash index per database. Default 128 MB.</summary>
+    public long IndexSize { get; set; } = 1L << 27;
+
+    /// <summary>Bytes of log memory per database. Default 16 GB (allocated as the log grows).</summary>
+    public long MemorySize { get; set; } = 1L << 34;
+
+    /// <summary>Log page size in bytes (a power of two). Default 32 MB; also the largest record.</summary>
+    public long PageSize { get; set; } = 1L << 25;
+
+    /// <summary>Number of databases (SELECT 0..n-1). Default 16.</summary>
+    public int Databases { get; set; } = 16;
+
+    /// <summary>Directory for the log device files, or null for no log files.</summary>
+    public string? LogDir { get; set; }
+
+    /// <summary>Directory for checkpoints, or null.</summary>
+    public string? CheckpointDir { get; set; }
+
+    /// <summary>Allow the DEBUG command (risky: it can stall the server). Default off.</summary>
+    public bool EnableDebugCommand { get; set; }
+
+    /// <summary>Interval of the active expiration task in seconds; 0 disables it. Default 1.</summary>
+    public int ExpiredKeyDeletionScanFrequencySecs { get; set; } = 1;
+
+    /// <summary>Password clients must AUTH with, or null for none.</summary>
+    public string? Password { get; set; }
+
+    /// <summary>Initial network receive buffer per connection. Default 128 KB.</summary>
+    public int NetworkBufferSize { get; set; } = 1 << 17;
+}

@@ -1,0 +1,202 @@
+using System;
+using Garnet.common;
+using Garnet.networking;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// One client connection's session: parses the RESP commands of each received batch and runs them
+/// on the receiving thread against the engine, writing replies into the connection's send buffer,
+/// which is flushed once per batch (and whenever it fills).
+/// </summary>
+public sealed unsafe partial class RespServerSession : IMessageConsumer
+{
+    private const int CommandsPerEpochRefresh = 256;
+
+    private readonly StoreWrapper _server;
+    private readonly INetworkSender _sender;
+    private readonly NetworkResponseSink _sink;
+    private readonly OutputBuffer _output = new();
+    private RespWriter _writer;
+
+    private int _databaseIndex;
+    private GarnetDatabase? _database;
+    private ClientSession<StringInput, StringOutput, MainStoreFunctions>? _storeSession;
+    private bool _batchActive;
+    private bool _closeRequested;
+    private bool _disposed;
+
+    internal RespServerSession(StoreWrapper server, INetworkSender sender)
+    {
+        _server = server;
+        _sender = sender;
+        _sink = new NetworkResponseSink(sender);
+        _writer.Attach(_sink);
+        ClientId = server.Clients.NextId();
+        ConnectedAt = DateTimeOffset.UtcNow;
+        LastCommandAt = ConnectedAt;
+        Authenticated = server.Options.Password == null;
+        server.Statistics.AddConnection();
+        server.Clients.Add(this);
+    }
+
+    /// <summary>The client id (CLIENT ID).</summary>
+    public long ClientId { get; }
+
+    /// <summary>The client name (CLIENT SETNAME), or null.</summary>
+    public string? ClientName { get; internal set; }
+
+    /// <summary>Library name and version the client reported (CLIENT SETINFO).</summary>
+    public string? LibraryName { get; internal set; }
+
+    /// <inheritdoc cref="LibraryName"/>
+    public string? LibraryVersion { get; internal set; }
+
+    /// <summary>When the connection was accepted.</summary>
+    public DateTimeOffset ConnectedAt { get; }
+
+    /// <summary>When the last command ran.</summary>
+    public DateTimeOffset LastCommandAt { get; private set; }
+
+    /// <summary>The last command run.</summary>
+    public RespCommand LastCommand { get; private set; }
+
+    /// <summary>Whether the client passed AUTH (or no password is set).</summary>
+    public bool Authenticated { get; internal set; }
+
+    /// <summary>The selected database.</summary>
+    public int DatabaseIndex => _databaseIndex;
+
+    /// <summary>The protocol version in use (2 or 3).</summary>
+    public int ProtocolVersion => _writer.Resp3 ? 3 : 2;
+
+    /// <summary>The client's address.</summary>
+    public string RemoteEndpoint => _sender.RemoteEndpoint;
+
+    /// <summary>The server's address of this connection.</summary>
+    public string LocalEndpoint => _sender.LocalEndpoint;
+
+    /// <summary>Set by CLIENT KILL: the connection closes at its next batch.</summary>
+    internal volatile bool KillRequested;
+
+    /// <summary>Asks the connection to close at its next batch (CLIENT KILL).</summary>
+    internal void RequestKill() => KillRequested = true;
+
+    /// <inheritdoc/>
+    public int TryConsumeMessages(byte* buffer, int bytesRead)
+    {
+        if (KillRequested)
+        {
+            _sender.CloseAfterSend();
+            return bytesRead;
+        }
+
+        int position = 0;
+        int commands = 0;
+        BeginBatch();
+        try
+        {
+            while (position < bytesRead && !_closeRequested)
+            {
+                var parse = TryParseCommand(buffer + position, bytesRead - position, out int consumed);
+                if (parse == ParseResult.Incomplete)
+                    break;
+                position += consumed;
+                if (parse == ParseResult.ProtocolError)
+                {
+                    _closeRequested = true;
+                    break;
+                }
+                if (parse == ParseResult.Empty)
+                    continue;
+
+                ExecuteCommand();
+                commands++;
+                if (commands % CommandsPerEpochRefresh == 0)
+                    _storeSession!.Refresh();
+            }
+        }
+        finally
+        {
+            EndBatch();
+        }
+
+        if (commands > 0)
+        {
+            _server.Statistics.AddCommands(commands);
+            LastCommandAt = DateTimeOffset.UtcNow;
+        }
+        _writer.Flush();
+        if (_closeRequested)
+        {
+            _sender.CloseAfterSend();
+            return bytesRead;
+        }
+        return position;
+    }
+
+    /// <summary>Protects the selected database's epoch for the batch, moving to its replacement if it was flushed or swapped.</summary>
+    private void BeginBatch()
+    {
+        var current = _server.GetDatabase(_databaseIndex);
+        if (!ReferenceEquals(current, _database))
+            SwitchDatabase(current);
+        _storeSession!.BeginUnsafe();
+        _batchActive = true;
+    }
+
+    private void EndBatch()
+    {
+        if (_batchActive)
+        {
+            _batchActive = false;
+            _storeSession!.EndUnsafe();
+        }
+    }
+
+    private void SwitchDatabase(GarnetDatabase database)
+    {
+        _storeSession?.Dispose();
+        _database?.RemoveUser();
+        database.AddUser();
+        _database = database;
+        _storeSession = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+    }
+
+    /// <summary>Selects database <paramref name="index"/> in the middle of a batch (SELECT).</summary>
+    internal void SelectDatabase(int index)
+    {
+        EndBatch();
+        _databaseIndex = index;
+        BeginBatch();
+    }
+
+    /// <summary>
+    /// Re-resolves the selected database in the middle of a batch, after this session flushed or
+    /// swapped it (FLUSHDB, FLUSHALL, SWAPDB).
+    /// </summary>
+    internal void RefreshDatabase()
+    {
+        EndBatch();
+        BeginBatch();
+    }
+
+    /// <summary>Ends the connection after this batch's replies (QUIT, protocol errors).</summary>
+    internal void RequestClose() => _closeRequested = true;
+
+    /// <summary>The engine session of the selected database (valid during a batch).</summary>
+    internal ClientSession<StringInput, StringOutput, MainStoreFunctions> Store => _storeSession!;
+
+    /// <inheritdoc/>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        _server.Clients.Remove(this);
+        _storeSession?.Dispose();
+        _database?.RemoveUser();
+        _output.Dispose();
+    }
+}

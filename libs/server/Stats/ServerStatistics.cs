@@ -1,0 +1,53 @@
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>Server-wide counters for INFO. Sessions add their per-batch counts, not per command.</summary>
+public sealed class ServerStatistics
+{
+    private long _connectionsReceived;
+    private long _commandsProcessed;
+    private long _keyspaceHits;
+    private long _keyspaceMisses;
+    private long _expiredKeys;
+    private long _rejectedConnections;
+    private readonly long[] _commandCalls = new long[ushort.MaxValue + 1];
+
+    public long ConnectionsReceived => Volatile.Read(ref _connectionsReceived);
+    public long CommandsProcessed => Volatile.Read(ref _commandsProcessed);
+    public long KeyspaceHits => Volatile.Read(ref _keyspaceHits);
+    public long KeyspaceMisses => Volatile.Read(ref _keyspaceMisses);
+    public long ExpiredKeys => Volatile.Read(ref _expiredKeys);
+    public long RejectedConnections => Volatile.Read(ref _rejectedConnections);
+
+    /// <summary>Calls of <paramref name="command"/> since start or the last reset.</summary>
+    public long CommandCalls(RespCommand command) => Volatile.Read(ref _commandCalls[(int)command]);
+
+    internal void AddConnection() => Interlocked.Increment(ref _connectionsReceived);
+
+    internal void AddCommands(long count) => Interlocked.Add(ref _commandsProcessed, count);
+
+    internal void AddCommandCall(RespCommand command) => Interlocked.Increment(ref _commandCalls[(int)command]);
+
+    internal void AddHits(long hits, long misses)
+    {
+        if (hits != 0)
+            Interlocked.Add(ref _keyspaceHits, hits);
+        if (misses != 0)
+            Interlocked.Add(ref _keyspaceMisses, misses);
+    }
+
+    internal void AddExpiredKeys(long count) => Interlocked.Add(ref _expiredKeys, count);
+
+    /// <summary>CONFIG RESETSTAT.</summary>
+    public void Reset()
+    {
+        Volatile.Write(ref _commandsProcessed, 0);
+        Volatile.Write(ref _keyspaceHits, 0);
+        Volatile.Write(ref _keyspaceMisses, 0);
+        Volatile.Write(ref _expiredKeys, 0);
+        Volatile.Write(ref _rejectedConnections, 0);
+        for (int i = 0; i < _commandCalls.Length; i++)
+            _commandCalls[i] = 0;
+    }
+}

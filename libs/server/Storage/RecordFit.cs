@@ -1,0 +1,38 @@
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>Checks and writes that keep a record consistent when a change may not fit in place.</summary>
+internal static class RecordFit
+{
+    /// <summary>Whether <paramref name="record"/> can hold a value of <paramref name="valueLength"/> bytes with or without an expiration.</summary>
+    public static bool Fits(ref LogRecord record, int valueLength, bool hasExpiration)
+        => RecordLayout.UsedSize(record.KeyLength, valueLength, record.Info.HasETag, hasExpiration) <= record.AllocatedSize;
+
+    /// <summary>
+    /// Resizes the value and sets or removes the expiration, if it all fits; otherwise changes
+    /// nothing and returns false (the engine then writes a new record).
+    /// </summary>
+    public static bool TryResize(ref LogRecord record, int valueLength, bool hasExpiration, long expirationTicks)
+    {
+        if (!Fits(ref record, valueLength, hasExpiration))
+            return false;
+        if (!hasExpiration)
+            record.RemoveExpiration();
+        record.TrySetValueLength(valueLength);
+        if (hasExpiration)
+            record.TrySetExpiration(expirationTicks);
+        return true;
+    }
+
+    /// <summary>Field info for a value of <paramref name="valueLength"/> bytes, with an expiration if nonzero.</summary>
+    public static RecordFieldInfo Fields(int valueLength, long expirationTicks)
+        => new(valueLength) { HasExpiration = expirationTicks != 0 };
+
+    /// <summary>Sets the expiration of a freshly laid-out record, if it has one.</summary>
+    public static void SetExpiration(ref LogRecord record, long expirationTicks)
+    {
+        if (expirationTicks != 0)
+            record.TrySetExpiration(expirationTicks);
+    }
+}

@@ -1,0 +1,126 @@
+using System;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The server's shared state: options, the databases (created on first use), statistics and the
+/// client registry. Sessions reach everything through it.
+/// </summary>
+public sealed class StoreWrapper : IDisposable
+{
+    private readonly GarnetDatabase?[] _databases;
+    private readonly object _databaseLock = new();
+    private bool _disposed;
+
+    public StoreWrapper(ServerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (options.Databases < 1)
+            throw new ArgumentOutOfRangeException(nameof(options), "At least one database is needed.");
+        Options = options;
+        _databases = new GarnetDatabase?[options.Databases];
+        StartTime = DateTimeOffset.UtcNow;
+        LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
+    }
+
+    /// <summary>The server's options.</summary>
+    public ServerOptions Options { get; }
+
+    /// <summary>Counters reported by INFO.</summary>
+    public ServerStatistics Statistics { get; } = new();
+
+    /// <summary>Connected clients (CLIENT LIST, KILL).</summary>
+    public ClientRegistry Clients { get; } = new();
+
+    /// <summary>When the server started.</summary>
+    public DateTimeOffset StartTime { get; }
+
+    /// <summary>Unix time of the last successful save (LASTSAVE).</summary>
+    public long LastSaveUnixSeconds { get; internal set; }
+
+    /// <summary>Number of databases.</summary>
+    public int DatabaseCount => _databases.Length;
+
+    /// <summary>Raised when a client asks the server to shut down (SHUTDOWN).</summary>
+    public event Action? ShutdownRequested;
+
+    internal void RequestShutdown() => ShutdownRequested?.Invoke();
+
+    /// <summary>Database <paramref name="index"/>, created on first use.</summary>
+    public GarnetDatabase GetDatabase(int index)
+    {
+        var database = Volatile.Read(ref _databases[index]);
+        if (database != null)
+            return database;
+        lock (_databaseLock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            database = _databases[index];
+            if (database == null)
+            {
+                database = new GarnetDatabase(index, Options);
+                Volatile.Write(ref _databases[index], database);
+            }
+            return database;
+        }
+    }
+
+    /// <summary>Database <paramref name="index"/> if it was ever used, else null (nothing to report).</summary>
+    public GarnetDatabase? PeekDatabase(int index) => Volatile.Read(ref _databases[index]);
+
+    /// <summary>Empties database <paramref name="index"/> by replacing it with a new one.</summary>
+    public void FlushDatabase(int index)
+    {
+        GarnetDatabase? old;
+        lock (_databaseLock)
+        {
+            old = _databases[index];
+            if (old == null)
+                return;
+            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options));
+        }
+        old.Retire();
+    }
+
+    /// <summary>Empties every database.</summary>
+    public void FlushAll()
+    {
+        for (int i = 0; i < _databases.Length; i++)
+            FlushDatabase(i);
+    }
+
+    /// <summary>Swaps the contents of two databases (SWAPDB).</summary>
+    public void SwapDatabases(int first, int second)
+    {
+        if (first == second)
+            return;
+        GarnetDatabase a = GetDatabase(first);
+        GarnetDatabase b = GetDatabase(second);
+        lock (_databaseLock)
+        {
+            // Fresh wrappers make sessions on either database re-resolve, as with a flush.
+            a = _databases[first]!;
+            b = _databases[second]!;
+            Volatile.Write(ref _databases[first], b);
+            Volatile.Write(ref _databases[second], a);
+            a.Index = second;
+            b.Index = first;
+        }
+    }
+
+    public void Dispose()
+    {
+        lock (_databaseLock)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            for (int i = 0; i < _databases.Length; i++)
+            {
+                _databases[i]?.DisposeAtShutdown();
+                _databases[i] = null;
+            }
+        }
+    }
+}

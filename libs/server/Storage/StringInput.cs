@@ -1,0 +1,64 @@
+using System;
+
+namespace Garnet.server;
+
+/// <summary>Options of a string-store operation, parsed from the command's arguments.</summary>
+[Flags]
+public enum StringInputFlags : ushort
+{
+    None = 0,
+    /// <summary>Write only if the key does not exist (SET NX, SETNX, MSETNX).</summary>
+    IfNotExists = 1 << 0,
+    /// <summary>Write only if the key exists (SET XX).</summary>
+    IfExists = 1 << 1,
+    /// <summary>Return the old value (SET GET, GETSET).</summary>
+    ReturnOld = 1 << 2,
+    /// <summary>Keep the current expiration (SET KEEPTTL).</summary>
+    KeepTtl = 1 << 3,
+    /// <summary>EXPIRE NX: only when the key has no expiration.</summary>
+    ExpireNx = 1 << 4,
+    /// <summary>EXPIRE XX: only when the key has an expiration.</summary>
+    ExpireXx = 1 << 5,
+    /// <summary>EXPIRE GT: only when the new expiration is greater.</summary>
+    ExpireGt = 1 << 6,
+    /// <summary>EXPIRE LT: only when the new expiration is less.</summary>
+    ExpireLt = 1 << 7,
+    /// <summary>GETEX PERSIST: remove the expiration.</summary>
+    Persist = 1 << 8,
+}
+
+/// <summary>The input of a string-store operation: the command and its parsed arguments.</summary>
+public unsafe struct StringInput
+{
+    /// <summary>The command being run.</summary>
+    public RespCommand Command;
+
+    /// <summary>Parsed options.</summary>
+    public StringInputFlags Flags;
+
+    /// <summary>Absolute expiration in UTC ticks, 0 for none.</summary>
+    public long ExpirationTicks;
+
+    /// <summary>An integer argument (increment, offset).</summary>
+    public long Number;
+
+    /// <summary>A second integer argument (GETRANGE end).</summary>
+    public long Number2;
+
+    /// <summary>A floating-point argument (INCRBYFLOAT).</summary>
+    public double Float;
+
+    /// <summary>A value argument (SET value, APPEND data, SETRANGE data).</summary>
+    public ArgSlice Value;
+
+    public StringInput(RespCommand command)
+    {
+        Command = command;
+        Flags = StringInputFlags.None;
+        ExpirationTicks = 0;
+        Number = 0;
+        Number2 = 0;
+        Float = 0;
+        Value = default;
+    }
+}

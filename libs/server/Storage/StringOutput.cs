@@ -1,0 +1,48 @@
+namespace Garnet.server;
+
+/// <summary>How a string-store callback ended, beyond found/not-found.</summary>
+public enum StringResult : byte
+{
+    /// <summary>Done as asked.</summary>
+    Ok,
+    /// <summary>A condition (NX, XX, GT...) was not met; nothing changed.</summary>
+    ConditionNotMet,
+    /// <summary>The stored value is not an integer.</summary>
+    NotInteger,
+    /// <summary>The stored value is not a float.</summary>
+    NotFloat,
+    /// <summary>The increment would overflow.</summary>
+    Overflow,
+    /// <summary>The result would be NaN or infinite.</summary>
+    NaNOrInfinity,
+    /// <summary>The resulting string would be larger than allowed.</summary>
+    TooLarge,
+}
+
+/// <summary>The output of a string-store operation.</summary>
+public struct StringOutput
+{
+    /// <summary>Where callbacks copy values the reply needs (null when the command needs none).</summary>
+    public OutputBuffer? Buffer;
+
+    /// <summary>Whether a value was copied into <see cref="Buffer"/>.</summary>
+    public bool HasValue;
+
+    /// <summary>A numeric result (new counter value, length, TTL...).</summary>
+    public long Number;
+
+    /// <summary>A floating-point result.</summary>
+    public double Float;
+
+    /// <summary>How the callback ended.</summary>
+    public StringResult Result;
+
+    public StringOutput(OutputBuffer? buffer)
+    {
+        Buffer = buffer;
+        HasValue = false;
+        Number = 0;
+        Float = 0;
+        Result = StringResult.Ok;
+    }
+}
