@@ -6,7 +6,15 @@ public sealed unsafe partial class RespServerSession
     {
         switch (command)
         {
-            case RespCommand.PING: _writer.WriteRaw(Garnet.common.RespStrings.Pong); break;
+            case RespCommand.PING:
+                if (_argCount == 1)
+                    _writer.WriteRaw(Garnet.common.RespStrings.Pong);
+                else if (_argCount == 2)
+                    _writer.WriteBulk(_args[1].Span);
+                else
+                    WriteWrongArity("ping");
+                break;
+            case RespCommand.ECHO: _writer.WriteBulk(_args[1].Span); break;
             default: _writer.WriteError($"ERR '{CurrentCommand.LowerName}' is not available yet"); break;
         }
     }

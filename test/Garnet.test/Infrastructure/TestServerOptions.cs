@@ -1,0 +1,13 @@
+namespace Garnet.test;
+
+/// <summary>What a test fixture's in-process server looks like; small by default so tests are cheap.</summary>
+public sealed record TestServerOptions
+{
+    public long IndexSize { get; init; } = 1L << 20;
+    public long MemorySize { get; init; } = 1L << 28;
+    public long PageSize { get; init; } = 1L << 22;
+    public int Databases { get; init; } = 16;
+    public bool EnableDebugCommand { get; init; } = true;
+    public string? Password { get; init; }
+    public bool UseLogDirectory { get; init; }
+}
