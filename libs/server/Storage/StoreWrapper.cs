@@ -39,6 +39,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Unix time of the last successful save (LASTSAVE).</summary>
     public long LastSaveUnixSeconds { get; internal set; }
 
+    /// <summary>Whether the active expiration task deletes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off).</summary>
+    public bool ActiveExpirationEnabled { get; set; } = true;
+
     /// <summary>Number of databases.</summary>
     public int DatabaseCount => _databases.Length;
 

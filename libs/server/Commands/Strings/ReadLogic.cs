@@ -43,6 +43,9 @@ internal static class ReadLogic
             case RespCommand.TYPE:
             case RespCommand.TOUCH:
                 return true;
+            case RespCommand.MEMORY:
+                output.Number = record.AllocatedSize;
+                return true;
             default:
                 throw new InvalidOperationException($"{input.Command} is not a read command of the string store.");
         }
