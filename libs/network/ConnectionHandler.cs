@@ -1,0 +1,332 @@
+using System;
+using System.Net.Sockets;
+using System.Threading;
+
+namespace Garnet.networking;
+
+/// <summary>
+/// One accepted connection: owns its socket, its pinned receive and send buffers and its consumer, and runs the
+/// receive-consume loop. Subclasses supply the transport (raw socket or TLS stream).
+/// </summary>
+/// <remarks>
+/// Threading: the connection has a single logical receive flow. It starts on a thread-pool thread, and each receive
+/// completion continues it on the thread that completed the receive; the consumer runs on that thread with no
+/// hand-off. Only this flow calls the consumer and only this flow closes the connection (<see cref="Close"/>), which
+/// is what makes <see cref="IDisposable.Dispose"/> of the consumer happen exactly once and never concurrently with
+/// <see cref="IMessageConsumer.TryConsumeMessages"/>. Other threads (server shutdown, a consumer sending from elsewhere)
+/// only shut the socket down, which makes a pending receive complete and the flow close.
+/// </remarks>
+internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWorkItem
+{
+    /// <summary>The connection whose consumer is running on this thread, if any.</summary>
+    [ThreadStatic]
+    private static ConnectionHandler? t_consuming;
+
+    private readonly NetworkServer _server;
+    private readonly int _initialReceiveBufferSize;
+    private readonly int _maxReceiveBufferSize;
+    private readonly PinnedBuffer _sendBuffer;
+    private PinnedBuffer _receiveBuffer;
+    private int _bytesInBuffer;
+    private IMessageConsumer? _consumer;
+    private Exception? _sendError;
+    private volatile bool _sendFailed;
+    private volatile bool _closeRequested;
+    private volatile bool _aborted;
+    private int _closed;
+
+    protected ConnectionHandler(NetworkServer server, Socket socket, NetworkServerOptions options, string localEndpoint, string remoteEndpoint)
+    {
+        _server = server;
+        Socket = socket;
+        LocalEndpoint = localEndpoint;
+        RemoteEndpoint = remoteEndpoint;
+        _initialReceiveBufferSize = options.ReceiveBufferSize;
+        _maxReceiveBufferSize = options.MaxReceiveBufferSize;
+        _receiveBuffer = PinnedBuffer.Allocate(options.ReceiveBufferSize);
+        _sendBuffer = PinnedBuffer.Allocate(options.SendBufferSize);
+    }
+
+    /// <summary>Gets the connection whose consumer is running on the calling thread, or <see langword="null"/>.</summary>
+    internal static ConnectionHandler? Current => t_consuming;
+
+    /// <inheritdoc />
+    public byte* SendBufferStart => _sendBuffer.Pointer;
+
+    /// <inheritdoc />
+    public int SendBufferLength => _sendBuffer.Length;
+
+    /// <inheritdoc />
+    public string RemoteEndpoint { get; }
+
+    /// <inheritdoc />
+    public string LocalEndpoint { get; }
+
+    protected Socket Socket { get; }
+
+    /// <summary>Gets the array to receive into; it changes when the buffer grows.</summary>
+    protected byte[] ReceiveArray => _receiveBuffer.Array;
+
+    /// <summary>Gets where the next received bytes go: after the bytes the consumer left unconsumed.</summary>
+    protected int ReceiveOffset => _bytesInBuffer;
+
+    /// <summary>Gets how many bytes the next receive may write.</summary>
+    protected int ReceiveCount => _receiveBuffer.Length - _bytesInBuffer;
+
+    /// <summary>Gets why the connection closed, once it has.</summary>
+    internal CloseReason? ClosedBecause { get; private set; }
+
+    /// <summary>Gets the error that closed the connection, if one did.</summary>
+    internal Exception? CloseError { get; private set; }
+
+    /// <summary>Starts the receive flow on a thread-pool thread, so that the accept loop never runs a consumer.</summary>
+    internal void Start() => ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+
+    void IThreadPoolWorkItem.Execute() => Run();
+
+    /// <summary>Runs the receive flow: create the consumer (after any handshake), then receive until the connection closes.</summary>
+    protected abstract void Run();
+
+    /// <summary>Sends <paramref name="length"/> bytes from the start of <paramref name="buffer"/>, blocking until all are handed to the transport.</summary>
+    protected abstract void SendCore(byte[] buffer, int length);
+
+    /// <summary>Releases the transport (socket, stream, event args). Called once, from <see cref="Close"/>.</summary>
+    protected abstract void DisposeTransport();
+
+    /// <inheritdoc />
+    public bool Send(int length)
+    {
+        if ((uint)length > (uint)_sendBuffer.Length)
+            ThrowSendLengthOutOfRange(length);
+        if (_sendFailed)
+            return false;
+        if (length == 0)
+            return true;
+
+        try
+        {
+            SendCore(_sendBuffer.Array, length);
+            return true;
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException or System.IO.IOException)
+        {
+            _sendError = e;
+            _sendFailed = true;
+            return false;
+        }
+    }
+
+    /// <inheritdoc />
+    public void CloseAfterSend()
+    {
+        _closeRequested = true;
+
+        // Inside TryConsumeMessages the flow closes as soon as the call returns. From any other thread, wake the
+        // flow: a pending receive completes with end-of-stream once the socket is shut down. Everything sent so far is
+        // already with the kernel (Send is synchronous), and the FIN queues behind it.
+        if (t_consuming != this)
+            ShutdownSocket(SocketShutdown.Both);
+    }
+
+    /// <summary>Ends the connection on behalf of the server (shutdown). Callable from any thread.</summary>
+    internal void Abort()
+    {
+        _aborted = true;
+        Socket.Dispose();
+    }
+
+    /// <summary>Creates the consumer; returns <see langword="false"/> (having closed the connection) if that fails.</summary>
+    protected bool TryCreateConsumer()
+    {
+        if (_aborted)
+        {
+            Close(CloseReason.ServerShutdown);
+            return false;
+        }
+
+        try
+        {
+            _consumer = _server.Provider.CreateConsumer(this);
+            return true;
+        }
+        catch (Exception e)
+        {
+            // A provider failure is confined to this connection, whatever it is.
+            Close(CloseReason.ConsumerError, e);
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Offers the buffered bytes, including <paramref name="bytesReceived"/> new ones, to the consumer and keeps what it
+    /// left. Returns <see langword="true"/> to keep receiving, or <see langword="false"/> after closing the connection.
+    /// </summary>
+    protected bool OnReceived(int bytesReceived)
+    {
+        _bytesInBuffer += bytesReceived;
+        var buffer = _receiveBuffer.Pointer;
+
+        int consumed = 0;
+        Exception? consumerError = null;
+        t_consuming = this;
+        try
+        {
+            consumed = _consumer!.TryConsumeMessages(buffer, _bytesInBuffer);
+        }
+        catch (Exception e)
+        {
+            // Whatever the consumer throws ends its own connection, never the server.
+            consumerError = e;
+        }
+        finally
+        {
+            t_consuming = null;
+        }
+
+        if (consumerError is not null)
+        {
+            Close(CloseReason.ConsumerError, consumerError);
+            return false;
+        }
+        if ((uint)consumed > (uint)_bytesInBuffer)
+        {
+            Close(CloseReason.ConsumerError, new InvalidOperationException($"The consumer reported {consumed} bytes consumed out of {_bytesInBuffer}."));
+            return false;
+        }
+        if (_closeRequested)
+        {
+            Close(CloseReason.CloseRequested);
+            return false;
+        }
+        if (_sendFailed)
+        {
+            Close(CloseReason.SendFailed, _sendError);
+            return false;
+        }
+
+        var remaining = _bytesInBuffer - consumed;
+        if (consumed > 0 && remaining > 0)
+            Buffer.MemoryCopy(buffer + consumed, buffer, _receiveBuffer.Length, remaining);
+        _bytesInBuffer = remaining;
+
+        if (remaining == 0)
+        {
+            // A buffer that grew for one large message goes back to the normal size once that message is done.
+            if (_receiveBuffer.Length > _initialReceiveBufferSize)
+                _receiveBuffer = PinnedBuffer.Allocate(_initialReceiveBufferSize);
+        }
+        else if (remaining == _receiveBuffer.Length && !TryGrowReceiveBuffer())
+        {
+            Close(CloseReason.MessageTooLarge);
+            return false;
+        }
+        return true;
+    }
+
+    /// <summary>Closes the connection after a receive completed with <paramref name="error"/>.</summary>
+    protected void CloseOnReceiveError(SocketError error)
+        => Close(NetworkErrors.IsConnectionClosed(error) ? CloseReason.ClientDisconnected : CloseReason.ReceiveError,
+                 error == SocketError.Success ? null : new SocketException((int)error));
+
+    /// <summary>Closes the connection after a receive threw <paramref name="e"/>.</summary>
+    protected void CloseOnReceiveException(Exception e)
+        => Close(NetworkErrors.IsConnectionClosed(e) ? CloseReason.ClientDisconnected : CloseReason.ReceiveError, e);
+
+    /// <summary>
+    /// The one place a connection ends: closes the transport, disposes the consumer and leaves the server's table.
+    /// Called only by the receive flow, so it never overlaps the consumer; the guard makes a second call harmless.
+    /// </summary>
+    /// <remarks>
+    /// <paramref name="reason"/> and <paramref name="error"/> are what a logger reports here: ConsumerError,
+    /// ReceiveError and HandshakeFailed as errors, the rest as routine.
+    /// </remarks>
+    protected void Close(CloseReason reason, Exception? error = null)
+    {
+        if (Interlocked.Exchange(ref _closed, 1) != 0)
+            return;
+
+        if (_aborted)
+            reason = CloseReason.ServerShutdown;
+        else if (_closeRequested && reason == CloseReason.ClientDisconnected)
+            reason = CloseReason.CloseRequested;
+        ClosedBecause = reason;
+        CloseError = error;
+
+        if (reason == CloseReason.CloseRequested)
+            DrainBeforeClose();
+        DisposeTransport();
+        Socket.Dispose();
+
+        if (_consumer is not null)
+        {
+            try
+            {
+                _consumer.Dispose();
+            }
+            catch (Exception)
+            {
+                // The connection is gone either way; a consumer failing to clean up must not take the thread down.
+            }
+        }
+
+        _server.OnConnectionClosed(this);
+    }
+
+    /// <summary>
+    /// Sends FIN after the replies and discards request bytes that already arrived: closing a socket with unread
+    /// input makes the kernel send RST, which can destroy replies the client has not read yet.
+    /// </summary>
+    private void DrainBeforeClose()
+    {
+        try
+        {
+            Socket.Shutdown(SocketShutdown.Send);
+            var scratch = _receiveBuffer.Array;
+            for (var i = 0; i < 16 && Socket.Available > 0; i++)
+            {
+                if (Socket.Receive(scratch, 0, Math.Min(Socket.Available, scratch.Length), SocketFlags.None) == 0)
+                    break;
+            }
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already broken: nothing left to be graceful about.
+        }
+    }
+
+    private void ShutdownSocket(SocketShutdown how)
+    {
+        try
+        {
+            Socket.Shutdown(how);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already closed or reset.
+        }
+    }
+
+    private bool TryGrowReceiveBuffer()
+    {
+        var length = _receiveBuffer.Length;
+        var newLength = Math.Min((long)length * 2, _maxReceiveBufferSize);
+        if (newLength <= length)
+            return false;
+
+        PinnedBuffer grown;
+        try
+        {
+            grown = PinnedBuffer.Allocate((int)newLength);
+        }
+        catch (OutOfMemoryException)
+        {
+            return false;
+        }
+        Buffer.MemoryCopy(_receiveBuffer.Pointer, grown.Pointer, grown.Length, _bytesInBuffer);
+        _receiveBuffer = grown;
+        return true;
+    }
+
+    private static void ThrowSendLengthOutOfRange(int length)
+        => throw new ArgumentOutOfRangeException(nameof(length), length, "Must be between 0 and SendBufferLength.");
+}

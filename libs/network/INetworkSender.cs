@@ -1,0 +1,40 @@
+namespace Garnet.networking;
+
+/// <summary>
+/// How a consumer writes replies: it writes bytes into the send buffer at <see cref="SendBufferStart"/> and calls
+/// <see cref="Send"/> to hand them to the connection.
+/// </summary>
+/// <remarks>
+/// The sender is not thread-safe: calls to <see cref="Send"/> must not overlap. The receiving thread calls it from
+/// inside <see cref="IMessageConsumer.TryConsumeMessages"/>; a consumer that also sends from other threads must
+/// serialize those calls itself.
+/// </remarks>
+public unsafe interface INetworkSender
+{
+    /// <summary>Gets the start of the buffer replies are written into. It is pinned and stays valid for the life of the connection.</summary>
+    byte* SendBufferStart { get; }
+
+    /// <summary>Gets the size in bytes of the buffer at <see cref="SendBufferStart"/>.</summary>
+    int SendBufferLength { get; }
+
+    /// <summary>Gets the remote end of the connection as "ip:port", or the socket path for a Unix domain socket.</summary>
+    string RemoteEndpoint { get; }
+
+    /// <summary>Gets the local end of the connection as "ip:port", or the socket path for a Unix domain socket.</summary>
+    string LocalEndpoint { get; }
+
+    /// <summary>
+    /// Sends the first <paramref name="length"/> bytes of the send buffer, in order and before any later call.
+    /// May block until the operating system has accepted all of them; afterwards the whole send buffer is free to reuse.
+    /// </summary>
+    /// <param name="length">Number of bytes to send, between 0 and <see cref="SendBufferLength"/>.</param>
+    /// <returns><see langword="false"/> if the connection is broken or closing; the consumer should then stop.</returns>
+    bool Send(int length);
+
+    /// <summary>
+    /// Closes the connection once everything already sent has been handed over, and stops receiving.
+    /// Used for QUIT and for protocol errors; safe to call from inside <see cref="IMessageConsumer.TryConsumeMessages"/>,
+    /// in which case the connection closes when that call returns and no further messages are offered.
+    /// </summary>
+    void CloseAfterSend();
+}

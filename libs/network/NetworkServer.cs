@@ -1,0 +1,286 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Garnet.networking;
+
+/// <summary>
+/// Listens on a TCP endpoint or a Unix domain socket path and serves each accepted connection with a consumer from
+/// an <see cref="ISessionProvider"/>, optionally over TLS.
+/// </summary>
+/// <remarks>
+/// One accept loop hands each new connection to the thread pool; from then on the connection's receives complete on
+/// pool threads, and each batch of received bytes is consumed on the thread that received it (see
+/// <see cref="IMessageConsumer.TryConsumeMessages"/>). Nothing is shared between connections except the table used
+/// to close them all on <see cref="Dispose"/>.
+/// </remarks>
+public sealed class NetworkServer : IDisposable
+{
+    private readonly EndPoint _endpoint;
+    private readonly NetworkServerOptions _options;
+    private readonly object _lock = new();
+    private readonly HashSet<ConnectionHandler> _connections = [];
+    private readonly CancellationTokenSource _shutdown = new();
+    private Socket? _listenSocket;
+    private Task? _acceptLoop;
+    private EndPoint? _boundEndPoint;
+    private string _localEndpoint = "";
+    private string? _unixSocketPath;
+    private long _totalConnections;
+    private bool _disposed;
+
+    /// <summary>Creates a server; nothing is bound until <see cref="Start"/>.</summary>
+    /// <param name="endpoint">An <see cref="IPEndPoint"/> (port 0 picks a free port) or a <see cref="UnixDomainSocketEndPoint"/>.</param>
+    /// <param name="provider">Creates the consumer of each accepted connection.</param>
+    /// <param name="options">Buffer sizes, TLS and backlog; copied, so later changes have no effect.</param>
+    public NetworkServer(EndPoint endpoint, ISessionProvider provider, NetworkServerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(endpoint);
+        ArgumentNullException.ThrowIfNull(provider);
+        ArgumentNullException.ThrowIfNull(options);
+        if (endpoint is not IPEndPoint and not UnixDomainSocketEndPoint)
+            throw new ArgumentException("Only IPEndPoint and UnixDomainSocketEndPoint are supported.", nameof(endpoint));
+
+        _options = options.Clone();
+        _options.Validate();
+        _endpoint = endpoint;
+        Provider = provider;
+    }
+
+    /// <summary>Gets the endpoint the server listens on; after <see cref="Start"/>, with the actual port if 0 was requested.</summary>
+    public EndPoint BoundEndPoint => _boundEndPoint ?? _endpoint;
+
+    /// <summary>Gets the number of connections currently open.</summary>
+    public int ActiveConnections
+    {
+        get
+        {
+            lock (_lock)
+                return _connections.Count;
+        }
+    }
+
+    /// <summary>Gets the number of connections accepted since the server started.</summary>
+    public long TotalConnections => Interlocked.Read(ref _totalConnections);
+
+    internal ISessionProvider Provider { get; }
+
+    /// <summary>Binds the endpoint and starts accepting connections.</summary>
+    /// <exception cref="SocketException">The endpoint cannot be bound, for example because the port is taken.</exception>
+    /// <exception cref="InvalidOperationException">The server was already started.</exception>
+    public void Start()
+    {
+        lock (_lock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_listenSocket is not null)
+                throw new InvalidOperationException("The server is already started.");
+
+            Socket socket;
+            string? unixSocketPath = null;
+            if (_endpoint is UnixDomainSocketEndPoint)
+            {
+                unixSocketPath = _endpoint.ToString()!;
+                RemoveStaleSocketFile(_endpoint, unixSocketPath);
+                socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+            }
+            else
+            {
+                var ip = (IPEndPoint)_endpoint;
+                socket = new Socket(ip.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+                if (ip.AddressFamily == AddressFamily.InterNetworkV6 && ip.Address.Equals(IPAddress.IPv6Any))
+                    socket.DualMode = true;
+            }
+
+            try
+            {
+                socket.Bind(_endpoint);
+                socket.Listen(_options.Backlog);
+            }
+            catch
+            {
+                socket.Dispose();
+                throw;
+            }
+
+            // Only a server that bound the path owns the file and deletes it on Dispose.
+            _unixSocketPath = unixSocketPath;
+            _boundEndPoint = socket.LocalEndPoint ?? _endpoint;
+            _localEndpoint = _unixSocketPath ?? FormatEndPoint(_boundEndPoint);
+            _listenSocket = socket;
+            _acceptLoop = AcceptLoopAsync(socket, _shutdown.Token);
+        }
+    }
+
+    /// <summary>
+    /// Stops accepting, closes every connection (disposing its consumer) and waits until all of them have finished.
+    /// When called from inside a consumer, that consumer's own connection finishes closing after its call returns.
+    /// </summary>
+    public void Dispose()
+    {
+        ConnectionHandler[] connections;
+        lock (_lock)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            connections = [.. _connections];
+        }
+
+        _shutdown.Cancel();
+        _listenSocket?.Dispose();
+        _acceptLoop?.GetAwaiter().GetResult();
+
+        foreach (var connection in connections)
+            connection.Abort();
+
+        var current = ConnectionHandler.Current;
+        lock (_lock)
+        {
+            while (_connections.Count > (current is not null && _connections.Contains(current) ? 1 : 0))
+                Monitor.Wait(_lock);
+        }
+
+        if (_unixSocketPath is not null)
+            TryDeleteFile(_unixSocketPath);
+    }
+
+    /// <summary>Called by a connection, once, when it has closed.</summary>
+    internal void OnConnectionClosed(ConnectionHandler connection)
+    {
+        lock (_lock)
+        {
+            _connections.Remove(connection);
+            if (_disposed)
+                Monitor.PulseAll(_lock);
+        }
+    }
+
+    private async Task AcceptLoopAsync(Socket listener, CancellationToken shutdown)
+    {
+        while (!shutdown.IsCancellationRequested)
+        {
+            Socket client;
+            try
+            {
+                client = await listener.AcceptAsync(shutdown).ConfigureAwait(false);
+            }
+            catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException || shutdown.IsCancellationRequested)
+            {
+                return;
+            }
+            catch (SocketException e) when (NetworkErrors.IsConnectionClosed(e.SocketErrorCode))
+            {
+                // The client gave up before it was accepted.
+                continue;
+            }
+            catch (SocketException)
+            {
+                // Typically out of file descriptors: keep serving the open connections and retry shortly.
+                try
+                {
+                    await Task.Delay(10, shutdown).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
+                continue;
+            }
+
+            Accept(client, shutdown);
+        }
+    }
+
+    private void Accept(Socket client, CancellationToken shutdown)
+    {
+        ConnectionHandler connection;
+        try
+        {
+            string remote;
+            if (_unixSocketPath is not null)
+            {
+                // Clients of a Unix domain socket are normally unnamed; the path identifies both ends.
+                remote = _unixSocketPath;
+            }
+            else
+            {
+                client.NoDelay = true;
+                remote = client.RemoteEndPoint is { } ep ? FormatEndPoint(ep) : "";
+            }
+
+            connection = _options.TlsOptions is null
+                ? new SocketConnectionHandler(this, client, _options, _localEndpoint, remote)
+                : new TlsConnectionHandler(this, client, _options, _localEndpoint, remote, shutdown);
+        }
+        catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException or OutOfMemoryException)
+        {
+            // Reset before we got to it, or no memory for its buffers: drop this one connection.
+            client.Dispose();
+            return;
+        }
+
+        lock (_lock)
+        {
+            if (_disposed)
+            {
+                client.Dispose();
+                return;
+            }
+            _connections.Add(connection);
+        }
+        Interlocked.Increment(ref _totalConnections);
+        connection.Start();
+    }
+
+    private static string FormatEndPoint(EndPoint endpoint)
+    {
+        if (endpoint is IPEndPoint ip)
+        {
+            // Dual-mode sockets report IPv4 clients as ::ffff:a.b.c.d; show them as the IPv4 address they are.
+            var address = ip.Address.IsIPv4MappedToIPv6 ? ip.Address.MapToIPv4() : ip.Address;
+            return new IPEndPoint(address, ip.Port).ToString();
+        }
+        return endpoint.ToString() ?? "";
+    }
+
+    /// <summary>
+    /// Deletes a socket file left behind by a server that is gone; refuses (as bind would for a TCP port) when a
+    /// server is still listening on it.
+    /// </summary>
+    private static void RemoveStaleSocketFile(EndPoint endpoint, string path)
+    {
+        if (!File.Exists(path))
+            return;
+
+        using (var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified))
+        {
+            try
+            {
+                probe.Connect(endpoint);
+            }
+            catch (SocketException)
+            {
+                TryDeleteFile(path);
+                return;
+            }
+        }
+        throw new SocketException((int)SocketError.AddressAlreadyInUse);
+    }
+
+    private static void TryDeleteFile(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Best effort: a leftover file is removed by the next server that binds the path.
+        }
+    }
+}
