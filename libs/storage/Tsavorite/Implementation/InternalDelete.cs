@@ -54,14 +54,15 @@ public sealed unsafe partial class TsavoriteKV
             return Done(new Status(Status.Basic.NotFound), out status);
 
         bool expired = IsExpired(in record);
-        if (address >= Log.ReadOnlyAddress)
+        bool mutable = address >= Log.ReadOnlyAddress;
+        if (mutable)
         {
             var deleteInfo = new DeleteInfo { Address = address };
             if (!functions.InPlaceDeleter(ref record, ref deleteInfo))
                 return Done(new Status(Status.Basic.Canceled), out status);
         }
 
-        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, out var deleteStatus);
+        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
         if (outcome == OperationOutcome.Done && !deleteStatus.IsOutOfMemory)
             status = expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.Found);
         else

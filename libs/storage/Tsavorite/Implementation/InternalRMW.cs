@@ -60,7 +60,7 @@ public sealed unsafe partial class TsavoriteKV
             if (functions.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo))
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                    return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, out status);
+                    return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, mutable, out status);
                 status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                 return OperationOutcome.Done;
             }
@@ -68,7 +68,7 @@ public sealed unsafe partial class TsavoriteKV
         else if (!functions.NeedCopyUpdate(in record, ref input, ref output, ref rmwInfo))
         {
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, out status);
+                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, mutable, out status);
             status = rmwInfo.Action == OperationAction.CancelOperation ? new Status(Status.Basic.Canceled) : new Status(Status.Basic.Found);
             return OperationOutcome.Done;
         }
@@ -79,15 +79,15 @@ public sealed unsafe partial class TsavoriteKV
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             case OperationAction.ExpireAndStop:
-                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, out status);
+                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, mutable, out status);
         }
         return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, out status);
     }
 
     /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
-    private OperationOutcome DeleteByUpdater(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress, long address, ref LogRecord record, out Status status)
+    private OperationOutcome DeleteByUpdater(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
     {
-        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, out var deleteStatus);
+        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
         status = deleteStatus.IsOutOfMemory ? deleteStatus : new Status(Status.Basic.NotFound);
         return outcome;
     }
@@ -117,7 +117,7 @@ public sealed unsafe partial class TsavoriteKV
         {
             Abandon(newAddress, ref destination);
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref source, out status);
+                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref source, sourceMutable, out status);
             status = new Status(Status.Basic.Canceled);
             return OperationOutcome.Done;
         }

@@ -101,11 +101,12 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>
     /// Deletes a found record with the bucket latch held: in place (a tombstone, unlinked when
-    /// possible) in the mutable region, or by a tombstone record at the tail below it.
+    /// possible) when the caller found it <paramref name="mutable"/>, or by a tombstone record at
+    /// the tail. The caller's view of mutability is used so callbacks and the deletion agree.
     /// </summary>
-    internal OperationOutcome DeleteFoundRecord(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress, long address, ref LogRecord record, out Status status)
+    internal OperationOutcome DeleteFoundRecord(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
     {
-        if (address >= Log.ReadOnlyAddress)
+        if (mutable)
         {
             record.Info.Tombstone = true;
             if (address == entryAddress)
