@@ -222,7 +222,9 @@ public sealed class ConcurrencyTests
             }
         }
         Assert.That(ts.Session.ScanAll(), Has.Count.EqualTo(live));
-        if (revivification)
+        // With frequent shifts, freed records turn read-only (and so unusable) before anyone needs
+        // them, so reuse is only guaranteed without shifting.
+        if (revivification && !shifting)
             Assert.That(ts.Store.RevivifiedRecordCount, Is.GreaterThan(0));
     }
 

@@ -70,6 +70,29 @@ public sealed class RevivificationTests
     }
 
     [Test]
+    public void AnExistingKeyIsNeverMovedIntoFreedSpaceBelowItsRecord()
+    {
+        using var ts = new TestStore(Options());
+        var session = ts.Session;
+        session.Upsert("big"u8, TestData.Value(1, 200));
+        session.Upsert("grower"u8, "g"u8);
+        Assert.That(session.Delete("big"u8).Found, Is.True);
+        long tail = ts.Log.TailAddress;
+
+        // The grower no longer fits in place; the freed big record would fit but lies below it, where
+        // a scan cursor between the two would miss the key. So it goes to the tail instead.
+        var status = session.Upsert("grower"u8, TestData.Value(2, 150));
+        Assert.That(status.IsCreatedRecord, Is.True);
+        Assert.That(ts.Log.TailAddress, Is.GreaterThan(tail));
+        Assert.That(ts.Store.FreeRecordCount, Is.GreaterThanOrEqualTo(1), "the big record's space is still free");
+
+        // A new key may take the freed space below.
+        tail = ts.Log.TailAddress;
+        session.Upsert("newcomer"u8, TestData.Value(3, 150));
+        Assert.That(ts.Log.TailAddress, Is.EqualTo(tail), "a new key reuses the freed record");
+    }
+
+    [Test]
     public void SmallerRecordReusesALargerFreedRecord()
     {
         using var ts = new TestStore(Options());

@@ -134,18 +134,20 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
 
     /// <summary>
     /// Reports the live records in [<paramref name="fromAddress"/>, <paramref name="untilAddress"/>)
-    /// (to the tail when negative) to <paramref name="scanFunctions"/>. Returns the address to resume
-    /// from, which is at least the tail when the scan ran to the end.
+    /// (to the tail when negative) to <paramref name="scanFunctions"/>, and more as
+    /// <paramref name="flags"/> asks. Returns the address to resume from, which is at least the tail
+    /// when the scan ran to the end. <paramref name="fromAddress"/> may be any address (e.g. a
+    /// client's cursor): one that is not a record start is stepped over safely.
     /// </summary>
-    public long Scan<TScanFunctions>(ref TScanFunctions scanFunctions, long fromAddress = 0, long untilAddress = -1)
+    public long Scan<TScanFunctions>(ref TScanFunctions scanFunctions, long fromAddress = 0, long untilAddress = -1, ScanFlags flags = ScanFlags.None)
         where TScanFunctions : IScanFunctions
     {
         if (_protected)
-            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress);
+            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress, flags);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress);
+            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress, flags);
         }
         finally
         {

@@ -100,8 +100,8 @@ public sealed unsafe partial class TsavoriteKV
         // A mutable source heading the chain is unlinked by the new record and its space reused.
         bool replaceSource = sourceMutable && address == entryAddress;
         var fields = functions.GetRMWModifiedFieldInfo(in source, ref input);
-        int size = RecordLayout.AllocatedSize(key.Length, in fields);
-        switch (TryAllocateRecord(size, out long newAddress, out int allocated))
+        int size = NewRecordSize(key.Length, ref fields);
+        switch (TryAllocateRecord(size, address, out long newAddress, out int allocated))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -164,7 +164,7 @@ public sealed unsafe partial class TsavoriteKV
             return OperationOutcome.Done;
         }
 
-        switch (TryAllocateRecord(size, out long newAddress, out int allocated))
+        switch (TryAllocateRecord(size, 0, out long newAddress, out int allocated))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);

@@ -98,7 +98,7 @@ public sealed unsafe partial class TsavoriteKV
 
         var fields = functions.GetUpsertFieldInfo(key, value, ref input);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
-        switch (TryAllocateRecord(size, out long newAddress, out int allocated))
+        switch (TryAllocateRecord(size, existed ? address : 0, out long newAddress, out int allocated))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);

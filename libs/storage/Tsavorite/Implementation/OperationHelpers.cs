@@ -44,10 +44,33 @@ public sealed unsafe partial class TsavoriteKV
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal static bool IsExpired(in LogRecord record) => record.Info.HasExpiration && record.Expiration <= NowTicks;
 
-    /// <summary>Reserves space for a new record: a freed record of fitting size if one is safe to reuse, else the tail.</summary>
-    internal AllocationStatus TryAllocateRecord(int size, out long address, out int allocatedSize)
+    /// <summary>
+    /// Bytes to allocate for a new record of <paramref name="fields"/>. The slack a callback asks for
+    /// (<see cref="RecordFieldInfo.ExtraValueSpace"/>) is only a hint: it shrinks so that a record whose
+    /// fields fit in a page is never refused for its slack.
+    /// </summary>
+    internal int NewRecordSize(int keyLength, ref RecordFieldInfo fields)
     {
-        if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, out address, out allocatedSize))
+        int size = RecordLayout.AllocatedSize(keyLength, in fields);
+        int excess = size - (Log.PageSize - (int)LogAddress.FirstValidAddress);
+        if (excess > 0 && fields.ExtraValueSpace > 0)
+        {
+            fields.ExtraValueSpace = Math.Max(0, fields.ExtraValueSpace - Alignment.RoundUp(excess, 8));
+            size = RecordLayout.AllocatedSize(keyLength, in fields);
+        }
+        return size;
+    }
+
+    /// <summary>
+    /// Reserves space for a new record: a freed record of fitting size if one is safe to reuse, else
+    /// the tail. A key that already exists is only moved to reused space at or above
+    /// <paramref name="minAddress"/> (its current record), never below it: a log scan that has not
+    /// reached the old record yet must still meet the new one, so cursor-based scans never miss a key
+    /// that exists throughout.
+    /// </summary>
+    internal AllocationStatus TryAllocateRecord(int size, long minAddress, out long address, out int allocatedSize)
+    {
+        if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, minAddress, out address, out allocatedSize))
             return AllocationStatus.Success;
         allocatedSize = size;
         return Log.TryAllocate(size, out address);
@@ -117,7 +140,7 @@ public sealed unsafe partial class TsavoriteKV
 
         var fields = new RecordFieldInfo(0);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
-        switch (TryAllocateRecord(size, out long newAddress, out int allocated))
+        switch (TryAllocateRecord(size, 0, out long newAddress, out int allocated))
         {
             case AllocationStatus.RetryNow:
                 status = default;

@@ -71,9 +71,10 @@ internal sealed class FreeRecordPool
 
     /// <summary>
     /// Takes a freed record of at least <paramref name="size"/> bytes that is still in the mutable
-    /// region (at or above <paramref name="readOnlyAddress"/>) and safe to reuse.
+    /// region (at or above <paramref name="readOnlyAddress"/>), at or above <paramref name="minAddress"/>,
+    /// and safe to reuse.
     /// </summary>
-    public bool TryTake(int size, long readOnlyAddress, out long address, out int recordSize)
+    public bool TryTake(int size, long readOnlyAddress, long minAddress, out long address, out int recordSize)
     {
         address = 0;
         recordSize = 0;
@@ -85,7 +86,7 @@ internal sealed class FreeRecordPool
             var bin = _bins[b];
             if (bin.Count == 0)
                 continue;
-            if (bin.TryTake(size, readOnlyAddress, _epoch, out address, out recordSize))
+            if (bin.TryTake(size, readOnlyAddress, minAddress, _epoch, out address, out recordSize))
             {
                 Interlocked.Increment(ref _reused);
                 return true;
@@ -137,7 +138,7 @@ internal sealed class FreeRecordPool
             }
         }
 
-        public bool TryTake(int size, long readOnlyAddress, LightEpoch epoch, out long address, out int recordSize)
+        public bool TryTake(int size, long readOnlyAddress, long minAddress, LightEpoch epoch, out long address, out int recordSize)
         {
             lock (this)
             {
@@ -153,7 +154,7 @@ internal sealed class FreeRecordPool
                         i--;
                         continue;
                     }
-                    if (_sizes[i] < size)
+                    if (_sizes[i] < size || _addresses[i] < minAddress)
                         continue;
                     if (_epochs[i] > safe)
                     {

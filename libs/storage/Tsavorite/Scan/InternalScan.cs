@@ -7,18 +7,25 @@ namespace Tsavorite;
 /// until every operation that started before it has finished (an epoch drain), so every record below
 /// the tail it read is fully written; revivification pauses meanwhile so record sizes stay put.
 /// </summary>
+/// <remarks>
+/// The start address may come from outside (a client's cursor), so it need not be a record start:
+/// every size read from the log is checked against the end of its page before it is used, and a
+/// position whose sizes do not fit skips to the next page. A record is only handed to the callback
+/// once the hash chain of its key leads to its address, which only a real record satisfies.
+/// </remarks>
 public sealed unsafe partial class TsavoriteKV
 {
     private const int ScanRecordsPerRefresh = 256;
 
     /// <summary>
     /// Reports live records in [<paramref name="fromAddress"/>, <paramref name="untilAddress"/>) (the
-    /// tail when negative). Returns the address to resume from: where the callback stopped, or the end.
-    /// The caller must be epoch-protected.
+    /// tail when negative), and more as <paramref name="flags"/> asks. Returns the address to resume
+    /// from: where the callback stopped, or the end. The caller must be epoch-protected.
     /// </summary>
-    internal long InternalScan<TScanFunctions>(ref TScanFunctions functions, long fromAddress, long untilAddress)
+    internal long InternalScan<TScanFunctions>(ref TScanFunctions functions, long fromAddress, long untilAddress, ScanFlags flags = ScanFlags.None)
         where TScanFunctions : IScanFunctions
     {
+        bool includeMoved = (flags & ScanFlags.IncludeMovedPastEnd) != 0;
         FreePool?.BeginScan();
         try
         {
@@ -44,13 +51,23 @@ public sealed unsafe partial class TsavoriteKV
                     address = pageEnd; // the unused end of a page
                     continue;
                 }
-                if (!record.Info.Valid)
+                int room = (int)(pageEnd - address);
+                int keyLength = record.KeyLength;
+                if ((uint)keyLength > (uint)(room - RecordLayout.KeyOffset))
                 {
-                    address += record.AllocatedSize;
+                    address = pageEnd;
+                    continue;
+                }
+                if (!record.Info.Valid && !(includeMoved && record.Info.Abandoned))
+                {
+                    // Invalid records are not changed by anyone while the scan runs, so their sizes are stable.
+                    int skip = MeasureRecord(in record, keyLength, room);
+                    address = skip > 0 ? address + skip : pageEnd;
                     continue;
                 }
 
-                long hash = KeyHash.Hash(record.Key);
+                var key = new ReadOnlySpan<byte>((byte*)record.PhysicalAddress + RecordLayout.KeyOffset, keyLength);
+                long hash = KeyHash.Hash(key);
                 long* bucket = Index.BucketOf(hash);
                 int size;
                 bool stop = false;
@@ -58,13 +75,19 @@ public sealed unsafe partial class TsavoriteKV
                 HashBucket.AcquireShared(bucket, Epoch);
                 try
                 {
-                    size = record.AllocatedSize;
-                    if (record.Info.Valid && !record.Info.Tombstone && !IsExpired(in record) && IsNewestVersion(record.Key, hash, bucket, address))
-                        stop = !functions.OnRecord(in record, address);
+                    // In-place updates change value lengths under the exclusive latch, so sizes are read under the shared one.
+                    size = MeasureRecord(in record, keyLength, room);
+                    if (size > 0)
+                        stop = !ReportScanned(ref functions, in record, key, hash, bucket, address, end, flags);
                 }
                 finally
                 {
                     HashBucket.ReleaseShared(bucket);
+                }
+                if (size <= 0)
+                {
+                    address = pageEnd;
+                    continue;
                 }
                 address += size;
                 if (stop)
@@ -83,9 +106,82 @@ public sealed unsafe partial class TsavoriteKV
         }
     }
 
-    private bool IsNewestVersion(ReadOnlySpan<byte> key, long hash, long* bucket, long address)
+    /// <summary>
+    /// Hands the record at <paramref name="address"/> (or, for a key that moved past the end, its
+    /// newest record) to the callback if the flags call for it. Returns false when the callback asks
+    /// to stop. The key's bucket latch is held.
+    /// </summary>
+    private bool ReportScanned<TScanFunctions>(ref TScanFunctions functions, in LogRecord record, ReadOnlySpan<byte> key, long hash, long* bucket,
+        long address, long end, ScanFlags flags)
+        where TScanFunctions : IScanFunctions
+    {
+        bool includeExpired = (flags & ScanFlags.IncludeExpired) != 0;
+        bool live = record.Info.Valid && !record.Info.Tombstone;
+        if ((flags & ScanFlags.IncludeMovedPastEnd) == 0)
+        {
+            if (live && (includeExpired || !IsExpired(in record)) && NewestAddress(key, hash, bucket) == address)
+                return functions.OnRecord(in record, address);
+            return true;
+        }
+
+        if (record.Info.Valid && record.Info.Tombstone)
+            return true; // the key was deleted here; a later version is a new key
+        long newest = NewestAddress(key, hash, bucket);
+        if (newest == address)
+            return live && (includeExpired || !IsExpired(in record)) ? functions.OnRecord(in record, address) : true;
+        if (newest < end)
+            return true; // the newest version is (or was) in the scanned range and is reported there
+        // Report the key once: from its newest record below the end if its chain has one (older
+        // copies stay quiet), else from an abandoned copy (of which there may be more than one).
+        long newestBelowEnd = NewestBelow(key, newest, end);
+        if (record.Info.Valid ? newestBelowEnd != address : newestBelowEnd != 0)
+            return true;
+        var latest = Log.GetRecord(newest);
+        if (latest.Info.Tombstone || (!includeExpired && IsExpired(in latest)))
+            return true;
+        return functions.OnRecord(in latest, newest);
+    }
+
+    /// <summary>The newest record of <paramref name="key"/> below <paramref name="end"/> in the chain from <paramref name="address"/>, or 0.</summary>
+    private long NewestBelow(ReadOnlySpan<byte> key, long address, long end)
+    {
+        while (address >= end)
+            address = TraceBack(key, Log.GetRecord(address).Info.PreviousAddress, out _);
+        return address;
+    }
+
+    /// <summary>The address of the newest record of <paramref name="key"/>, or 0 if there is none. The bucket latch is held.</summary>
+    private long NewestAddress(ReadOnlySpan<byte> key, long hash, long* bucket)
     {
         long* entry = Index.FindTag(bucket, HashBucketEntry.TagOf(hash));
-        return entry != null && TraceBack(key, new HashBucketEntry(*entry).Address, out _) == address;
+        return entry == null ? 0 : TraceBack(key, new HashBucketEntry(*entry).Address, out _);
+    }
+
+    /// <summary>
+    /// The allocated size of the record at <paramref name="record"/> with a key of
+    /// <paramref name="keyLength"/> bytes, or -1 if its sizes do not fit in the <paramref name="room"/>
+    /// bytes left in its page (the position is not a record start). Reads nothing beyond that room.
+    /// </summary>
+    private static int MeasureRecord(in LogRecord record, int keyLength, int room)
+    {
+        byte* start = (byte*)record.PhysicalAddress;
+        int valueOffset = RecordLayout.ValueOffset(keyLength);
+        if (valueOffset > room)
+            return -1;
+        int valueLength = *(int*)(start + valueOffset - 4);
+        if ((uint)valueLength > (uint)(room - valueOffset))
+            return -1;
+        var info = record.Info;
+        int used = RecordLayout.UsedSize(keyLength, valueLength, info.HasETag, info.HasExpiration);
+        if (used > room)
+            return -1;
+        if (!info.HasFiller)
+            return used;
+        if (used + sizeof(int) > room)
+            return -1;
+        int filler = *(int*)(start + used);
+        if (filler <= 0 || filler > room - used)
+            return -1;
+        return used + filler;
     }
 }
