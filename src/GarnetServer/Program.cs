@@ -1,24 +1,9 @@
-using System;
-using System.Threading;
-using Garnet.server;
+using System.Threading.Tasks;
 
 namespace Garnet;
 
-/// <summary>Entry point of the server executable.</summary>
+/// <summary>Entry point of the server executable; see <see cref="GarnetHost"/> and <c>--help</c>.</summary>
 public static class Program
 {
-    public static int Main(string[] args)
-    {
-        using var server = new GarnetServer(new ServerOptions());
-        server.Start();
-        Console.WriteLine($"Garnet listening on {server.Options.Address}:{server.Port}");
-        using var stop = new ManualResetEventSlim();
-        Console.CancelKeyPress += (_, e) =>
-        {
-            e.Cancel = true;
-            stop.Set();
-        };
-        stop.Wait();
-        return 0;
-    }
+    public static Task<int> Main(string[] args) => GarnetHost.RunAsync(args);
 }

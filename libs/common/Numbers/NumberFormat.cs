@@ -7,7 +7,7 @@ namespace Garnet.common;
 /// <summary>Parsing and formatting of numbers exactly as Redis accepts and prints them.</summary>
 public static class NumberFormat
 {
-    /// <summary>Longest text <see cref="FormatDouble"/> and <see cref="FormatHumanDouble"/> produce.</summary>
+    /// <summary>Longest text <see cref="FormatDouble"/> produces.</summary>
     public const int MaxDoubleLength = 400;
 
     /// <summary>
@@ -70,8 +70,10 @@ public static class NumberFormat
     }
 
     /// <summary>
-    /// Parses a double the way Redis does: decimal or exponent notation, "inf"/"+inf"/"-inf" (any
-    /// case); no spaces, no NaN.
+    /// Parses a double the way Redis's string2d does: decimal or exponent notation, "inf"/"+inf"/"-inf"
+    /// (any case, also "infinity"); no spaces, no NaN; a finite text that overflows to infinity or a
+    /// nonzero one that underflows to zero is refused (strtod's ERANGE). Hexadecimal floats, which
+    /// strtod also reads, are not accepted.
     /// </summary>
     public static bool TryParseDouble(ReadOnlySpan<byte> text, out double value)
     {
@@ -83,22 +85,28 @@ public static class NumberFormat
             value = negative ? double.NegativeInfinity : double.PositiveInfinity;
             return true;
         }
-        byte first = text[0];
-        if (first == ' ' || first == '\t' || first == '\r' || first == '\n')
-            return false;
-        byte last = text[^1];
-        if (last == ' ' || last == '\t' || last == '\r' || last == '\n')
-            return false;
+        bool nonZeroDigit = false;
+        int exponentAt = text.Length;
         for (int i = 0; i < text.Length; i++)
         {
             byte c = text[i];
-            if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
+            if (c == 'e' || c == 'E')
+                exponentAt = Math.Min(exponentAt, i);
+            else if (c >= '1' && c <= '9' && i < exponentAt)
+                nonZeroDigit = true;
+            else if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+'))
                 return false;
         }
-        if (!Utf8Parser.TryParse(text, out value, out int consumed, 'e') && !Utf8Parser.TryParse(text, out value, out consumed))
+        Span<char> chars = text.Length <= 256 ? stackalloc char[text.Length] : new char[text.Length];
+        for (int i = 0; i < text.Length; i++)
+            chars[i] = (char)text[i];
+        if (!double.TryParse(chars, NumberStyles.Float, CultureInfo.InvariantCulture, out value))
             return false;
-        if (consumed != text.Length || double.IsNaN(value))
+        if (double.IsInfinity(value) || double.IsNaN(value) || (value == 0 && nonZeroDigit))
+        {
+            value = 0;
             return false;
+        }
         return true;
     }
 
@@ -116,7 +124,8 @@ public static class NumberFormat
 
     /// <summary>
     /// Formats a double as Redis replies with scores: the shortest text that reads back as the same
-    /// value, "inf"/"-inf" for infinities, exponents as "e+20"/"e-05".
+    /// value (Redis 7.2 and later; 7.0 printed "%.17g", e.g. "1.1000000000000001" for 1.1),
+    /// "inf"/"-inf" for infinities, integers below 1e17 without exponent, exponents as "e+20"/"e-05".
     /// </summary>
     public static int FormatDouble(double value, Span<byte> destination)
     {
@@ -154,37 +163,12 @@ public static class NumberFormat
     }
 
     /// <summary>
-    /// Formats a double as INCRBYFLOAT and HINCRBYFLOAT reply: plain decimal notation (no exponent),
-    /// at most 17 significant digits, trailing zeros removed.
+    /// Formats a double as Redis's human-friendly long double ("%.17Lf", trailing zeros removed), the
+    /// form INCRBYFLOAT and HINCRBYFLOAT store; <paramref name="destination"/> needs
+    /// <see cref="LongDouble.MaxHumanLength"/> bytes for the largest values.
     /// </summary>
     public static int FormatHumanDouble(double value, Span<byte> destination)
-    {
-        if (double.IsInfinity(value) || double.IsNaN(value))
-            return FormatDouble(value, destination);
-        if (value == Math.Floor(value) && Math.Abs(value) < 1e17)
-        {
-            Utf8Formatter.TryFormat((long)value, destination, out int integerLength);
-            return integerLength;
-        }
-        decimal asDecimal;
-        string text;
-        if (Math.Abs(value) < 7.9e27 && Math.Abs(value) > 1e-20)
-        {
-            asDecimal = (decimal)double.Parse(value.ToString("G17", CultureInfo.InvariantCulture), NumberStyles.Float, CultureInfo.InvariantCulture);
-            text = asDecimal.ToString(CultureInfo.InvariantCulture);
-        }
-        else
-        {
-            text = value.ToString("F17", CultureInfo.InvariantCulture);
-        }
-        if (text.Contains('.'))
-            text = text.TrimEnd('0').TrimEnd('.');
-        if (text == "-0")
-            text = "0";
-        for (int i = 0; i < text.Length; i++)
-            destination[i] = (byte)text[i];
-        return text.Length;
-    }
+        => LongDouble.FromDouble(value).FormatHuman(destination);
 
     private static int Copy(ReadOnlySpan<byte> source, Span<byte> destination)
     {

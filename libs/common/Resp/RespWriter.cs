@@ -124,12 +124,16 @@ public unsafe struct RespWriter
         WriteCrlf();
     }
 
-    /// <summary>An error built from a string (for messages that include user input).</summary>
+    /// <summary>An error built from a string (for messages that include user input); CR and LF become spaces.</summary>
     public void WriteError(string message)
     {
         Span<byte> buffer = message.Length <= 256 ? stackalloc byte[message.Length * 3] : new byte[System.Text.Encoding.UTF8.GetMaxByteCount(message.Length)];
         int length = System.Text.Encoding.UTF8.GetBytes(message, buffer);
-        WriteError(buffer.Slice(0, length));
+        var text = buffer.Slice(0, length);
+        // Messages may quote user input: a newline in them would break the protocol (Redis replaces them too).
+        text.Replace((byte)'\r', (byte)' ');
+        text.Replace((byte)'\n', (byte)' ');
+        WriteError(text);
     }
 
     /// <summary>An integer: <c>:n\r\n</c>.</summary>

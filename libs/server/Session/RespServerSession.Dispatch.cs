@@ -1,4 +1,6 @@
 using System;
+using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Garnet.common;
 using Tsavorite;
@@ -13,9 +15,36 @@ public sealed unsafe partial class RespServerSession
     /// <summary>The table entry of the command being run.</summary>
     internal RespCommandInfo CurrentCommand => _currentCommand!;
 
+    private static readonly RespCommandInfo s_get = CommandTable.Get(RespCommand.GET);
+    private static readonly RespCommandInfo s_set = CommandTable.Get(RespCommand.SET);
+    private static readonly RespCommandInfo s_incr = CommandTable.Get(RespCommand.INCR);
+
+    /// <summary>
+    /// Finds a command's table entry. The hottest commands (GET, SET, INCR) are recognized by one
+    /// integer compare; everything else goes through <see cref="CommandTable.Lookup(ReadOnlySpan{byte})"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static RespCommandInfo? LookupCommand(ReadOnlySpan<byte> name)
+    {
+        // OR-ing 0x20 lower-cases ASCII letters, and only 'X' and 'x' map onto 'x', so the compare ignores case exactly.
+        if (name.Length == 3)
+        {
+            uint word = (uint)(name[0] | (name[1] << 8) | (name[2] << 16)) | 0x202020u;
+            if (word == ('g' | ('e' << 8) | ('t' << 16)))
+                return s_get;
+            if (word == ('s' | ('e' << 8) | ('t' << 16)))
+                return s_set;
+        }
+        else if (name.Length == 4 && (BinaryPrimitives.ReadUInt32LittleEndian(name) | 0x20202020u) == ('i' | ('n' << 8) | ('c' << 16) | ((uint)'r' << 24)))
+        {
+            return s_incr;
+        }
+        return CommandTable.Lookup(name);
+    }
+
     private void ExecuteCommand()
     {
-        var info = CommandTable.Lookup(_args[0].Span);
+        var info = LookupCommand(_args[0].Span);
         if (info == null)
         {
             WriteUnknownCommand();
@@ -59,19 +88,42 @@ public sealed unsafe partial class RespServerSession
             ExecuteServerCommand(command);
     }
 
+    /// <summary>
+    /// Redis's unknown-command error, byte for byte: the name cut to 128 bytes, then quoted arguments
+    /// while fewer than 128 bytes of them are shown, each cut to what is left of those 128. Arguments
+    /// are C strings there (a NUL ends one) and newlines become spaces so the reply stays one line.
+    /// </summary>
     private void WriteUnknownCommand()
     {
-        var message = new StringBuilder("ERR unknown command '");
-        message.Append(Encoding.UTF8.GetString(_args[0].Span)).Append("', with args beginning with: ");
-        var arguments = new StringBuilder();
-        for (int i = 1; i < _argCount && arguments.Length < 128; i++)
+        const int Limit = 128;
+        Span<byte> message = stackalloc byte[64 + Limit + Limit + Limit];
+        int length = Append(message, 0, "ERR unknown command '"u8, int.MaxValue);
+        length = Append(message, length, _args[0].Span, Limit);
+        length = Append(message, length, "', with args beginning with: "u8, int.MaxValue);
+        int argumentsStart = length;
+        for (int i = 1; i < _argCount && length - argumentsStart < Limit; i++)
         {
-            string text = Encoding.UTF8.GetString(_args[i].Span);
-            int room = 128 - arguments.Length;
-            arguments.Append('\'').Append(text.Length > room ? text.Substring(0, room) : text).Append("' ");
+            int room = Limit - (length - argumentsStart);
+            message[length++] = (byte)'\'';
+            length = Append(message, length, _args[i].Span, room);
+            message[length++] = (byte)'\'';
+            message[length++] = (byte)' ';
         }
-        message.Append(arguments);
-        _writer.WriteError(message.ToString());
+        var text = message.Slice(0, length);
+        text.Replace((byte)'\r', (byte)' ');
+        text.Replace((byte)'\n', (byte)' ');
+        _writer.WriteError(text);
+
+        static int Append(Span<byte> destination, int at, ReadOnlySpan<byte> source, int max)
+        {
+            int end = source.IndexOf((byte)0);
+            if (end >= 0)
+                source = source.Slice(0, end);
+            if (source.Length > max)
+                source = source.Slice(0, max);
+            source.CopyTo(destination.Slice(at));
+            return at + source.Length;
+        }
     }
 
     /// <summary>Redis's arity error for <paramref name="lowerName"/> (a command or "command|subcommand").</summary>

@@ -6,8 +6,14 @@ namespace Garnet.server;
 /// <summary>Parsing of one command from the receive buffer: RESP arrays of bulk strings, or inline text.</summary>
 public sealed unsafe partial class RespServerSession
 {
-    /// <summary>Most arguments a command may have (Redis's limit for a multibulk request).</summary>
-    private const int MaxMultibulkLength = 1024 * 1024;
+    /// <summary>Most arguments a command may have (Redis 7 allows up to INT_MAX; the argument table grows as they arrive).</summary>
+    private const long MaxMultibulkLength = int.MaxValue;
+
+    /// <summary>Most arguments an unauthenticated client may send in one command (as Redis).</summary>
+    private const int MaxUnauthenticatedMultibulkLength = 10;
+
+    /// <summary>Longest argument an unauthenticated client may send (as Redis).</summary>
+    private const int MaxUnauthenticatedBulkLength = 16384;
 
     /// <summary>Longest bulk argument (proto-max-bulk-len).</summary>
     private const long MaxBulkLength = 512L * 1024 * 1024;
@@ -38,91 +44,114 @@ public sealed unsafe partial class RespServerSession
         return *start == '*' ? TryParseArray(start, length, out consumed) : TryParseInline(start, length, out consumed);
     }
 
-    /// <summary>Reads a decimal line "&lt;digits&gt;\r\n" after a type byte. Returns false if incomplete; sets <paramref name="valid"/>.</summary>
-    private static bool TryReadLengthLine(byte* start, byte* end, out long value, out byte* next, out bool valid)
+    private enum LineStatus
     {
-        value = 0;
-        next = start;
-        valid = true;
-        byte* p = start;
-        bool negative = false;
-        if (p < end && *p == '-')
-        {
-            negative = true;
-            p++;
-        }
-        int digits = 0;
-        while (p < end && *p >= '0' && *p <= '9')
-        {
-            if (digits < 19)
-                value = value * 10 + (*p - '0');
-            else
-                valid = false;
-            digits++;
-            p++;
-        }
-        if (p >= end)
-        {
-            // A length line longer than any valid one will never complete.
-            if (p - start > 32)
-            {
-                valid = false;
-                return true;
-            }
-            return false;
-        }
-        if (*p != '\r')
-        {
-            valid = false;
-            return true;
-        }
-        if (p + 1 >= end)
-            return false;
-        if (p[1] != '\n' || digits == 0)
-            valid = false;
-        if (negative)
-            value = -value;
-        next = p + 2;
-        return true;
+        Complete,
+        Incomplete,
+        TooBig,
     }
 
+    /// <summary>
+    /// Finds the end of a header line ("*&lt;n&gt;" or "$&lt;n&gt;") starting at <paramref name="line"/> as Redis does:
+    /// the first '\r', with the byte after it (the '\n', which Redis skips unchecked) already received.
+    /// A line with no '\r' in more than 64 KB will never be valid.
+    /// </summary>
+    private static LineStatus FindLineEnd(byte* line, byte* end, out byte* carriageReturn)
+    {
+        var span = new ReadOnlySpan<byte>(line, (int)(end - line));
+        int index = span.IndexOf((byte)'\r');
+        carriageReturn = line + index;
+        if (index < 0)
+            return span.Length > MaxInlineLength ? LineStatus.TooBig : LineStatus.Incomplete;
+        return index + 1 < span.Length ? LineStatus.Complete : LineStatus.Incomplete;
+    }
+
+    /// <summary>
+    /// A RESP array of bulk strings, checked in Redis's order and with its error texts; lengths are
+    /// parsed as strictly as Redis's string2ll (no '+', no leading zeros, no "-0").
+    /// </summary>
     private ParseResult TryParseArray(byte* start, int length, out int consumed)
     {
         consumed = 0;
         byte* end = start + length;
-        if (!TryReadLengthLine(start + 1, end, out long count, out byte* p, out bool valid))
-            return ParseResult.Incomplete;
-        if (!valid || count > MaxMultibulkLength)
-            return ProtocolError(RespStrings.ErrProtocolMultibulkLength);
+        byte* lineEnd;
+        long count;
+        if (length >= 4 && IsDigit(start[1]) && start[2] == '\r')
+        {
+            // Fast path: a one-digit argument count.
+            count = start[1] - '0';
+            lineEnd = start + 2;
+        }
+        else
+        {
+            switch (FindLineEnd(start, end, out lineEnd))
+            {
+                case LineStatus.Incomplete:
+                    return ParseResult.Incomplete;
+                case LineStatus.TooBig:
+                    return ProtocolError("ERR Protocol error: too big mbulk count string"u8);
+            }
+            if (!NumberFormat.TryParseLong(new ReadOnlySpan<byte>(start + 1, (int)(lineEnd - start - 1)), out count) || count > MaxMultibulkLength)
+                return ProtocolError(RespStrings.ErrProtocolMultibulkLength);
+        }
+        byte* p = lineEnd + 2;
         if (count <= 0)
         {
             consumed = (int)(p - start);
             return ParseResult.Empty;
         }
-        if (_args.Length < count)
-            Array.Resize(ref _args, (int)Math.Max(count, _args.Length * 2));
+        if (count > MaxUnauthenticatedMultibulkLength && !Authenticated)
+            return ProtocolError("ERR Protocol error: unauthenticated multibulk length"u8);
 
         for (int i = 0; i < count; i++)
         {
-            if (p >= end)
-                return ParseResult.Incomplete;
-            if (*p != '$')
+            long bulkLength;
+            if (end - p >= 4 && p[0] == '$' && IsDigit(p[1]) && p[2] == '\r')
             {
-                _writer.WriteError($"ERR Protocol error: expected '$', got '{(char)*p}'");
-                return ParseResult.ProtocolError;
+                // Fast path: a one-digit length, the usual case for command names and small keys.
+                bulkLength = p[1] - '0';
+                lineEnd = p + 2;
             }
-            if (!TryReadLengthLine(p + 1, end, out long bulkLength, out byte* data, out valid))
-                return ParseResult.Incomplete;
-            if (!valid || bulkLength < 0 || bulkLength > MaxBulkLength)
-                return ProtocolError(RespStrings.ErrProtocolBulkLength);
+            else
+            {
+                if (p >= end)
+                    return ParseResult.Incomplete;
+                switch (FindLineEnd(p, end, out lineEnd))
+                {
+                    case LineStatus.Incomplete:
+                        return ParseResult.Incomplete;
+                    case LineStatus.TooBig:
+                        return ProtocolError("ERR Protocol error: too big bulk count string"u8);
+                }
+                if (*p != '$')
+                    return ExpectedDollar(*p);
+                if (!NumberFormat.TryParseLong(new ReadOnlySpan<byte>(p + 1, (int)(lineEnd - p - 1)), out bulkLength) || bulkLength < 0 || bulkLength > MaxBulkLength)
+                    return ProtocolError(RespStrings.ErrProtocolBulkLength);
+            }
+            if (bulkLength > MaxUnauthenticatedBulkLength && !Authenticated)
+                return ProtocolError("ERR Protocol error: unauthenticated bulk length"u8);
+            byte* data = lineEnd + 2;
             if (end - data < bulkLength + 2)
                 return ParseResult.Incomplete;
+            if (i == _args.Length)
+                Array.Resize(ref _args, (int)Math.Min(count, 2L * _args.Length));
             _args[i] = new ArgSlice(data, (int)bulkLength);
             p = data + bulkLength + 2;
         }
         _argCount = (int)count;
         consumed = (int)(p - start);
         return ParseResult.Command;
+    }
+
+    /// <summary>Redis's error for an array element that is not a bulk string; the byte is shown as is (a newline as a space).</summary>
+    private ParseResult ExpectedDollar(byte got)
+    {
+        ReadOnlySpan<byte> prefix = "ERR Protocol error: expected '$', got '"u8;
+        Span<byte> message = stackalloc byte[prefix.Length + 2];
+        prefix.CopyTo(message);
+        message[prefix.Length] = got is (byte)'\r' or (byte)'\n' ? (byte)' ' : got;
+        message[prefix.Length + 1] = (byte)'\'';
+        return ProtocolError(message);
     }
 
     private ParseResult ProtocolError(ReadOnlySpan<byte> message)
@@ -257,6 +286,8 @@ public sealed unsafe partial class RespServerSession
         argument = new ArgSlice(begin, (int)(output - begin));
         return true;
     }
+
+    private static bool IsDigit(byte c) => (uint)(c - '0') <= 9;
 
     private static bool IsHex(byte c) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 

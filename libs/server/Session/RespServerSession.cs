@@ -80,8 +80,17 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <summary>Set by CLIENT KILL: the connection closes at its next batch.</summary>
     internal volatile bool KillRequested;
 
-    /// <summary>Asks the connection to close at its next batch (CLIENT KILL).</summary>
-    internal void RequestKill() => KillRequested = true;
+    /// <summary>
+    /// Ends this connection from another session (CLIENT KILL): it leaves the client list at once,
+    /// its socket is shut (safe from any thread) so an idle client does not linger, and a batch
+    /// already in flight stops at its end.
+    /// </summary>
+    internal void RequestKill()
+    {
+        KillRequested = true;
+        _server.Clients.Remove(this);
+        _sender.CloseAfterSend();
+    }
 
     /// <inheritdoc/>
     public int TryConsumeMessages(byte* buffer, int bytesRead)
@@ -125,6 +134,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         if (commands > 0)
         {
             _server.Statistics.AddCommands(commands);
+            FlushKeyspaceStatistics();
             LastCommandAt = DateTimeOffset.UtcNow;
         }
         _writer.Flush();

@@ -11,6 +11,7 @@ public sealed class StoreWrapper : IDisposable
 {
     private readonly GarnetDatabase?[] _databases;
     private readonly object _databaseLock = new();
+    private readonly ActiveExpiration? _activeExpiration;
     private bool _disposed;
 
     public StoreWrapper(ServerOptions options)
@@ -22,6 +23,11 @@ public sealed class StoreWrapper : IDisposable
         _databases = new GarnetDatabase?[options.Databases];
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
+        if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
+        {
+            _activeExpiration = new ActiveExpiration(this, TimeSpan.FromSeconds(options.ExpiredKeyDeletionScanFrequencySecs));
+            _activeExpiration.Start();
+        }
     }
 
     /// <summary>The server's options.</summary>
@@ -114,6 +120,8 @@ public sealed class StoreWrapper : IDisposable
 
     public void Dispose()
     {
+        // The task holds databases while it walks them; it must be gone before they are freed.
+        _activeExpiration?.Dispose();
         lock (_databaseLock)
         {
             if (_disposed)

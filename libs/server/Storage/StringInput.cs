@@ -1,4 +1,5 @@
 using System;
+using Garnet.common;
 
 namespace Garnet.server;
 
@@ -45,8 +46,8 @@ public unsafe struct StringInput
     /// <summary>A second integer argument (GETRANGE end).</summary>
     public long Number2;
 
-    /// <summary>A floating-point argument (INCRBYFLOAT).</summary>
-    public double Float;
+    /// <summary>A floating-point argument (INCRBYFLOAT), in Redis's long double precision.</summary>
+    public LongDouble Float;
 
     /// <summary>A value argument (SET value, APPEND data, SETRANGE data).</summary>
     public ArgSlice Value;
@@ -58,7 +59,7 @@ public unsafe struct StringInput
         ExpirationTicks = 0;
         Number = 0;
         Number2 = 0;
-        Float = 0;
+        Float = LongDouble.Zero;
         Value = default;
     }
 }

@@ -31,9 +31,6 @@ public struct StringOutput
     /// <summary>A numeric result (new counter value, length, TTL...).</summary>
     public long Number;
 
-    /// <summary>A floating-point result.</summary>
-    public double Float;
-
     /// <summary>How the callback ended.</summary>
     public StringResult Result;
 
@@ -42,7 +39,6 @@ public struct StringOutput
         Buffer = buffer;
         HasValue = false;
         Number = 0;
-        Float = 0;
         Result = StringResult.Ok;
     }
 }

@@ -1,6 +1,86 @@
+using System;
+using Garnet.common;
+
 namespace Garnet.server;
 
+/// <summary>
+/// The server commands: INFO, CONFIG, TIME, DEBUG, SHUTDOWN, COMMAND, MEMORY and LASTSAVE. Each
+/// larger one has its own file; this one dispatches and holds the small ones.
+/// </summary>
 public sealed unsafe partial class RespServerSession
 {
-    private void ExecuteServerCommand(RespCommand command) => _writer.WriteError($"ERR '{CurrentCommand.LowerName}' is not available yet");
+    private void ExecuteServerCommand(RespCommand command)
+    {
+        switch (command)
+        {
+            case RespCommand.INFO: Info(); break;
+            case RespCommand.CONFIG: Config(); break;
+            case RespCommand.TIME: Time(); break;
+            case RespCommand.DEBUG: DebugCommand(); break;
+            case RespCommand.SHUTDOWN: Shutdown(); break;
+            case RespCommand.COMMAND: CommandCommand(); break;
+            case RespCommand.MEMORY: MemoryCommand(); break;
+            case RespCommand.LASTSAVE: _writer.WriteInteger(_server.LastSaveUnixSeconds); break;
+            default: throw new InvalidOperationException($"{command} is not a server command.");
+        }
+    }
+
+    /// <summary>TIME: the Unix time as [seconds, microseconds] bulk strings.</summary>
+    private void Time()
+    {
+        long microseconds = (DateTime.UtcNow.Ticks - DateTime.UnixEpoch.Ticks) / 10;
+        _writer.WriteArrayHeader(2);
+        _writer.WriteBulkInteger(microseconds / 1_000_000);
+        _writer.WriteBulkInteger(microseconds % 1_000_000);
+    }
+
+    /// <summary>
+    /// SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: asks the host to stop and closes this
+    /// connection without a reply, as Redis does. There is nothing to save yet, so SAVE and NOSAVE
+    /// only differ in syntax; ABORT fails since a shutdown is never left pending.
+    /// </summary>
+    private void Shutdown()
+    {
+        bool save = false;
+        bool noSave = false;
+        bool other = false;
+        bool abort = false;
+        for (int i = 1; i < _argCount; i++)
+        {
+            ref readonly var option = ref _args[i];
+            if (option.EqualsUpper("NOSAVE"u8))
+            {
+                noSave = true;
+            }
+            else if (option.EqualsUpper("SAVE"u8))
+            {
+                save = true;
+            }
+            else if (option.EqualsUpper("NOW"u8) || option.EqualsUpper("FORCE"u8))
+            {
+                other = true;
+            }
+            else if (option.EqualsUpper("ABORT"u8))
+            {
+                abort = true;
+            }
+            else
+            {
+                _writer.WriteError(RespStrings.ErrSyntax);
+                return;
+            }
+        }
+        if ((save && noSave) || (abort && (save || noSave || other)))
+        {
+            _writer.WriteError(RespStrings.ErrSyntax);
+            return;
+        }
+        if (abort)
+        {
+            _writer.WriteError(ServerStrings.ErrNoShutdownInProgress);
+            return;
+        }
+        RequestClose();
+        _server.RequestShutdown();
+    }
 }

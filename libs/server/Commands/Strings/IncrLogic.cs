@@ -8,39 +8,43 @@ namespace Garnet.server;
 /// <summary>
 /// Engine callbacks of INCR, INCRBY, DECR, DECRBY (delta in <see cref="StringInput.Number"/>) and
 /// INCRBYFLOAT (delta in <see cref="StringInput.Float"/>). Values are stored as decimal text, as in
-/// Redis; the expiration is kept.
+/// Redis; the expiration is kept. INCRBYFLOAT computes in x87 extended precision and stores Redis's
+/// "%.17Lf" text, which is also the reply (copied to the output buffer).
 /// </summary>
 internal static class IncrLogic
 {
+    /// <summary>Room for the text of any result: a long (20 bytes) or a long double.</summary>
+    private static int TextRoom(ref StringInput input) => IsFloat(ref input) ? LongDouble.MaxHumanLength : 24;
+
     private static bool IsFloat(ref StringInput input) => input.Command == RespCommand.INCRBYFLOAT;
 
     public static RecordFieldInfo InitialFieldInfo(ref StringInput input)
     {
-        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
-        return new RecordFieldInfo(Format(ref input, input.Number, input.Float, text));
+        Span<byte> text = stackalloc byte[TextRoom(ref input)];
+        return new RecordFieldInfo(Format(ref input, input.Number, LongDouble.Zero + input.Float, text));
     }
 
     public static bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
     {
-        if (IsFloat(ref input) && !double.IsFinite(input.Float))
+        var floating = LongDouble.Zero + input.Float;
+        if (IsFloat(ref input) && !floating.IsFinite)
         {
             output.Result = StringResult.NaNOrInfinity;
             return false;
         }
-        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
-        int length = Format(ref input, input.Number, input.Float, text);
+        Span<byte> text = stackalloc byte[TextRoom(ref input)];
+        int length = Format(ref input, input.Number, floating, text);
         text.Slice(0, length).CopyTo(record.Value);
         output.Number = input.Number;
-        output.Float = input.Float;
         SetTextOutput(ref input, ref output, text.Slice(0, length));
         return true;
     }
 
     public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
     {
-        if (!TryCompute(record.Value, ref input, ref output, out long number, out double floating))
+        if (!TryCompute(record.Value, ref input, ref output, out long number, out var floating))
             return true; // error reported in output; nothing changes
-        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        Span<byte> text = stackalloc byte[TextRoom(ref input)];
         int length = Format(ref input, number, floating, text);
         if (!record.TrySetValueLength(length))
             return false;
@@ -55,16 +59,16 @@ internal static class IncrLogic
     public static RecordFieldInfo ModifiedFieldInfo(in LogRecord source, ref StringInput input)
     {
         var scratch = new StringOutput(null);
-        TryCompute(source.Value, ref input, ref scratch, out long number, out double floating);
-        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        TryCompute(source.Value, ref input, ref scratch, out long number, out var floating);
+        Span<byte> text = stackalloc byte[TextRoom(ref input)];
         return new RecordFieldInfo(Format(ref input, number, floating, text)) { HasExpiration = source.Info.HasExpiration };
     }
 
     public static bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output)
     {
-        if (!TryCompute(source.Value, ref input, ref output, out long number, out double floating))
+        if (!TryCompute(source.Value, ref input, ref output, out long number, out var floating))
             return false;
-        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        Span<byte> text = stackalloc byte[TextRoom(ref input)];
         int length = Format(ref input, number, floating, text);
         text.Slice(0, length).CopyTo(destination.Value);
         RecordFit.SetExpiration(ref destination, source.Expiration);
@@ -73,24 +77,23 @@ internal static class IncrLogic
     }
 
     /// <summary>Parses the current value and applies the delta; on error sets the output's result.</summary>
-    private static bool TryCompute(ReadOnlySpan<byte> current, ref StringInput input, ref StringOutput output, out long number, out double floating)
+    private static bool TryCompute(ReadOnlySpan<byte> current, ref StringInput input, ref StringOutput output, out long number, out LongDouble floating)
     {
         number = 0;
-        floating = 0;
+        floating = LongDouble.Zero;
         if (IsFloat(ref input))
         {
-            if (!NumberFormat.TryParseDouble(current, out double value) || double.IsInfinity(value))
+            if (!LongDouble.TryParse(current, out var value))
             {
                 output.Result = StringResult.NotFloat;
                 return false;
             }
             floating = value + input.Float;
-            if (!double.IsFinite(floating))
+            if (!floating.IsFinite)
             {
                 output.Result = StringResult.NaNOrInfinity;
                 return false;
             }
-            output.Float = floating;
             return true;
         }
         if (!NumberFormat.TryParseLong(current, out long old))
@@ -109,10 +112,10 @@ internal static class IncrLogic
         return true;
     }
 
-    private static int Format(ref StringInput input, long number, double floating, Span<byte> destination)
+    private static int Format(ref StringInput input, long number, LongDouble floating, Span<byte> destination)
     {
         if (IsFloat(ref input))
-            return NumberFormat.FormatHumanDouble(floating, destination);
+            return floating.FormatHuman(destination);
         Utf8Formatter.TryFormat(number, destination, out int written);
         return written;
     }

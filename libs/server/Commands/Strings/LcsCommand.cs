@@ -146,6 +146,8 @@ public sealed unsafe partial class RespServerSession
     private byte[] ReadStringOrEmpty(ReadOnlySpan<byte> key)
     {
         var output = default(StringOutput);
-        return ReadString(key, RespCommand.LCS, ref output).Found ? _output.Span.ToArray() : [];
+        bool found = ReadString(key, RespCommand.LCS, ref output).Found;
+        CountLookup(found);
+        return found ? _output.Span.ToArray() : [];
     }
 }

@@ -37,6 +37,32 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
+    // Keyspace hits and misses of this batch, added to the server's statistics once per batch.
+    private long _keyspaceHits;
+    private long _keyspaceMisses;
+
+    /// <summary>
+    /// Counts a read lookup for INFO's keyspace_hits/keyspace_misses. As in Redis, only reads count
+    /// (GET, MGET, GETEX, GETDEL, GETSET, SET GET, STRLEN, GETRANGE, LCS); writes such as INCR do not.
+    /// </summary>
+    private void CountLookup(bool found)
+    {
+        if (found)
+            _keyspaceHits++;
+        else
+            _keyspaceMisses++;
+    }
+
+    /// <summary>Adds the batch's keyspace hits and misses to the server's statistics.</summary>
+    private void FlushKeyspaceStatistics()
+    {
+        if (_keyspaceHits == 0 && _keyspaceMisses == 0)
+            return;
+        _server.Statistics.AddHits(_keyspaceHits, _keyspaceMisses);
+        _keyspaceHits = 0;
+        _keyspaceMisses = 0;
+    }
+
     /// <summary>Runs a Read of <paramref name="key"/> for <paramref name="command"/>; the value, if any, is in the output buffer.</summary>
     internal Status ReadString(ReadOnlySpan<byte> key, RespCommand command, ref StringOutput output)
     {
@@ -49,6 +75,7 @@ public sealed unsafe partial class RespServerSession
     {
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.GET, ref output);
+        CountLookup(status.Found);
         if (status.Found)
             _writer.WriteBulk(_output.Span);
         else
@@ -62,6 +89,7 @@ public sealed unsafe partial class RespServerSession
         {
             var output = default(StringOutput);
             var status = ReadString(_args[i].Span, RespCommand.MGET, ref output);
+            CountLookup(status.Found);
             if (status.Found)
                 _writer.WriteBulk(_output.Span);
             else
@@ -72,35 +100,14 @@ public sealed unsafe partial class RespServerSession
     private void Set()
     {
         var input = new StringInput(RespCommand.SET) { Value = _args[2] };
-        bool hasExpiration = false;
-        for (int i = 3; i < _argCount; i++)
+        if (!TryParseStringOptions(3, forSet: true, ref input, out var expiration))
+            return;
+        if (expiration.Index != 0)
         {
-            ref readonly var option = ref _args[i];
-            if (option.EqualsUpper("NX"u8) && (input.Flags & StringInputFlags.IfExists) == 0)
-                input.Flags |= StringInputFlags.IfNotExists;
-            else if (option.EqualsUpper("XX"u8) && (input.Flags & StringInputFlags.IfNotExists) == 0)
-                input.Flags |= StringInputFlags.IfExists;
-            else if (option.EqualsUpper("GET"u8))
-                input.Flags |= StringInputFlags.ReturnOld;
-            else if (option.EqualsUpper("KEEPTTL"u8) && !hasExpiration)
-                input.Flags |= StringInputFlags.KeepTtl;
-            else if (!hasExpiration && (input.Flags & StringInputFlags.KeepTtl) == 0 && i + 1 < _argCount && TryExpirationOption(option, out bool milliseconds, out bool absolute))
+            var error = TryReadExpiration(in expiration, out input.ExpirationTicks);
+            if (error != ExpirationError.None)
             {
-                if (!NumberFormat.TryParseLong(_args[++i].Span, out long amount))
-                {
-                    _writer.WriteError(RespStrings.ErrNotInteger);
-                    return;
-                }
-                if (amount <= 0 || !TryExpirationTicks(amount, milliseconds, absolute, out input.ExpirationTicks))
-                {
-                    _writer.WriteError(RespStrings.ErrInvalidExpire);
-                    return;
-                }
-                hasExpiration = true;
-            }
-            else
-            {
-                _writer.WriteError(RespStrings.ErrSyntax);
+                WriteExpirationError(error);
                 return;
             }
         }
@@ -117,6 +124,7 @@ public sealed unsafe partial class RespServerSession
 
         if ((input.Flags & StringInputFlags.ReturnOld) != 0)
         {
+            CountLookup(output.HasValue);
             if (output.HasValue)
                 _writer.WriteBulk(_output.Span);
             else
@@ -132,35 +140,6 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>Recognizes EX, PX, EXAT and PXAT.</summary>
-    internal static bool TryExpirationOption(in ArgSlice option, out bool milliseconds, out bool absolute)
-    {
-        milliseconds = false;
-        absolute = false;
-        if (option.EqualsUpper("EX"u8))
-            return true;
-        if (option.EqualsUpper("PX"u8))
-            return milliseconds = true;
-        if (option.EqualsUpper("EXAT"u8))
-            return absolute = true;
-        if (option.EqualsUpper("PXAT"u8))
-        {
-            absolute = true;
-            milliseconds = true;
-            return true;
-        }
-        return false;
-    }
-
-    /// <summary>Turns an expiration argument into record units; false when it overflows.</summary>
-    internal static bool TryExpirationTicks(long amount, bool milliseconds, bool absolute, out long ticks)
-    {
-        ticks = 0;
-        if (!Expiration.TryToMilliseconds(amount, milliseconds, out long ms))
-            return false;
-        return absolute ? Expiration.TryFromUnixMilliseconds(ms, out ticks) : Expiration.TryFromRelativeMilliseconds(ms, out ticks);
-    }
-
     private void SetNx()
     {
         var input = new StringInput(RespCommand.SETNX) { Value = _args[2], Flags = StringInputFlags.IfNotExists };
@@ -173,15 +152,11 @@ public sealed unsafe partial class RespServerSession
 
     private void SetEx(bool milliseconds)
     {
-        if (!NumberFormat.TryParseLong(_args[2].Span, out long amount))
-        {
-            _writer.WriteError(RespStrings.ErrNotInteger);
-            return;
-        }
         var input = new StringInput(milliseconds ? RespCommand.PSETEX : RespCommand.SETEX) { Value = _args[3] };
-        if (amount <= 0 || !TryExpirationTicks(amount, milliseconds, absolute: false, out input.ExpirationTicks))
+        var error = TryReadExpiration(new ExpirationArgument(2, milliseconds, absolute: false), out input.ExpirationTicks);
+        if (error != ExpirationError.None)
         {
-            _writer.WriteError($"ERR invalid expire time in '{CurrentCommand.LowerName}' command");
+            WriteExpirationError(error);
             return;
         }
         var output = new StringOutput(_output);
@@ -197,6 +172,7 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status))
             return;
+        CountLookup(output.HasValue);
         if (output.HasValue)
             _writer.WriteBulk(_output.Span);
         else
@@ -210,6 +186,7 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status))
             return;
+        CountLookup(output.HasValue);
         if (output.HasValue)
             _writer.WriteBulk(_output.Span);
         else
@@ -219,40 +196,31 @@ public sealed unsafe partial class RespServerSession
     private void GetEx()
     {
         var input = new StringInput(RespCommand.GETEX);
-        bool hasOption = false;
-        for (int i = 2; i < _argCount; i++)
+        if (!TryParseStringOptions(2, forSet: false, ref input, out var expiration))
+            return;
+        if (expiration.Index != 0)
         {
-            ref readonly var option = ref _args[i];
-            if (!hasOption && option.EqualsUpper("PERSIST"u8))
+            var error = TryReadExpiration(in expiration, out input.ExpirationTicks);
+            if (error != ExpirationError.None)
             {
-                input.Flags |= StringInputFlags.Persist;
-                hasOption = true;
-            }
-            else if (!hasOption && i + 1 < _argCount && TryExpirationOption(option, out bool milliseconds, out bool absolute))
-            {
-                if (!NumberFormat.TryParseLong(_args[++i].Span, out long amount))
-                {
-                    _writer.WriteError(RespStrings.ErrNotInteger);
-                    return;
-                }
-                if (amount <= 0 || !TryExpirationTicks(amount, milliseconds, absolute, out input.ExpirationTicks))
-                {
-                    _writer.WriteError("ERR invalid expire time in 'getex' command"u8);
-                    return;
-                }
-                hasOption = true;
-            }
-            else
-            {
-                _writer.WriteError(RespStrings.ErrSyntax);
+                // Redis looks the key up first: a missing key answers nil whatever the time says.
+                var probe = default(StringOutput);
+                bool found = ReadString(_args[1].Span, RespCommand.EXISTS, ref probe).Found;
+                CountLookup(found);
+                if (found)
+                    WriteExpirationError(error);
+                else
+                    _writer.WriteNull();
                 return;
             }
         }
 
+        bool modifies = expiration.Index != 0 || (input.Flags & StringInputFlags.Persist) != 0;
         var output = new StringOutput(_output);
-        Status status = hasOption ? Store.RMW(_args[1].Span, ref input, ref output) : Store.Read(_args[1].Span, ref input, ref output);
+        Status status = modifies ? Store.RMW(_args[1].Span, ref input, ref output) : Store.Read(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status))
             return;
+        CountLookup(output.HasValue);
         if (output.HasValue)
             _writer.WriteBulk(_output.Span);
         else
@@ -339,7 +307,7 @@ public sealed unsafe partial class RespServerSession
 
     private void IncrByFloat()
     {
-        if (!NumberFormat.TryParseDouble(_args[2].Span, out double delta))
+        if (!LongDouble.TryParse(_args[2].Span, out var delta))
         {
             _writer.WriteError(RespStrings.ErrNotFloat);
             return;
@@ -366,6 +334,7 @@ public sealed unsafe partial class RespServerSession
     {
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.STRLEN, ref output);
+        CountLookup(status.Found);
         _writer.WriteInteger(status.Found ? output.Number : 0);
     }
 
@@ -379,6 +348,7 @@ public sealed unsafe partial class RespServerSession
         var input = new StringInput(command) { Number = start, Number2 = end };
         var output = new StringOutput(_output);
         var status = Store.Read(_args[1].Span, ref input, ref output);
+        CountLookup(status.Found);
         if (status.Found)
             _writer.WriteBulk(_output.Span);
         else
@@ -397,21 +367,21 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(RespStrings.ErrOffsetOutOfRange);
             return;
         }
-        if (offset + _args[3].Length > AppendLogic.MaxStringLength)
+        var output = new StringOutput(_output);
+        Status status;
+        if (_args[3].Length == 0)
+        {
+            // Nothing to write: the current length, without creating the key (checked before the size limit, as Redis does).
+            status = ReadString(_args[1].Span, RespCommand.STRLEN, ref output);
+            _writer.WriteInteger(status.Found ? output.Number : 0);
+            return;
+        }
+        if (offset > AppendLogic.MaxStringLength - _args[3].Length)
         {
             _writer.WriteError(RespStrings.ErrStringTooLong);
             return;
         }
         var input = new StringInput(RespCommand.SETRANGE) { Value = _args[3], Number = offset };
-        var output = new StringOutput(_output);
-        Status status;
-        if (_args[3].Length == 0)
-        {
-            // Nothing to write: report the current length without creating the key.
-            status = ReadString(_args[1].Span, RespCommand.STRLEN, ref output);
-            _writer.WriteInteger(status.Found ? output.Number : 0);
-            return;
-        }
         status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;

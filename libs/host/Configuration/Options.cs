@@ -1,0 +1,79 @@
+using System.Collections.Generic;
+using CommandLine;
+
+namespace Garnet;
+
+/// <summary>
+/// The server's command-line options, named as Garnet names them (long option names on the command
+/// line, property names in a JSON config file). Values stay text here so that an option that was not
+/// given is null, which lets the config file and the command line be layered; <see cref="OptionsParser"/>
+/// validates them into <see cref="HostSettings"/>. Defaults are stated in each help text.
+/// </summary>
+public sealed class Options
+{
+    [Option("port", HelpText = "TCP port to listen on; 0 picks a free port. (default: 6379)")]
+    public string? Port { get; set; }
+
+    [Option("bind", HelpText = "IP address to listen on; * for any, localhost for loopback. (default: 127.0.0.1)")]
+    public string? Address { get; set; }
+
+    [Option('m', "memory", HelpText = "Log memory per database, e.g. 16g; at least two pages. (default: 16g)")]
+    public string? MemorySize { get; set; }
+
+    [Option('p', "page", HelpText = "Log page size, a power of two from 4k to 1g; also the largest record. (default: 32m)")]
+    public string? PageSize { get; set; }
+
+    [Option('i', "index", HelpText = "Hash index size per database (rounded down to a power of two). (default: 128m)")]
+    public string? IndexSize { get; set; }
+
+    [Option("databases", HelpText = "Number of databases (SELECT 0..n-1), 1 to 65536. (default: 16)")]
+    public string? Databases { get; set; }
+
+    /// <summary>Garnet's name for <see cref="Databases"/>.</summary>
+    [Option("max-databases", Hidden = true, HelpText = "Same as --databases.")]
+    public string? MaxDatabases { get; set; }
+
+    [Option('l', "logdir", HelpText = "Directory for the log files of the databases. (default: none, the log stays in memory)")]
+    public string? LogDir { get; set; }
+
+    [Option('c', "checkpointdir", HelpText = "Directory for checkpoints. (default: none)")]
+    public string? CheckpointDir { get; set; }
+
+    [Option("config-import-path", HelpText = "JSON file of options, keyed by long option name or Garnet property name; the command line overrides it.")]
+    public string? ConfigImportPath { get; set; }
+
+    [Option("logger-level", HelpText = "Log level: Trace, Debug, Information, Warning, Error, Critical or None. (default: Information)")]
+    public string? LogLevel { get; set; }
+
+    [Option('q', "quiet", HelpText = "Do not print the startup line.")]
+    public bool QuietMode { get; set; }
+
+    [Option("minthreads", HelpText = "Minimum worker and I/O threads of the thread pool; 0 keeps the runtime's default. (default: 0)")]
+    public string? ThreadPoolMinThreads { get; set; }
+
+    [Option("maxthreads", HelpText = "Maximum worker and I/O threads of the thread pool; 0 keeps the runtime's default. (default: 0)")]
+    public string? ThreadPoolMaxThreads { get; set; }
+
+    [Option("unixsocket", HelpText = "Unix domain socket path to listen on as well. (default: none)")]
+    public string? UnixSocketPath { get; set; }
+
+    [Option("password", HelpText = "Password clients must AUTH with. (default: none)")]
+    public string? Password { get; set; }
+
+    /// <summary>Redis's name for <see cref="Password"/>.</summary>
+    [Option("requirepass", Hidden = true, HelpText = "Same as --password.")]
+    public string? RequirePass { get; set; }
+
+    [Option("enable-debug-command", HelpText = "Allow the DEBUG command (risky: it can stall the server): no, yes, or local (only when listening on loopback). (default: no)")]
+    public string? EnableDebugCommand { get; set; }
+
+    [Option("expired-key-deletion-scan-freq", HelpText = "Seconds between scans that delete expired keys; 0 or -1 disables them. (default: 1)")]
+    public string? ExpiredKeyDeletionScanFrequencySecs { get; set; }
+
+    [Option("network-buffer", HelpText = "Initial receive buffer per connection, 1k to 1g; it grows for larger requests. (default: 128k)")]
+    public string? NetworkBufferSize { get; set; }
+
+    /// <summary>Positional arguments, which the server does not take; any is an error.</summary>
+    [Value(0, Hidden = true)]
+    public IEnumerable<string>? UnexpectedArguments { get; set; }
+}

@@ -1,0 +1,305 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Net;
+using System.Numerics;
+using System.Reflection;
+using CommandLine;
+using CommandLine.Text;
+using Garnet.server;
+using Microsoft.Extensions.Logging;
+
+namespace Garnet;
+
+/// <summary>
+/// Turns the executable's arguments into <see cref="HostSettings"/>: parses them with CommandLineParser,
+/// layers them over the JSON config file if one is named (the command line wins), and validates every
+/// value into engine units. Nothing here prints or exits; the caller acts on the result.
+/// </summary>
+public static class OptionsParser
+{
+    private const int MinPageSize = 1 << 12;
+    private const int MaxPageSize = 1 << 30;
+    private const int MinIndexSize = 64;
+    private const int MaxDatabases = 1 << 16;
+    private const int MinNetworkBufferSize = 1 << 10;
+    private const int MaxNetworkBufferSize = 1 << 30;
+    private const int MaxThreadPoolThreads = short.MaxValue;
+
+    /// <summary>The program name used in usage and version text.</summary>
+    public const string ProgramName = "GarnetServer";
+
+    /// <summary>The version of the host, without source-revision metadata (e.g. "0.1.0").</summary>
+    public static string Version { get; } = ReadVersion();
+
+    /// <summary>Parses and validates <paramref name="args"/>.</summary>
+    public static OptionsParseResult Parse(IEnumerable<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var arguments = new List<string>(args);
+        // CommandLineParser honours --help and --version only as the first argument; anywhere is friendlier.
+        foreach (string argument in arguments)
+        {
+            if (argument == "--help")
+                return OptionsParseResult.Print(HelpText);
+            if (argument == "--version")
+                return OptionsParseResult.Print(VersionText);
+        }
+        using var parser = new Parser(settings =>
+        {
+            settings.HelpWriter = null;
+            settings.CaseSensitive = true;
+            settings.AutoHelp = true;
+            settings.AutoVersion = true;
+            settings.IgnoreUnknownArguments = false;
+        });
+        ParserResult<Options> result = parser.ParseArguments<Options>(arguments);
+        if (result is NotParsed<Options> notParsed)
+            return FromErrors(result, notParsed.Errors);
+
+        try
+        {
+            Options options = ((Parsed<Options>)result).Value;
+            CheckValuesGiven(arguments, options);
+            if (!string.IsNullOrEmpty(options.ConfigImportPath))
+                ConfigFileImporter.FillUnset(options, ConfigFileImporter.Load(options.ConfigImportPath));
+            return OptionsParseResult.Run(Validate(options));
+        }
+        catch (OptionsException e)
+        {
+            return OptionsParseResult.Fail("error: " + e.Message);
+        }
+    }
+
+    /// <summary>The usage text --help prints.</summary>
+    public static string HelpText
+    {
+        get
+        {
+            using var parser = new Parser(settings => settings.HelpWriter = null);
+            return BuildHelp(parser.ParseArguments<Options>(new[] { "--help" }));
+        }
+    }
+
+    /// <summary>The line --version prints.</summary>
+    public static string VersionText => $"{ProgramName} {Version}";
+
+    private static OptionsParseResult FromErrors(ParserResult<Options> result, IEnumerable<Error> errors)
+    {
+        Error? first = null;
+        foreach (Error error in errors)
+        {
+            if (error.Tag == ErrorType.HelpRequestedError)
+                return OptionsParseResult.Print(BuildHelp(result));
+            if (error.Tag == ErrorType.VersionRequestedError)
+                return OptionsParseResult.Print(VersionText);
+            first ??= error;
+        }
+        return OptionsParseResult.Fail($"error: {Describe(first)} (see --help)");
+    }
+
+    private static string Describe(Error? error)
+    {
+        switch (error)
+        {
+            case UnknownOptionError unknown:
+                return $"unknown option '{(unknown.Token.Length == 1 ? "-" : "--")}{unknown.Token}'";
+            case MissingValueOptionError missing:
+                return $"{Name(missing.NameInfo)} needs a value";
+            case RepeatedOptionError repeated:
+                return $"{Name(repeated.NameInfo)} is given more than once";
+            case BadFormatTokenError badToken:
+                return $"malformed argument '{badToken.Token}'";
+            case NamedError named:
+                return $"{Name(named.NameInfo)}: invalid ({named.Tag})";
+            case TokenError token:
+                return $"invalid argument '{token.Token}' ({token.Tag})";
+            case null:
+                return "invalid arguments";
+            default:
+                return $"invalid arguments ({error.Tag})";
+        }
+    }
+
+    /// <summary>
+    /// CommandLineParser leaves a text option null when its name is last or followed by another
+    /// option ("--port --quiet"); that is a missing value, not an absent option.
+    /// </summary>
+    private static void CheckValuesGiven(IEnumerable<string> args, Options options)
+    {
+        foreach (string argument in args)
+        {
+            if (argument == "--")
+                break;
+            PropertyInfo? property = FindOption(argument);
+            if (property != null && property.PropertyType == typeof(string) && property.GetValue(options) == null)
+                throw new OptionsException($"{argument} needs a value");
+        }
+    }
+
+    private static PropertyInfo? FindOption(string argument)
+    {
+        bool isLong = argument.StartsWith("--", StringComparison.Ordinal);
+        if (!isLong && (argument.Length != 2 || argument[0] != '-'))
+            return null;
+        foreach (PropertyInfo property in typeof(Options).GetProperties())
+        {
+            var option = property.GetCustomAttribute<OptionAttribute>();
+            if (option == null)
+                continue;
+            if (isLong ? argument.AsSpan(2).SequenceEqual(option.LongName) : option.ShortName == argument.Substring(1))
+                return property;
+        }
+        return null;
+    }
+
+    private static string Name(NameInfo name) => string.IsNullOrEmpty(name.LongName) ? "-" + name.ShortName : "--" + name.LongName;
+
+    private static string BuildHelp(ParserResult<Options> result)
+    {
+        var help = new HelpText($"{ProgramName} {Version}", "")
+        {
+            AddDashesToOption = true,
+            AdditionalNewLineAfterOption = false,
+            MaximumDisplayWidth = 110,
+        };
+        help.AddPreOptionsLine($"Usage: {ProgramName} [options]");
+        help.AddPreOptionsLine("Sizes take a b, k, m, g or t suffix (1k = 1024 bytes). Options can also come from a JSON file (--config-import-path).");
+        help.AddOptions(result);
+        return help.ToString();
+    }
+
+    /// <summary>Checks every option and converts it to engine units; throws <see cref="OptionsException"/>.</summary>
+    private static HostSettings Validate(Options options)
+    {
+        if (options.UnexpectedArguments != null)
+        {
+            foreach (string argument in options.UnexpectedArguments)
+                throw new OptionsException($"unexpected argument '{argument}' (options start with --; see --help)");
+        }
+
+        var server = new ServerOptions();
+        if (options.Port != null)
+            server.Port = ParseInt(options.Port, "port", 0, 65535);
+        if (options.Address != null)
+            server.Address = ParseAddress(options.Address);
+
+        if (options.PageSize != null)
+        {
+            long page = ParseSize(options.PageSize, "page", MinPageSize, MaxPageSize);
+            if (!BitOperations.IsPow2(page))
+                throw new OptionsException($"--page: {options.PageSize} ({page} bytes) is not a power of two");
+            server.PageSize = page;
+        }
+        if (options.MemorySize != null)
+            server.MemorySize = ParseSize(options.MemorySize, "memory", 1, long.MaxValue);
+        if (server.MemorySize < 2 * server.PageSize)
+            throw new OptionsException($"--memory: {SizeParser.Format(server.MemorySize)} is less than two pages of {SizeParser.Format(server.PageSize)}");
+        if (options.IndexSize != null)
+            server.IndexSize = ParseSize(options.IndexSize, "index", MinIndexSize, long.MaxValue);
+
+        string? databases = Alias(options.Databases, "databases", options.MaxDatabases, "max-databases");
+        if (databases != null)
+            server.Databases = ParseInt(databases, "databases", 1, MaxDatabases);
+
+        server.LogDir = EmptyToNull(options.LogDir);
+        server.CheckpointDir = EmptyToNull(options.CheckpointDir);
+        server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
+        server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));
+
+        if (options.EnableDebugCommand != null)
+            server.EnableDebugCommand = ParseDebugCommand(options.EnableDebugCommand, server.Address);
+        if (options.ExpiredKeyDeletionScanFrequencySecs != null)
+            server.ExpiredKeyDeletionScanFrequencySecs = Math.Max(0, ParseInt(options.ExpiredKeyDeletionScanFrequencySecs, "expired-key-deletion-scan-freq", -1, int.MaxValue));
+        if (options.NetworkBufferSize != null)
+            server.NetworkBufferSize = (int)ParseSize(options.NetworkBufferSize, "network-buffer", MinNetworkBufferSize, MaxNetworkBufferSize);
+
+        int minThreads = options.ThreadPoolMinThreads == null ? 0 : ParseInt(options.ThreadPoolMinThreads, "minthreads", 0, MaxThreadPoolThreads);
+        int maxThreads = options.ThreadPoolMaxThreads == null ? 0 : ParseInt(options.ThreadPoolMaxThreads, "maxthreads", 0, MaxThreadPoolThreads);
+        if (minThreads > 0 && maxThreads > 0 && minThreads > maxThreads)
+            throw new OptionsException($"--minthreads: {minThreads} is more than --maxthreads {maxThreads}");
+
+        return new HostSettings
+        {
+            Server = server,
+            LogLevel = options.LogLevel == null ? LogLevel.Information : ParseLogLevel(options.LogLevel),
+            Quiet = options.QuietMode,
+            MinThreads = minThreads,
+            MaxThreads = maxThreads,
+        };
+    }
+
+    private static int ParseInt(string text, string option, int min, int max)
+    {
+        if (!int.TryParse(text.Trim(), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int value))
+            throw new OptionsException($"--{option}: '{text}' is not a whole number");
+        if (value < min || value > max)
+            throw new OptionsException($"--{option}: {value} is out of range ({min} to {max})");
+        return value;
+    }
+
+    private static long ParseSize(string text, string option, long min, long max)
+    {
+        if (!SizeParser.TryParse(text, out long bytes))
+            throw new OptionsException($"--{option}: '{text}' is not a size (a whole number with an optional b, k, m, g or t suffix)");
+        if (bytes < min || bytes > max)
+            throw new OptionsException($"--{option}: {text} is out of range ({SizeParser.Format(min)} to {(max == long.MaxValue ? "any" : SizeParser.Format(max))})");
+        return bytes;
+    }
+
+    private static string ParseAddress(string text)
+    {
+        string address = text.Trim();
+        if (address.Length == 0 || address == "*")
+            return IPAddress.Any.ToString();
+        if (address.Equals("localhost", StringComparison.OrdinalIgnoreCase))
+            return IPAddress.Loopback.ToString();
+        if (!IPAddress.TryParse(address, out IPAddress? parsed))
+            throw new OptionsException($"--bind: '{text}' is not an IP address");
+        return parsed.ToString();
+    }
+
+    /// <summary>"local" allows DEBUG only when every connection is local: listening on loopback (and the Unix socket).</summary>
+    private static bool ParseDebugCommand(string text, string address)
+    {
+        switch (text.Trim().ToLowerInvariant())
+        {
+            case "no":
+                return false;
+            case "yes":
+                return true;
+            case "local":
+                return IPAddress.IsLoopback(IPAddress.Parse(address));
+            default:
+                throw new OptionsException($"--enable-debug-command: '{text}' is not one of no, yes, local");
+        }
+    }
+
+    private static LogLevel ParseLogLevel(string text)
+    {
+        foreach (LogLevel level in Enum.GetValues<LogLevel>())
+        {
+            if (string.Equals(level.ToString(), text.Trim(), StringComparison.OrdinalIgnoreCase))
+                return level;
+        }
+        throw new OptionsException($"--logger-level: '{text}' is not one of {string.Join(", ", Enum.GetNames<LogLevel>())}");
+    }
+
+    /// <summary>The value of an option that has two names; giving both with different values is an error.</summary>
+    private static string? Alias(string? value, string name, string? aliasValue, string aliasName)
+    {
+        if (value != null && aliasValue != null && value != aliasValue)
+            throw new OptionsException($"--{name} and --{aliasName} are the same option but have different values");
+        return value ?? aliasValue;
+    }
+
+    private static string? EmptyToNull(string? text) => string.IsNullOrWhiteSpace(text) ? null : text;
+
+    private static string ReadVersion()
+    {
+        var attribute = typeof(OptionsParser).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>();
+        string version = attribute?.InformationalVersion ?? typeof(OptionsParser).Assembly.GetName().Version?.ToString() ?? "0.0.0";
+        int metadata = version.IndexOf('+');
+        return metadata < 0 ? version : version.Substring(0, metadata);
+    }
+}

@@ -1,0 +1,23 @@
+using Microsoft.Extensions.Logging;
+
+namespace Garnet;
+
+/// <summary>The host's log messages, with stable event ids.</summary>
+internal static partial class HostLog
+{
+    /// <summary>The startup line; logged at Information, or at Debug when --quiet.</summary>
+    [LoggerMessage(EventId = 1, Message = "Garnet {Version} listening on {EndPoint}")]
+    public static partial void Listening(ILogger logger, LogLevel level, string version, string endPoint);
+
+    [LoggerMessage(EventId = 2, Level = LogLevel.Information, Message = "Also listening on Unix socket {Path}")]
+    public static partial void ListeningOnUnixSocket(ILogger logger, string path);
+
+    [LoggerMessage(EventId = 3, Level = LogLevel.Information, Message = "SHUTDOWN received; stopping")]
+    public static partial void ShutdownCommandReceived(ILogger logger);
+
+    [LoggerMessage(EventId = 4, Level = LogLevel.Information, Message = "Shutting down")]
+    public static partial void ShuttingDown(ILogger logger);
+
+    [LoggerMessage(EventId = 5, Level = LogLevel.Debug, Message = "Server stopped")]
+    public static partial void Stopped(ILogger logger);
+}

@@ -1,0 +1,58 @@
+using System;
+using System.Buffers.Binary;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The format of DUMP payloads (our own, not Redis's RDB encoding), shared by every value type:
+/// <code>
+/// [type 1 byte][value bytes][format version 2 bytes, little-endian][CRC-64 of all the bytes before, 8 bytes, little-endian]
+/// </code>
+/// The CRC is <see cref="Crc64"/> (Jones, as Redis uses). RESTORE accepts every version up to
+/// <see cref="Version"/>, so a newer server can read what an older one dumped.
+/// </summary>
+internal static class DumpPayload
+{
+    /// <summary>Type byte of a string value: the value bytes as they are.</summary>
+    public const byte StringType = 0;
+
+    /// <summary>The format version this server writes.</summary>
+    public const ushort Version = 1;
+
+    /// <summary>Bytes after the value: version and CRC.</summary>
+    public const int TrailerLength = sizeof(ushort) + sizeof(ulong);
+
+    /// <summary>Bytes of a payload holding a value of <paramref name="valueLength"/> bytes.</summary>
+    public static long Length(int valueLength) => 1L + valueLength + TrailerLength;
+
+    /// <summary>Fills <paramref name="trailer"/> (<see cref="TrailerLength"/> bytes) for a payload of <paramref name="type"/> and <paramref name="value"/>.</summary>
+    public static void WriteTrailer(byte type, ReadOnlySpan<byte> value, Span<byte> trailer)
+    {
+        BinaryPrimitives.WriteUInt16LittleEndian(trailer, Version);
+        ulong crc = Crc64.Update(0, new ReadOnlySpan<byte>(in type));
+        crc = Crc64.Update(crc, value);
+        crc = Crc64.Update(crc, trailer.Slice(0, sizeof(ushort)));
+        BinaryPrimitives.WriteUInt64LittleEndian(trailer.Slice(sizeof(ushort)), crc);
+    }
+
+    /// <summary>
+    /// Checks the version and CRC of <paramref name="payload"/>; on success gives its type byte and value.
+    /// </summary>
+    public static bool TryRead(ReadOnlySpan<byte> payload, out byte type, out ReadOnlySpan<byte> value)
+    {
+        type = 0;
+        value = default;
+        if (payload.Length < 1 + TrailerLength)
+            return false;
+        int body = payload.Length - sizeof(ulong);
+        ushort version = BinaryPrimitives.ReadUInt16LittleEndian(payload.Slice(body - sizeof(ushort)));
+        if (version == 0 || version > Version)
+            return false;
+        if (Crc64.Compute(payload.Slice(0, body)) != BinaryPrimitives.ReadUInt64LittleEndian(payload.Slice(body)))
+            return false;
+        type = payload[0];
+        value = payload.Slice(1, payload.Length - 1 - TrailerLength);
+        return true;
+    }
+}

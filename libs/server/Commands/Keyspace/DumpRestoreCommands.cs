@@ -1,0 +1,153 @@
+using System;
+using System.Buffers.Text;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>DUMP and RESTORE, in the format of <see cref="DumpPayload"/>.</summary>
+public sealed unsafe partial class RespServerSession
+{
+    /// <summary>DUMP key: the serialized value (without its expiration), or nil.</summary>
+    private void Dump()
+    {
+        var output = default(StringOutput);
+        if (!ReadKey(_args[1].Span, RespCommand.DUMP, ref output).Found)
+        {
+            _writer.WriteNull();
+            return;
+        }
+        var value = _output.Span;
+        Span<byte> trailer = stackalloc byte[DumpPayload.TrailerLength];
+        DumpPayload.WriteTrailer(DumpPayload.StringType, value, trailer);
+
+        // The bulk string is written in pieces so the value is not copied once more.
+        Span<byte> header = stackalloc byte[24];
+        header[0] = (byte)'$';
+        Utf8Formatter.TryFormat(DumpPayload.Length(value.Length), header.Slice(1), out int digits);
+        header[1 + digits] = (byte)'\r';
+        header[2 + digits] = (byte)'\n';
+        header[3 + digits] = DumpPayload.StringType;
+        _writer.WriteRaw(header.Slice(0, 4 + digits));
+        _writer.WriteRaw(value);
+        _writer.WriteRaw(trailer);
+        _writer.WriteRaw("\r\n"u8);
+    }
+
+    /// <summary>
+    /// RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]. The
+    /// checks come in Redis's order: options, existing key, TTL, payload. IDLETIME and FREQ are
+    /// validated and ignored (there is no eviction by access time or frequency).
+    /// </summary>
+    private void Restore()
+    {
+        bool replace = false;
+        bool absoluteTtl = false;
+        bool hasIdleTime = false;
+        bool hasFrequency = false;
+        for (int i = 4; i < _argCount; i++)
+        {
+            ref readonly var option = ref _args[i];
+            bool hasValue = i + 1 < _argCount;
+            if (option.EqualsUpper("REPLACE"u8))
+            {
+                replace = true;
+            }
+            else if (option.EqualsUpper("ABSTTL"u8))
+            {
+                absoluteTtl = true;
+            }
+            else if (option.EqualsUpper("IDLETIME"u8) && hasValue && !hasFrequency)
+            {
+                if (!NumberFormat.TryParseLong(_args[++i].Span, out long idle))
+                {
+                    _writer.WriteError(RespStrings.ErrNotInteger);
+                    return;
+                }
+                if (idle < 0)
+                {
+                    _writer.WriteError(KeyspaceStrings.ErrInvalidIdleTime);
+                    return;
+                }
+                hasIdleTime = true;
+            }
+            else if (option.EqualsUpper("FREQ"u8) && hasValue && !hasIdleTime)
+            {
+                if (!NumberFormat.TryParseLong(_args[++i].Span, out long frequency))
+                {
+                    _writer.WriteError(RespStrings.ErrNotInteger);
+                    return;
+                }
+                if (frequency < 0 || frequency > 255)
+                {
+                    _writer.WriteError(KeyspaceStrings.ErrInvalidFreq);
+                    return;
+                }
+                hasFrequency = true;
+            }
+            else
+            {
+                _writer.WriteError(RespStrings.ErrSyntax);
+                return;
+            }
+        }
+
+        var key = _args[1].Span;
+        if (!replace && KeyExists(key))
+        {
+            _writer.WriteError(KeyspaceStrings.ErrBusyKey);
+            return;
+        }
+        if (!NumberFormat.TryParseLong(_args[2].Span, out long ttl))
+        {
+            _writer.WriteError(RespStrings.ErrNotInteger);
+            return;
+        }
+        if (ttl < 0)
+        {
+            _writer.WriteError(KeyspaceStrings.ErrInvalidTtl);
+            return;
+        }
+        if (!DumpPayload.TryRead(_args[3].Span, out byte type, out var value))
+        {
+            _writer.WriteError(KeyspaceStrings.ErrDumpPayload);
+            return;
+        }
+        if (type != DumpPayload.StringType)
+        {
+            _writer.WriteError(KeyspaceStrings.ErrBadDataFormat);
+            return;
+        }
+
+        long ticks = 0;
+        if (ttl != 0)
+        {
+            bool valid = absoluteTtl ? Expiration.TryFromUnixMilliseconds(ttl, out ticks) : Expiration.TryFromRelativeMilliseconds(ttl, out ticks);
+            if (!valid)
+            {
+                _writer.WriteError("ERR invalid expire time in 'restore' command"u8);
+                return;
+            }
+            if (ticks <= Expiration.NowTicks)
+            {
+                // Already expired: the key ends up absent, as if restored and expired at once.
+                if (replace && WriteIfOutOfMemory(Store.Delete(key)))
+                    return;
+                _writer.WriteOk();
+                return;
+            }
+        }
+
+        switch (WriteValue(Store, key, value, ticks, replace))
+        {
+            case CopyResult.OutOfMemory:
+                _writer.WriteError(RespStrings.ErrOutOfMemory);
+                break;
+            case CopyResult.DestinationExists:
+                _writer.WriteError(KeyspaceStrings.ErrBusyKey);
+                break;
+            default:
+                _writer.WriteOk();
+                break;
+        }
+    }
+}

@@ -1,0 +1,175 @@
+using System;
+using Garnet.common;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// RENAME, RENAMENX and COPY. Each reads the source's value and expiration (ReadLogic copies them to
+/// the output buffer and <see cref="StringOutput.Number"/>), writes the destination as a SET with
+/// that absolute expiration would (NX when the destination must not exist), then, for a rename,
+/// deletes the source.
+/// </summary>
+/// <remarks>
+/// These steps are separate engine operations on two keys, so they are not atomic: a client may see
+/// both keys or neither for a moment, and a concurrent write to the source between the read and the
+/// delete is lost. Transactions (a later issue) will lock both keys around the steps.
+/// </remarks>
+public sealed unsafe partial class RespServerSession
+{
+    /// <summary>RENAME and RENAMENX source destination.</summary>
+    private void Rename(bool onlyIfAbsent)
+    {
+        var source = _args[1].Span;
+        var destination = _args[2].Span;
+        var output = default(StringOutput);
+        if (!ReadKey(source, onlyIfAbsent ? RespCommand.RENAMENX : RespCommand.RENAME, ref output).Found)
+        {
+            _writer.WriteError(RespStrings.ErrNoSuchKey);
+            return;
+        }
+        if (source.SequenceEqual(destination))
+        {
+            if (onlyIfAbsent)
+                _writer.WriteInteger(0);
+            else
+                _writer.WriteOk();
+            return;
+        }
+
+        var write = WriteCopiedValue(Store, destination, output.Number, replace: !onlyIfAbsent);
+        if (write == CopyResult.OutOfMemory)
+        {
+            _writer.WriteError(RespStrings.ErrOutOfMemory);
+            return;
+        }
+        if (write == CopyResult.DestinationExists)
+        {
+            _writer.WriteInteger(0);
+            return;
+        }
+        Store.Delete(source);
+        if (onlyIfAbsent)
+            _writer.WriteInteger(1);
+        else
+            _writer.WriteOk();
+    }
+
+    /// <summary>COPY source destination [DB destination-db] [REPLACE]: 1 when copied, 0 when the source is missing or the destination exists.</summary>
+    private void Copy()
+    {
+        bool replace = false;
+        int targetIndex = _databaseIndex;
+        for (int i = 3; i < _argCount; i++)
+        {
+            if (_args[i].EqualsUpper("REPLACE"u8))
+            {
+                replace = true;
+            }
+            else if (_args[i].EqualsUpper("DB"u8) && i + 1 < _argCount)
+            {
+                if (!NumberFormat.TryParseInt(_args[++i].Span, out targetIndex))
+                {
+                    _writer.WriteError(RespStrings.ErrNotInteger);
+                    return;
+                }
+                if (targetIndex < 0 || targetIndex >= _server.DatabaseCount)
+                {
+                    _writer.WriteError(RespStrings.ErrDbIndexOutOfRange);
+                    return;
+                }
+            }
+            else
+            {
+                _writer.WriteError(RespStrings.ErrSyntax);
+                return;
+            }
+        }
+
+        var source = _args[1].Span;
+        var destination = _args[2].Span;
+        if (targetIndex == _databaseIndex && source.SequenceEqual(destination))
+        {
+            _writer.WriteError(KeyspaceStrings.ErrSameObject);
+            return;
+        }
+        var output = default(StringOutput);
+        if (!ReadKey(source, RespCommand.COPY, ref output).Found)
+        {
+            _writer.WriteInteger(0);
+            return;
+        }
+
+        CopyResult result;
+        if (targetIndex == _databaseIndex)
+        {
+            result = WriteCopiedValue(Store, destination, output.Number, replace);
+        }
+        else
+        {
+            var target = AcquireDatabase(targetIndex);
+            try
+            {
+                using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+                result = WriteCopiedValue(session, destination, output.Number, replace);
+            }
+            finally
+            {
+                target.RemoveUser();
+            }
+        }
+        if (result == CopyResult.OutOfMemory)
+            _writer.WriteError(RespStrings.ErrOutOfMemory);
+        else
+            _writer.WriteInteger(result == CopyResult.Written ? 1 : 0);
+    }
+
+    /// <summary>Database <paramref name="index"/>, held (AddUser) so a concurrent flush cannot free it while in use; release with RemoveUser.</summary>
+    private GarnetDatabase AcquireDatabase(int index)
+    {
+        while (true)
+        {
+            var database = _server.GetDatabase(index);
+            database.AddUser();
+            if (!database.Retired)
+                return database;
+            database.RemoveUser();
+        }
+    }
+
+    private enum CopyResult
+    {
+        Written,
+        DestinationExists,
+        OutOfMemory,
+    }
+
+    /// <summary>
+    /// Writes the value in the output buffer to <paramref name="key"/> with <paramref name="expirationTicks"/>
+    /// (0 for none): as SET ... PXAT does, or as SET ... NX PXAT does unless <paramref name="replace"/>.
+    /// </summary>
+    private CopyResult WriteCopiedValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, long expirationTicks, bool replace)
+        => WriteValue(session, key, _output.Span, expirationTicks, replace);
+
+    private static CopyResult WriteValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, bool replace)
+    {
+        fixed (byte* pointer = value)
+        {
+            var input = new StringInput(RespCommand.SET) { Value = new ArgSlice(pointer, value.Length), ExpirationTicks = expirationTicks };
+            var output = new StringOutput(null);
+            Status status;
+            if (replace)
+            {
+                status = session.Upsert(key, value, ref input, ref output);
+            }
+            else
+            {
+                input.Flags = StringInputFlags.IfNotExists;
+                status = session.RMW(key, ref input, ref output);
+            }
+            if (status.IsOutOfMemory)
+                return CopyResult.OutOfMemory;
+            return output.Result == StringResult.ConditionNotMet ? CopyResult.DestinationExists : CopyResult.Written;
+        }
+    }
+}

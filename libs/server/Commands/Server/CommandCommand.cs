@@ -1,0 +1,308 @@
+using System;
+using System.Collections.Generic;
+using System.Numerics;
+using System.Text;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>COMMAND and its subcommands: the command table as Redis reports it (COMMAND INFO's ten-field entries, DOCS, GETKEYS, LIST, COUNT).</summary>
+public sealed unsafe partial class RespServerSession
+{
+    /// <summary>COMMAND INFO's flag names, by bit of <see cref="CommandFlags"/>.</summary>
+    private static readonly byte[][] s_commandFlagNames = Utf8(
+        "write", "readonly", "denyoom", "admin", "pubsub", "noscript", "blocking", "loading", "stale",
+        "skip_monitor", "skip_slowlog", "fast", "no_auth", "may_replicate", "no_mandatory_keys", "no_multi",
+        "movablekeys", "allow_busy");
+
+    /// <summary>ACL category names, by bit of <see cref="AclCategories"/>.</summary>
+    private static readonly byte[][] s_aclCategoryNames = Utf8(
+        "keyspace", "read", "write", "set", "sortedset", "list", "hash", "string", "bitmap", "hyperloglog",
+        "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking", "dangerous", "connection", "transaction",
+        "scripting");
+
+    private static readonly string[] s_commandHelp =
+    [
+        "(no subcommand)",
+        "    Return details about all commands.",
+        "COUNT",
+        "    Return the number of commands.",
+        "LIST [FILTERBY (MODULE <module-name>|ACLCAT <category>|PATTERN <pattern>)]",
+        "    Return the names of all commands (and subcommands), optionally filtered.",
+        "INFO [<command-name> ...]",
+        "    Return details about the named commands, or about all commands.",
+        "DOCS [<command-name> ...]",
+        "    Return documentation about the named commands, or about all commands.",
+        "GETKEYS <full-command>",
+        "    Return the keys a full command would access.",
+    ];
+
+    private static byte[][] Utf8(params string[] names)
+    {
+        var bytes = new byte[names.Length][];
+        for (int i = 0; i < names.Length; i++)
+            bytes[i] = Encoding.ASCII.GetBytes(names[i]);
+        return bytes;
+    }
+
+    private void CommandCommand()
+    {
+        if (_argCount == 1)
+        {
+            _lastSubcommand = null;
+            WriteAllCommandInfo();
+            return;
+        }
+        var subcommand = ResolveSubcommand(RespCommand.COMMAND);
+        if (subcommand == null)
+            return;
+        switch (subcommand.Id)
+        {
+            case Subcommand.CommandCount: _writer.WriteInteger(CommandTable.All.Count); break;
+            case Subcommand.CommandInfo: CommandInfo(); break;
+            case Subcommand.CommandDocs: CommandDocsReply(); break;
+            case Subcommand.CommandGetKeys: CommandGetKeys(); break;
+            case Subcommand.CommandList: CommandList(); break;
+            case Subcommand.CommandHelp: WriteHelp(s_commandHelp); break;
+            default: throw new InvalidOperationException($"{subcommand.Id} is not a COMMAND subcommand.");
+        }
+    }
+
+    private void WriteAllCommandInfo()
+    {
+        var all = CommandTable.All;
+        _writer.WriteArrayHeader(all.Count);
+        foreach (var info in all)
+            WriteCommandInfo(info, SubcommandTable.Of(info.Command));
+    }
+
+    private void CommandInfo()
+    {
+        if (_argCount == 2)
+        {
+            WriteAllCommandInfo();
+            return;
+        }
+        _writer.WriteArrayHeader(_argCount - 2);
+        for (int i = 2; i < _argCount; i++)
+        {
+            var top = CommandTable.Lookup(_args[i].Span);
+            if (top != null)
+            {
+                WriteCommandInfo(top, SubcommandTable.Of(top.Command));
+                continue;
+            }
+            var subcommand = SubcommandTable.Find(_args[i].ToString());
+            if (subcommand != null)
+                WriteCommandInfo(subcommand.Info, ReadOnlySpan<SubcommandInfo>.Empty);
+            else
+                _writer.WriteNull();
+        }
+    }
+
+    /// <summary>
+    /// One COMMAND INFO entry: name, arity, flags, first key, last key, step, ACL categories, tips,
+    /// key specifications and subcommands. Tips and key specifications are not declared yet and are empty.
+    /// </summary>
+    private void WriteCommandInfo(RespCommandInfo info, ReadOnlySpan<SubcommandInfo> subcommands)
+    {
+        _writer.WriteArrayHeader(10);
+        _writer.WriteBulk(info.LowerName);
+        _writer.WriteInteger(info.Arity);
+        WriteNameSet((uint)info.Flags, s_commandFlagNames, prefix: false);
+        _writer.WriteInteger(info.FirstKey);
+        _writer.WriteInteger(info.LastKey);
+        _writer.WriteInteger(info.Step);
+        WriteNameSet((uint)info.AclCategories, s_aclCategoryNames, prefix: true);
+        _writer.WriteSetHeader(0);
+        _writer.WriteArrayHeader(0);
+        if (subcommands.Length == 0)
+        {
+            _writer.WriteSetHeader(0);
+            return;
+        }
+        _writer.WriteArrayHeader(subcommands.Length);
+        foreach (var subcommand in subcommands)
+            WriteCommandInfo(subcommand.Info, ReadOnlySpan<SubcommandInfo>.Empty);
+    }
+
+    /// <summary>A set (an array in RESP2) of status strings naming the bits of <paramref name="bits"/>, "@"-prefixed for ACL categories.</summary>
+    private void WriteNameSet(uint bits, byte[][] names, bool prefix)
+    {
+        _writer.WriteSetHeader(BitOperations.PopCount(bits));
+        Span<byte> buffer = stackalloc byte[32];
+        for (int bit = 0; bit < names.Length; bit++)
+        {
+            if ((bits & (1u << bit)) == 0)
+                continue;
+            if (prefix)
+            {
+                buffer[0] = (byte)'@';
+                names[bit].CopyTo(buffer.Slice(1));
+                _writer.WriteSimpleString(buffer.Slice(0, names[bit].Length + 1));
+            }
+            else
+            {
+                _writer.WriteSimpleString(names[bit]);
+            }
+        }
+    }
+
+    /// <summary>COMMAND DOCS [name ...]: a map from command name to its summary, since and group (and subcommands' docs).</summary>
+    private void CommandDocsReply()
+    {
+        if (_argCount == 2)
+        {
+            var all = CommandTable.All;
+            _writer.WriteMapHeader(all.Count);
+            foreach (var info in all)
+            {
+                _writer.WriteBulk(info.LowerName);
+                WriteCommandDocs(info, info, SubcommandTable.Of(info.Command));
+            }
+            return;
+        }
+        var found = new List<(RespCommandInfo Info, RespCommandInfo Parent, bool IsSubcommand)>();
+        for (int i = 2; i < _argCount; i++)
+        {
+            var top = CommandTable.Lookup(_args[i].Span);
+            if (top != null)
+            {
+                found.Add((top, top, false));
+                continue;
+            }
+            var subcommand = SubcommandTable.Find(_args[i].ToString());
+            if (subcommand != null)
+                found.Add((subcommand.Info, CommandTable.Get(subcommand.Info.Command), true));
+        }
+        _writer.WriteMapHeader(found.Count);
+        foreach (var (info, parent, isSubcommand) in found)
+        {
+            _writer.WriteBulk(info.LowerName);
+            WriteCommandDocs(info, parent, isSubcommand ? ReadOnlySpan<SubcommandInfo>.Empty : SubcommandTable.Of(info.Command));
+        }
+    }
+
+    private void WriteCommandDocs(RespCommandInfo info, RespCommandInfo parent, ReadOnlySpan<SubcommandInfo> subcommands)
+    {
+        _writer.WriteMapHeader(subcommands.Length == 0 ? 3 : 4);
+        _writer.WriteBulk("summary"u8);
+        _writer.WriteBulk(info.Summary);
+        _writer.WriteBulk("since"u8);
+        _writer.WriteBulk(CommandDocs.Since(info));
+        _writer.WriteBulk("group"u8);
+        _writer.WriteBulk(CommandDocs.Group(parent));
+        if (subcommands.Length == 0)
+            return;
+        _writer.WriteBulk("subcommands"u8);
+        _writer.WriteMapHeader(subcommands.Length);
+        foreach (var subcommand in subcommands)
+        {
+            _writer.WriteBulk(subcommand.Info.LowerName);
+            WriteCommandDocs(subcommand.Info, parent, ReadOnlySpan<SubcommandInfo>.Empty);
+        }
+    }
+
+    /// <summary>COMMAND GETKEYS command arg...: the keys at the table's key positions.</summary>
+    private void CommandGetKeys()
+    {
+        const int offset = 2;
+        var info = CommandTable.Lookup(_args[offset].Span);
+        if (info == null)
+        {
+            _writer.WriteError(ServerStrings.ErrInvalidCommand);
+            return;
+        }
+        int count = _argCount - offset;
+        if (SubcommandTable.IsContainer(info.Command) && count >= 2)
+        {
+            var subcommand = SubcommandTable.Find(info.Command, _args[offset + 1]);
+            if (subcommand == null)
+            {
+                _writer.WriteError(ServerStrings.ErrInvalidCommand);
+                return;
+            }
+            info = subcommand.Info;
+        }
+        if (info.FirstKey == 0)
+        {
+            _writer.WriteError(ServerStrings.ErrNoKeyArguments);
+            return;
+        }
+        if (!info.ArityAccepts(count))
+        {
+            _writer.WriteError(ServerStrings.ErrInvalidArgumentCount);
+            return;
+        }
+        int last = info.LastKey < 0 ? count + info.LastKey : info.LastKey;
+        last = Math.Min(last, count - 1);
+        int step = Math.Max(1, info.Step);
+        int keys = last < info.FirstKey ? 0 : ((last - info.FirstKey) / step) + 1;
+        _writer.WriteArrayHeader(keys);
+        for (int i = 0; i < keys; i++)
+            _writer.WriteBulk(_args[offset + info.FirstKey + (i * step)].Span);
+    }
+
+    /// <summary>COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: names of commands and subcommands.</summary>
+    private void CommandList()
+    {
+        int filter = 0;
+        byte[] argument = [];
+        AclCategories category = AclCategories.None;
+        if (_argCount != 2)
+        {
+            if (_argCount != 5 || !_args[2].EqualsUpper("FILTERBY"u8))
+            {
+                _writer.WriteError(RespStrings.ErrSyntax);
+                return;
+            }
+            argument = _args[4].Span.ToArray();
+            if (_args[3].EqualsUpper("MODULE"u8))
+            {
+                filter = 1;
+            }
+            else if (_args[3].EqualsUpper("ACLCAT"u8))
+            {
+                filter = 2;
+                for (int bit = 0; bit < s_aclCategoryNames.Length; bit++)
+                {
+                    if (Ascii.EqualsIgnoreCase(argument, s_aclCategoryNames[bit]))
+                        category = (AclCategories)(1u << bit);
+                }
+            }
+            else if (_args[3].EqualsUpper("PATTERN"u8))
+            {
+                filter = 3;
+            }
+            else
+            {
+                _writer.WriteError(RespStrings.ErrSyntax);
+                return;
+            }
+        }
+
+        var names = new List<string>();
+        foreach (var info in CommandTable.All)
+        {
+            AddIfListed(info);
+            foreach (var subcommand in SubcommandTable.Of(info.Command))
+                AddIfListed(subcommand.Info);
+        }
+        _writer.WriteArrayHeader(names.Count);
+        foreach (string name in names)
+            _writer.WriteBulk(name);
+
+        void AddIfListed(RespCommandInfo info)
+        {
+            bool listed = filter switch
+            {
+                0 => true,
+                1 => false, // there are no modules
+                2 => (info.AclCategories & category) != 0,
+                _ => GlobPattern.IsMatch(argument, Encoding.ASCII.GetBytes(info.LowerName), ignoreCase: true),
+            };
+            if (listed)
+                names.Add(info.LowerName);
+        }
+    }
+}

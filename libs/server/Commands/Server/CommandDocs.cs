@@ -1,0 +1,127 @@
+using System.Collections.Generic;
+
+namespace Garnet.server;
+
+/// <summary>
+/// What COMMAND DOCS reports beyond the table's summary: the Redis version that introduced each
+/// command and its documentation group.
+/// </summary>
+internal static class CommandDocs
+{
+    private static readonly Dictionary<RespCommand, string> s_since = new()
+    {
+        [RespCommand.ECHO] = "1.0.0",
+        [RespCommand.HELLO] = "6.0.0",
+        [RespCommand.SWAPDB] = "4.0.0",
+        [RespCommand.RESET] = "6.2.0",
+        [RespCommand.CLIENT] = "2.4.0",
+        [RespCommand.SETEX] = "2.0.0",
+        [RespCommand.PSETEX] = "2.6.0",
+        [RespCommand.GETDEL] = "6.2.0",
+        [RespCommand.GETEX] = "6.2.0",
+        [RespCommand.MSET] = "1.0.1",
+        [RespCommand.MSETNX] = "1.0.1",
+        [RespCommand.INCRBYFLOAT] = "2.6.0",
+        [RespCommand.APPEND] = "2.0.0",
+        [RespCommand.STRLEN] = "2.2.0",
+        [RespCommand.GETRANGE] = "2.4.0",
+        [RespCommand.SETRANGE] = "2.2.0",
+        [RespCommand.LCS] = "7.0.0",
+        [RespCommand.UNLINK] = "4.0.0",
+        [RespCommand.TOUCH] = "3.2.1",
+        [RespCommand.PEXPIRE] = "2.6.0",
+        [RespCommand.EXPIREAT] = "1.2.0",
+        [RespCommand.PEXPIREAT] = "2.6.0",
+        [RespCommand.PTTL] = "2.6.0",
+        [RespCommand.EXPIRETIME] = "7.0.0",
+        [RespCommand.PEXPIRETIME] = "7.0.0",
+        [RespCommand.PERSIST] = "2.2.0",
+        [RespCommand.COPY] = "6.2.0",
+        [RespCommand.SCAN] = "2.8.0",
+        [RespCommand.DUMP] = "2.6.0",
+        [RespCommand.RESTORE] = "2.6.0",
+        [RespCommand.CONFIG] = "2.0.0",
+        [RespCommand.TIME] = "2.6.0",
+        [RespCommand.COMMAND] = "2.8.13",
+        [RespCommand.MEMORY] = "4.0.0",
+    };
+
+    private static readonly Dictionary<string, string> s_subcommandSince = new()
+    {
+        ["CLIENT|ID"] = "5.0.0",
+        ["CLIENT|INFO"] = "6.2.0",
+        ["CLIENT|LIST"] = "2.4.0",
+        ["CLIENT|KILL"] = "2.4.0",
+        ["CLIENT|GETNAME"] = "2.6.9",
+        ["CLIENT|SETNAME"] = "2.6.9",
+        ["CLIENT|SETINFO"] = "7.2.0",
+        ["CLIENT|NO-EVICT"] = "7.0.0",
+        ["CLIENT|NO-TOUCH"] = "7.2.0",
+        ["CLIENT|HELP"] = "5.0.0",
+        ["CONFIG|GET"] = "2.0.0",
+        ["CONFIG|SET"] = "2.0.0",
+        ["CONFIG|RESETSTAT"] = "2.0.0",
+        ["CONFIG|REWRITE"] = "2.8.0",
+        ["CONFIG|HELP"] = "5.0.0",
+        ["COMMAND|COUNT"] = "2.8.13",
+        ["COMMAND|INFO"] = "2.8.13",
+        ["COMMAND|DOCS"] = "7.0.0",
+        ["COMMAND|GETKEYS"] = "2.8.13",
+        ["COMMAND|LIST"] = "7.0.0",
+        ["COMMAND|HELP"] = "5.0.0",
+        ["MEMORY|USAGE"] = "4.0.0",
+        ["MEMORY|PURGE"] = "4.0.0",
+        ["MEMORY|HELP"] = "4.0.0",
+    };
+
+    /// <summary>The Redis version that introduced <paramref name="info"/> (a command or "parent|sub").</summary>
+    public static string Since(RespCommandInfo info)
+    {
+        if (info.Name.Contains('|'))
+            return s_subcommandSince.GetValueOrDefault(info.Name, "1.0.0");
+        return s_since.GetValueOrDefault(info.Command, "1.0.0");
+    }
+
+    /// <summary>The documentation group of <paramref name="command"/> ("string", "generic", "server"...).</summary>
+    public static string Group(RespCommandInfo command)
+    {
+        switch (command.Command)
+        {
+            case RespCommand.SWAPDB:
+            case RespCommand.DBSIZE:
+            case RespCommand.FLUSHDB:
+            case RespCommand.FLUSHALL:
+                return "server";
+        }
+        var categories = command.AclCategories;
+        if ((categories & AclCategories.String) != 0)
+            return "string";
+        if ((categories & AclCategories.List) != 0)
+            return "list";
+        if ((categories & AclCategories.Set) != 0)
+            return "set";
+        if ((categories & AclCategories.SortedSet) != 0)
+            return "sorted-set";
+        if ((categories & AclCategories.Hash) != 0)
+            return "hash";
+        if ((categories & AclCategories.Bitmap) != 0)
+            return "bitmap";
+        if ((categories & AclCategories.HyperLogLog) != 0)
+            return "hyperloglog";
+        if ((categories & AclCategories.Geo) != 0)
+            return "geo";
+        if ((categories & AclCategories.Stream) != 0)
+            return "stream";
+        if ((categories & AclCategories.PubSub) != 0)
+            return "pubsub";
+        if ((categories & AclCategories.Transaction) != 0)
+            return "transactions";
+        if ((categories & AclCategories.Scripting) != 0)
+            return "scripting";
+        if ((categories & AclCategories.Keyspace) != 0)
+            return "generic";
+        if ((categories & AclCategories.Connection) != 0 && command.Command != RespCommand.COMMAND)
+            return "connection";
+        return "server";
+    }
+}

@@ -1,0 +1,192 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Text;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>
+/// CONFIG GET / SET / RESETSTAT / REWRITE / HELP over a table of parameters. Parameters come in
+/// three kinds: the server's options (immutable at runtime), Redis settings this server has exactly
+/// one value for (SET accepts only that value, so scripts that "turn off" a feature keep working),
+/// and the few that really change at runtime.
+/// </summary>
+public sealed unsafe partial class RespServerSession
+{
+    private enum ConfigKind
+    {
+        /// <summary>Read-only at runtime.</summary>
+        Immutable,
+        /// <summary>One supported value; setting it to that value is accepted and changes nothing.</summary>
+        Fixed,
+        /// <summary>Changes at runtime.</summary>
+        Mutable,
+    }
+
+    /// <summary>A CONFIG parameter: name, getter and, when mutable, its setter.</summary>
+    private sealed class ConfigParameter
+    {
+        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null)
+        {
+            Name = name;
+            NameBytes = Encoding.ASCII.GetBytes(name);
+            Kind = kind;
+            Get = get;
+            Set = set;
+        }
+
+        public string Name { get; }
+        public byte[] NameBytes { get; }
+        public ConfigKind Kind { get; }
+        public Func<RespServerSession, string> Get { get; }
+        public Action<StoreWrapper, string>? Set { get; }
+    }
+
+    private static readonly ConfigParameter[] s_configParameters =
+    [
+        new("bind", ConfigKind.Immutable, static s => s._server.Options.Address),
+        new("port", ConfigKind.Immutable, static s => s.ListeningPort().ToString(CultureInfo.InvariantCulture)),
+        new("unixsocket", ConfigKind.Immutable, static s => s._server.Options.UnixSocketPath ?? ""),
+        new("databases", ConfigKind.Immutable, static s => s._server.DatabaseCount.ToString(CultureInfo.InvariantCulture)),
+        new("dir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? Environment.CurrentDirectory),
+        new("requirepass", ConfigKind.Mutable, static s => s._server.Options.Password ?? "", SetPassword),
+        new("maxmemory", ConfigKind.Fixed, static _ => "0"),
+        new("maxmemory-policy", ConfigKind.Fixed, static _ => "noeviction"),
+        new("save", ConfigKind.Fixed, static _ => ""),
+        new("appendonly", ConfigKind.Fixed, static _ => "no"),
+        new("timeout", ConfigKind.Fixed, static _ => "0"),
+        new("replica-read-only", ConfigKind.Fixed, static _ => "yes"),
+        new("slave-read-only", ConfigKind.Fixed, static _ => "yes"),
+        new("cluster-enabled", ConfigKind.Immutable, static _ => "no"),
+        new("enable-debug-command", ConfigKind.Immutable, static s => s._server.Options.EnableDebugCommand ? "yes" : "no"),
+        new("proto-max-bulk-len", ConfigKind.Immutable, static _ => MaxBulkLength.ToString(CultureInfo.InvariantCulture)),
+        new("memory", ConfigKind.Immutable, static s => s._server.Options.MemorySize.ToString(CultureInfo.InvariantCulture)),
+        new("index", ConfigKind.Immutable, static s => s._server.Options.IndexSize.ToString(CultureInfo.InvariantCulture)),
+        new("page", ConfigKind.Immutable, static s => s._server.Options.PageSize.ToString(CultureInfo.InvariantCulture)),
+        new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
+        new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
+        new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
+    ];
+
+    private static readonly string[] s_configHelp =
+    [
+        "GET <pattern> [<pattern> ...]",
+        "    Return the parameters matching the glob-like patterns and their values.",
+        "SET <directive> <value> [<directive> <value> ...]",
+        "    Set the configuration directives to the values.",
+        "RESETSTAT",
+        "    Reset the statistics reported by the INFO command.",
+        "REWRITE",
+        "    Rewrite the configuration file (there is none: this fails).",
+    ];
+
+    /// <summary>requirepass: new connections and AUTH use the new password; connections already authenticated stay so, as in Redis.</summary>
+    private static void SetPassword(StoreWrapper server, string value) => server.Options.Password = value.Length == 0 ? null : value;
+
+    private void Config()
+    {
+        var subcommand = ResolveSubcommand(RespCommand.CONFIG);
+        if (subcommand == null)
+            return;
+        switch (subcommand.Id)
+        {
+            case Subcommand.ConfigGet: ConfigGet(); break;
+            case Subcommand.ConfigSet: ConfigSet(); break;
+            case Subcommand.ConfigResetStat:
+                _server.Statistics.Reset();
+                ServerRuntimeState.Of(_server).ResetPeak();
+                _writer.WriteOk();
+                break;
+            case Subcommand.ConfigRewrite: _writer.WriteError(ServerStrings.ErrNoConfigFile); break;
+            case Subcommand.ConfigHelp: WriteHelp(s_configHelp); break;
+            default: throw new InvalidOperationException($"{subcommand.Id} is not a CONFIG subcommand.");
+        }
+    }
+
+    /// <summary>CONFIG GET pattern [pattern ...]: each matching parameter once, as a map (a flat array in RESP2).</summary>
+    private void ConfigGet()
+    {
+        var matches = new List<ConfigParameter>();
+        foreach (var parameter in s_configParameters)
+        {
+            for (int i = 2; i < _argCount; i++)
+            {
+                if (GlobPattern.IsMatch(_args[i].Span, parameter.NameBytes, ignoreCase: true))
+                {
+                    matches.Add(parameter);
+                    break;
+                }
+            }
+        }
+        _writer.WriteMapHeader(matches.Count);
+        foreach (var parameter in matches)
+        {
+            _writer.WriteBulk(parameter.NameBytes);
+            _writer.WriteBulk(parameter.Get(this));
+        }
+    }
+
+    /// <summary>CONFIG SET name value [name value ...]: checks every pair before applying any, as Redis does.</summary>
+    private void ConfigSet()
+    {
+        if (_argCount % 2 != 0)
+        {
+            WriteWrongArity(_lastSubcommand!.LowerName);
+            return;
+        }
+        var changes = new List<(ConfigParameter Parameter, string Value)>();
+        for (int i = 2; i < _argCount; i += 2)
+        {
+            ref readonly var name = ref _args[i];
+            ConfigParameter? parameter = null;
+            foreach (var candidate in s_configParameters)
+            {
+                if (Ascii.EqualsIgnoreCase(name.Span, candidate.NameBytes))
+                {
+                    parameter = candidate;
+                    break;
+                }
+            }
+            if (parameter == null)
+            {
+                _writer.WriteError($"ERR Unknown option or number of arguments for CONFIG SET - '{name}'");
+                return;
+            }
+            foreach (var change in changes)
+            {
+                if (change.Parameter == parameter)
+                {
+                    WriteConfigSetFailed(name, "duplicate parameter");
+                    return;
+                }
+            }
+            string value = _args[i + 1].ToString();
+            switch (parameter.Kind)
+            {
+                case ConfigKind.Immutable:
+                    WriteConfigSetFailed(name, "can't set immutable config");
+                    return;
+                case ConfigKind.Fixed:
+                    string only = parameter.Get(this);
+                    if (!string.Equals(value, only, StringComparison.OrdinalIgnoreCase))
+                    {
+                        WriteConfigSetFailed(name, $"this server only supports '{only}'");
+                        return;
+                    }
+                    break;
+                case ConfigKind.Mutable:
+                    break;
+                default:
+                    throw new InvalidOperationException($"Unknown config kind {parameter.Kind}.");
+            }
+            changes.Add((parameter, value));
+        }
+        foreach (var (parameter, value) in changes)
+            parameter.Set?.Invoke(_server, value);
+        _writer.WriteOk();
+    }
+
+    private void WriteConfigSetFailed(in ArgSlice name, string reason)
+        => _writer.WriteError($"ERR CONFIG SET failed (possibly related to argument '{name}') - {reason}");
+}

@@ -1,0 +1,359 @@
+using System;
+using System.Diagnostics;
+using System.Globalization;
+using System.Runtime.InteropServices;
+using System.Text;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// INFO [section ...]: "# Section" blocks of "field:value" lines in Redis's format and order. The
+/// counters are real; fields for features this server lacks (replicas, AOF, modules) show the
+/// values Redis shows when they are off.
+/// </summary>
+public sealed unsafe partial class RespServerSession
+{
+    [Flags]
+    private enum InfoSections
+    {
+        None = 0,
+        Server = 1 << 0,
+        Clients = 1 << 1,
+        Memory = 1 << 2,
+        Persistence = 1 << 3,
+        Stats = 1 << 4,
+        Replication = 1 << 5,
+        Cpu = 1 << 6,
+        Modules = 1 << 7,
+        CommandStats = 1 << 8,
+        Cluster = 1 << 9,
+        Keyspace = 1 << 10,
+        Default = Server | Clients | Memory | Persistence | Stats | Replication | Cpu | Modules | Cluster | Keyspace,
+        All = Default | CommandStats,
+    }
+
+    private void Info()
+    {
+        var sections = InfoSections.None;
+        if (_argCount == 1)
+            sections = InfoSections.Default;
+        for (int i = 1; i < _argCount; i++)
+            sections |= ParseInfoSection(_args[i]);
+        _writer.WriteVerbatim(Encoding.UTF8.GetBytes(BuildInfo(sections)));
+    }
+
+    private static InfoSections ParseInfoSection(in ArgSlice name)
+    {
+        if (name.EqualsUpper("DEFAULT"u8))
+            return InfoSections.Default;
+        if (name.EqualsUpper("ALL"u8) || name.EqualsUpper("EVERYTHING"u8))
+            return InfoSections.All;
+        if (name.EqualsUpper("SERVER"u8))
+            return InfoSections.Server;
+        if (name.EqualsUpper("CLIENTS"u8))
+            return InfoSections.Clients;
+        if (name.EqualsUpper("MEMORY"u8))
+            return InfoSections.Memory;
+        if (name.EqualsUpper("PERSISTENCE"u8))
+            return InfoSections.Persistence;
+        if (name.EqualsUpper("STATS"u8))
+            return InfoSections.Stats;
+        if (name.EqualsUpper("REPLICATION"u8))
+            return InfoSections.Replication;
+        if (name.EqualsUpper("CPU"u8))
+            return InfoSections.Cpu;
+        if (name.EqualsUpper("MODULES"u8))
+            return InfoSections.Modules;
+        if (name.EqualsUpper("COMMANDSTATS"u8))
+            return InfoSections.CommandStats;
+        if (name.EqualsUpper("CLUSTER"u8))
+            return InfoSections.Cluster;
+        if (name.EqualsUpper("KEYSPACE"u8))
+            return InfoSections.Keyspace;
+        return InfoSections.None;
+    }
+
+    private string BuildInfo(InfoSections sections)
+    {
+        var info = new InfoBuilder();
+        var now = DateTimeOffset.UtcNow;
+        var statistics = _server.Statistics;
+        var state = ServerRuntimeState.Of(_server);
+
+        if ((sections & InfoSections.Server) != 0)
+        {
+            long uptime = (long)(now - _server.StartTime).TotalSeconds;
+            info.Section("Server");
+            info.Line("redis_version", ServerStrings.RedisVersionText);
+            info.Line("redis_git_sha1", "00000000");
+            info.Line("redis_git_dirty", 0);
+            info.Line("redis_build_id", "0");
+            info.Line("redis_mode", "standalone");
+            info.Line("os", RuntimeInformation.OSDescription.Replace('\r', ' ').Replace('\n', ' ') + " " + RuntimeInformation.OSArchitecture.ToString().ToLowerInvariant());
+            info.Line("arch_bits", IntPtr.Size * 8);
+            info.Line("process_id", Environment.ProcessId);
+            info.Line("process_supervised", "no");
+            info.Line("run_id", state.RunId);
+            info.Line("tcp_port", ListeningPort());
+            info.Line("server_time_usec", (now.UtcTicks - DateTime.UnixEpoch.Ticks) / 10);
+            info.Line("uptime_in_seconds", uptime);
+            info.Line("uptime_in_days", uptime / 86400);
+            info.Line("lru_clock", now.ToUnixTimeSeconds() & ((1 << 24) - 1));
+            info.Line("executable", Environment.ProcessPath ?? "");
+            info.Line("config_file", "");
+        }
+
+        if ((sections & InfoSections.Clients) != 0)
+        {
+            info.Section("Clients");
+            info.Line("connected_clients", _server.Clients.Count);
+            info.Line("cluster_connections", 0);
+            info.Line("blocked_clients", 0);
+            info.Line("tracking_clients", 0);
+            info.Line("clients_in_timeout_table", 0);
+        }
+
+        if ((sections & InfoSections.Memory) != 0)
+        {
+            MeasureMemory(out long logBytes, out long indexBytes);
+            long used = logBytes + indexBytes;
+            long peak = state.ObserveMemory(used);
+            long rss = Environment.WorkingSet;
+            long system = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
+            info.Section("Memory");
+            info.Line("used_memory", used);
+            info.Line("used_memory_human", HumanBytes(used));
+            info.Line("used_memory_rss", rss);
+            info.Line("used_memory_rss_human", HumanBytes(rss));
+            info.Line("used_memory_peak", peak);
+            info.Line("used_memory_peak_human", HumanBytes(peak));
+            info.Line("used_memory_overhead", indexBytes);
+            info.Line("used_memory_dataset", logBytes);
+            info.Line("total_system_memory", system);
+            info.Line("total_system_memory_human", HumanBytes(system));
+            info.Line("maxmemory", 0);
+            info.Line("maxmemory_human", "0B");
+            info.Line("maxmemory_policy", "noeviction");
+        }
+
+        if ((sections & InfoSections.Persistence) != 0)
+        {
+            info.Section("Persistence");
+            info.Line("loading", 0);
+            info.Line("async_loading", 0);
+            info.Line("rdb_bgsave_in_progress", 0);
+            info.Line("rdb_last_save_time", _server.LastSaveUnixSeconds);
+            info.Line("rdb_last_bgsave_status", "ok");
+            info.Line("aof_enabled", 0);
+            info.Line("aof_rewrite_in_progress", 0);
+            info.Line("aof_rewrite_scheduled", 0);
+            info.Line("aof_last_bgrewrite_status", "ok");
+            info.Line("aof_last_write_status", "ok");
+        }
+
+        if ((sections & InfoSections.Stats) != 0)
+        {
+            info.Section("Stats");
+            info.Line("total_connections_received", statistics.ConnectionsReceived);
+            info.Line("total_commands_processed", statistics.CommandsProcessed);
+            info.Line("rejected_connections", statistics.RejectedConnections);
+            info.Line("expired_keys", statistics.ExpiredKeys);
+            info.Line("evicted_keys", 0);
+            info.Line("keyspace_hits", statistics.KeyspaceHits);
+            info.Line("keyspace_misses", statistics.KeyspaceMisses);
+            info.Line("pubsub_channels", 0);
+            info.Line("pubsub_patterns", 0);
+        }
+
+        if ((sections & InfoSections.Replication) != 0)
+        {
+            info.Section("Replication");
+            info.Line("role", "master");
+            info.Line("connected_slaves", 0);
+            info.Line("master_failover_state", "no-failover");
+            info.Line("master_replid", state.RunId);
+            info.Line("master_replid2", new string('0', 40));
+            info.Line("master_repl_offset", 0);
+            info.Line("second_repl_offset", -1);
+            info.Line("repl_backlog_active", 0);
+        }
+
+        if ((sections & InfoSections.Cpu) != 0)
+        {
+            using var process = Process.GetCurrentProcess();
+            info.Section("CPU");
+            info.Line("used_cpu_sys", process.PrivilegedProcessorTime.TotalSeconds.ToString("F6", CultureInfo.InvariantCulture));
+            info.Line("used_cpu_user", process.UserProcessorTime.TotalSeconds.ToString("F6", CultureInfo.InvariantCulture));
+            info.Line("used_cpu_sys_children", "0.000000");
+            info.Line("used_cpu_user_children", "0.000000");
+        }
+
+        if ((sections & InfoSections.Modules) != 0)
+            info.Section("Modules");
+
+        if ((sections & InfoSections.CommandStats) != 0)
+        {
+            info.Section("Commandstats");
+            foreach (var command in CommandTable.All)
+            {
+                long calls = statistics.CommandCalls(command.Command);
+                if (calls > 0)
+                    info.Line("cmdstat_" + command.LowerName, string.Create(CultureInfo.InvariantCulture, $"calls={calls},usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0"));
+            }
+        }
+
+        if ((sections & InfoSections.Cluster) != 0)
+        {
+            info.Section("Cluster");
+            info.Line("cluster_enabled", 0);
+        }
+
+        if ((sections & InfoSections.Keyspace) != 0)
+        {
+            info.Section("Keyspace");
+            AppendKeyspace(info);
+        }
+
+        return info.ToString();
+    }
+
+    /// <summary>The TCP port this connection reached, or the configured one (for Unix sockets).</summary>
+    private int ListeningPort()
+    {
+        string local = LocalEndpoint;
+        int colon = local.LastIndexOf(':');
+        if (colon >= 0 && int.TryParse(local.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out int port))
+            return port;
+        return _server.Options.Port;
+    }
+
+    /// <summary>Log page memory and hash index memory of every database in use.</summary>
+    private void MeasureMemory(out long logBytes, out long indexBytes)
+    {
+        logBytes = 0;
+        indexBytes = 0;
+        for (int i = 0; i < _server.DatabaseCount; i++)
+        {
+            var database = _server.PeekDatabase(i);
+            if (database == null)
+                continue;
+            var store = database.MainStore;
+            logBytes += store.Log.MemoryInUse;
+            indexBytes += (store.IndexBucketCount + store.OverflowBucketCount) * IndexBucketBytes;
+        }
+    }
+
+    /// <summary>Size of one hash index bucket (a cache line).</summary>
+    private const int IndexBucketBytes = 64;
+
+    /// <summary>
+    /// "dbN:keys=..,expires=..,avg_ttl=.." for every database holding keys, counted by scanning its
+    /// log. The scans run outside this session's epoch protection: a thread protected on one store
+    /// while waiting for another store's epoch could deadlock with a thread doing the opposite.
+    /// </summary>
+    private void AppendKeyspace(InfoBuilder info)
+    {
+        EndBatch();
+        try
+        {
+            for (int i = 0; i < _server.DatabaseCount; i++)
+            {
+                var counts = CountKeys(i);
+                if (counts.Keys == 0)
+                    continue;
+                long averageTtl = counts.Expires == 0 ? 0 : counts.TtlMillisecondsTotal / counts.Expires;
+                info.Line(string.Create(CultureInfo.InvariantCulture, $"db{i}"), string.Create(CultureInfo.InvariantCulture, $"keys={counts.Keys},expires={counts.Expires},avg_ttl={averageTtl}"));
+            }
+        }
+        finally
+        {
+            BeginBatch();
+        }
+    }
+
+    /// <summary>Counts the live keys of database <paramref name="index"/> with a log scan (the caller is not epoch-protected).</summary>
+    private KeyspaceCounter CountKeys(int index)
+    {
+        var counter = new KeyspaceCounter { NowTicks = Expiration.NowTicks };
+        GarnetDatabase? database;
+        while (true)
+        {
+            database = _server.PeekDatabase(index);
+            if (database == null)
+                return counter;
+            database.AddUser();
+            if (!database.Retired)
+                break;
+            database.RemoveUser();
+        }
+        try
+        {
+            using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+            session.Scan(ref counter);
+        }
+        finally
+        {
+            database.RemoveUser();
+        }
+        return counter;
+    }
+
+    /// <summary>Counts keys, keys with an expiration, and their remaining time to live.</summary>
+    private struct KeyspaceCounter : IScanFunctions
+    {
+        public long NowTicks;
+        public long Keys;
+        public long Expires;
+        public long TtlMillisecondsTotal;
+
+        public bool OnRecord(in LogRecord record, long address)
+        {
+            Keys++;
+            long expiration = record.Expiration;
+            if (expiration != 0)
+            {
+                Expires++;
+                TtlMillisecondsTotal += Math.Max(0, expiration - NowTicks) / TimeSpan.TicksPerMillisecond;
+            }
+            return true;
+        }
+    }
+
+    /// <summary>Redis's human-readable byte counts: "512B", "1.50K", "2.00M"...</summary>
+    internal static string HumanBytes(long bytes)
+    {
+        if (bytes < 1024)
+            return bytes.ToString(CultureInfo.InvariantCulture) + "B";
+        ReadOnlySpan<char> units = "KMGTP";
+        double value = bytes;
+        for (int i = 0; i < units.Length; i++)
+        {
+            value /= 1024;
+            if (value < 1024 || i == units.Length - 1)
+                return value.ToString("F2", CultureInfo.InvariantCulture) + units[i];
+        }
+        return bytes.ToString(CultureInfo.InvariantCulture) + "B";
+    }
+
+    /// <summary>Accumulates INFO text: sections separated by a blank line, each line ending in CRLF.</summary>
+    private sealed class InfoBuilder
+    {
+        private readonly StringBuilder _text = new(2048);
+        private bool _any;
+
+        public void Section(string title)
+        {
+            if (_any)
+                _text.Append("\r\n");
+            _any = true;
+            _text.Append("# ").Append(title).Append("\r\n");
+        }
+
+        public void Line(string field, string value) => _text.Append(field).Append(':').Append(value).Append("\r\n");
+
+        public void Line(string field, long value) => Line(field, value.ToString(CultureInfo.InvariantCulture));
+
+        public override string ToString() => _text.ToString();
+    }
+}

@@ -1,0 +1,68 @@
+using System;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>MEMORY USAGE / PURGE / HELP.</summary>
+public sealed unsafe partial class RespServerSession
+{
+    /// <summary>A key's share of the hash index: one bucket entry.</summary>
+    private const int IndexEntryBytes = sizeof(long);
+
+    private static readonly string[] s_memoryHelp =
+    [
+        "USAGE <key> [SAMPLES <count>]",
+        "    Return the memory in bytes the key and its value use: the log record plus its index entry.",
+        "PURGE",
+        "    Ask the allocator to release memory.",
+    ];
+
+    private void MemoryCommand()
+    {
+        var subcommand = ResolveSubcommand(RespCommand.MEMORY);
+        if (subcommand == null)
+            return;
+        switch (subcommand.Id)
+        {
+            case Subcommand.MemoryUsage: MemoryUsage(); break;
+            case Subcommand.MemoryPurge: _writer.WriteOk(); break;
+            case Subcommand.MemoryHelp: WriteHelp(s_memoryHelp); break;
+            default: throw new InvalidOperationException($"{subcommand.Id} is not a MEMORY subcommand.");
+        }
+    }
+
+    /// <summary>
+    /// MEMORY USAGE key [SAMPLES count]: the record's allocated size plus its index entry, or nil.
+    /// SAMPLES is validated and otherwise ignored, since string values are measured exactly.
+    /// </summary>
+    private void MemoryUsage()
+    {
+        for (int i = 3; i < _argCount; i++)
+        {
+            if (_args[i].EqualsUpper("SAMPLES"u8) && i + 1 < _argCount)
+            {
+                if (!NumberFormat.TryParseLong(_args[++i].Span, out long samples))
+                {
+                    _writer.WriteError(RespStrings.ErrNotInteger);
+                    return;
+                }
+                if (samples < 0)
+                {
+                    _writer.WriteError(RespStrings.ErrSyntax);
+                    return;
+                }
+            }
+            else
+            {
+                _writer.WriteError(RespStrings.ErrSyntax);
+                return;
+            }
+        }
+        var output = default(StringOutput);
+        var status = ReadString(_args[2].Span, RespCommand.MEMORY, ref output);
+        if (status.Found)
+            _writer.WriteInteger(output.Number + IndexEntryBytes);
+        else
+            _writer.WriteNull();
+    }
+}

@@ -1,0 +1,142 @@
+using System;
+using System.Collections.Generic;
+using A = Garnet.server.AclCategories;
+using F = Garnet.server.CommandFlags;
+
+namespace Garnet.server;
+
+/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY).</summary>
+internal enum Subcommand : byte
+{
+    ClientId,
+    ClientInfo,
+    ClientList,
+    ClientKill,
+    ClientGetName,
+    ClientSetName,
+    ClientSetInfo,
+    ClientNoEvict,
+    ClientNoTouch,
+    ClientHelp,
+    ConfigGet,
+    ConfigSet,
+    ConfigResetStat,
+    ConfigRewrite,
+    ConfigHelp,
+    CommandCount,
+    CommandInfo,
+    CommandDocs,
+    CommandGetKeys,
+    CommandList,
+    CommandHelp,
+    MemoryUsage,
+    MemoryPurge,
+    MemoryHelp,
+}
+
+/// <summary>One subcommand: its id and its table entry (named "parent|sub", with the parent's command id).</summary>
+internal sealed class SubcommandInfo
+{
+    public SubcommandInfo(Subcommand id, RespCommandInfo info)
+    {
+        Id = id;
+        Info = info;
+        ShortNameBytes = info.NameBytes.AsSpan(info.Name.IndexOf('|') + 1).ToArray();
+    }
+
+    /// <summary>The subcommand.</summary>
+    public Subcommand Id { get; }
+
+    /// <summary>Arity (counting the container's name), flags, key positions and ACL categories, as COMMAND INFO reports them.</summary>
+    public RespCommandInfo Info { get; }
+
+    /// <summary>The upper-case name after the '|' (e.g. "LIST").</summary>
+    public byte[] ShortNameBytes { get; }
+}
+
+/// <summary>
+/// The subcommands of the container commands, as Redis declares them. The containers' own entries
+/// live in <see cref="CommandTable"/>; COMMAND INFO and DOCS list these under them, and the
+/// containers use them for lookup and arity errors ("client|setname").
+/// </summary>
+internal static class SubcommandTable
+{
+    private static readonly Dictionary<RespCommand, SubcommandInfo[]> s_byParent = new()
+    {
+        [RespCommand.CLIENT] =
+        [
+            Entry(Subcommand.ClientId, RespCommand.CLIENT, "ID", 2, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Returns the unique client ID of the connection."),
+            Entry(Subcommand.ClientInfo, RespCommand.CLIENT, "INFO", 2, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Returns information about the connection."),
+            Entry(Subcommand.ClientList, RespCommand.CLIENT, "LIST", -2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Lists open connections."),
+            Entry(Subcommand.ClientKill, RespCommand.CLIENT, "KILL", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Terminates open connections."),
+            Entry(Subcommand.ClientGetName, RespCommand.CLIENT, "GETNAME", 2, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Returns the name of the connection."),
+            Entry(Subcommand.ClientSetName, RespCommand.CLIENT, "SETNAME", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Sets the connection name."),
+            Entry(Subcommand.ClientSetInfo, RespCommand.CLIENT, "SETINFO", 4, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Sets information specific to the client or connection."),
+            Entry(Subcommand.ClientNoEvict, RespCommand.CLIENT, "NO-EVICT", 3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Sets the client eviction mode of the connection."),
+            Entry(Subcommand.ClientNoTouch, RespCommand.CLIENT, "NO-TOUCH", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Controls whether commands sent by the client affect the LRU/LFU of accessed keys."),
+            Entry(Subcommand.ClientHelp, RespCommand.CLIENT, "HELP", 2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns helpful text about the different subcommands."),
+        ],
+        [RespCommand.CONFIG] =
+        [
+            Entry(Subcommand.ConfigGet, RespCommand.CONFIG, "GET", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns the effective values of configuration parameters."),
+            Entry(Subcommand.ConfigSet, RespCommand.CONFIG, "SET", -4, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Sets configuration parameters in-flight."),
+            Entry(Subcommand.ConfigResetStat, RespCommand.CONFIG, "RESETSTAT", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Resets the server's statistics."),
+            Entry(Subcommand.ConfigRewrite, RespCommand.CONFIG, "REWRITE", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Persists the effective configuration to file."),
+            Entry(Subcommand.ConfigHelp, RespCommand.CONFIG, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+        ],
+        [RespCommand.COMMAND] =
+        [
+            Entry(Subcommand.CommandCount, RespCommand.COMMAND, "COUNT", 2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns a count of commands."),
+            Entry(Subcommand.CommandInfo, RespCommand.COMMAND, "INFO", -2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns information about one, multiple or all commands."),
+            Entry(Subcommand.CommandDocs, RespCommand.COMMAND, "DOCS", -2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns documentary information about one, multiple or all commands."),
+            Entry(Subcommand.CommandGetKeys, RespCommand.COMMAND, "GETKEYS", -3, F.Loading | F.Stale, A.Slow | A.Connection, "Extracts the key names from an arbitrary command."),
+            Entry(Subcommand.CommandList, RespCommand.COMMAND, "LIST", -2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns a list of command names."),
+            Entry(Subcommand.CommandHelp, RespCommand.COMMAND, "HELP", 2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns helpful text about the different subcommands."),
+        ],
+        [RespCommand.MEMORY] =
+        [
+            Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", firstKey: 2, lastKey: 2, step: 1),
+            Entry(Subcommand.MemoryPurge, RespCommand.MEMORY, "PURGE", 2, F.None, A.Slow, "Asks the allocator to release memory."),
+            Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+        ],
+    };
+
+    private static SubcommandInfo Entry(Subcommand id, RespCommand parent, string name, int arity, CommandFlags flags, AclCategories categories, string summary, int firstKey = 0, int lastKey = 0, int step = 0)
+        => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, firstKey, lastKey, step, categories, summary));
+
+    /// <summary>The subcommands of <paramref name="parent"/>, empty if it is not a container.</summary>
+    public static ReadOnlySpan<SubcommandInfo> Of(RespCommand parent)
+        => s_byParent.TryGetValue(parent, out var subcommands) ? subcommands : ReadOnlySpan<SubcommandInfo>.Empty;
+
+    /// <summary>Whether <paramref name="command"/> has subcommands.</summary>
+    public static bool IsContainer(RespCommand command) => s_byParent.ContainsKey(command);
+
+    /// <summary>Finds subcommand <paramref name="name"/> (any case) of <paramref name="parent"/>.</summary>
+    public static SubcommandInfo? Find(RespCommand parent, in ArgSlice name)
+    {
+        foreach (var subcommand in Of(parent))
+        {
+            if (name.EqualsUpper(subcommand.ShortNameBytes))
+                return subcommand;
+        }
+        return null;
+    }
+
+    /// <summary>Finds a subcommand by its full name "parent|sub" (any case).</summary>
+    public static SubcommandInfo? Find(string fullName)
+    {
+        int bar = fullName.IndexOf('|');
+        if (bar <= 0)
+            return null;
+        var parent = CommandTable.Lookup(fullName.Substring(0, bar));
+        if (parent == null)
+            return null;
+        string name = fullName.Substring(bar + 1).ToUpperInvariant();
+        foreach (var subcommand in Of(parent.Command))
+        {
+            if (subcommand.Info.Name.AsSpan(subcommand.Info.Name.IndexOf('|') + 1).SequenceEqual(name))
+                return subcommand;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,228 @@
+using System;
+using System.Threading;
+using System.Threading.Tasks;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The active expiration task: every <see cref="ServerOptions.ExpiredKeyDeletionScanFrequencySecs"/>
+/// seconds (while <see cref="StoreWrapper.ActiveExpirationEnabled"/>) it walks the log of each
+/// database in use and deletes the expired keys, so their space is reclaimed without anyone reading
+/// them: the engine's Delete unlinks such a record and hands its space to revivification.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Only records in the mutable region are deleted. A read-only record's space cannot be reused, and
+/// deleting it would append a tombstone, costing memory instead of freeing it; reads already treat it
+/// as absent.
+/// </para>
+/// <para>
+/// The walk collects a batch of expired keys with a scan, then deletes them (a scan holds bucket
+/// latches, so it cannot delete as it goes). A key rewritten between the two steps must survive: the
+/// deletion's callback cancels it unless the record it finds is still expired.
+/// </para>
+/// <para>
+/// The task uses its own engine sessions, protecting the epoch for one batch at a time, and holds a
+/// database (<see cref="GarnetDatabase.AddUser"/>) while it walks it, so a flush cannot free the store
+/// under it; it stops walking a database that was flushed. A failure is counted and the task goes on.
+/// </para>
+/// </remarks>
+internal sealed class ActiveExpiration : IDisposable
+{
+    /// <summary>Expired keys collected per scan before they are deleted.</summary>
+    private const int KeysPerBatch = 256;
+
+    private readonly StoreWrapper _server;
+    private readonly TimeSpan _interval;
+    private readonly CancellationTokenSource _stop = new();
+    private readonly KeyBuffer _keys = new();
+    private Task? _task;
+    private long _failures;
+    private long _passes;
+    private bool _disposed;
+
+    public ActiveExpiration(StoreWrapper server, TimeSpan interval)
+    {
+        _server = server;
+        _interval = interval;
+    }
+
+    /// <summary>Walks that failed with an exception (the task carried on).</summary>
+    public long Failures => Volatile.Read(ref _failures);
+
+    /// <summary>Completed passes over all databases.</summary>
+    public long Passes => Volatile.Read(ref _passes);
+
+    /// <summary>Starts the periodic task.</summary>
+    public void Start() => _task = Task.Run(RunAsync);
+
+    private async Task RunAsync()
+    {
+        var token = _stop.Token;
+        while (true)
+        {
+            try
+            {
+                await Task.Delay(_interval, token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+            if (_server.ActiveExpirationEnabled)
+                SweepAll(token);
+        }
+    }
+
+    /// <summary>One pass over every database; returns the number of keys deleted.</summary>
+    private long SweepAll(CancellationToken token)
+    {
+        long deleted = 0;
+        for (int i = 0; i < _server.DatabaseCount && !token.IsCancellationRequested; i++)
+        {
+            var database = _server.PeekDatabase(i);
+            if (database == null)
+                continue;
+            database.AddUser();
+            try
+            {
+                if (!database.Retired)
+                    deleted += Sweep(database, token);
+            }
+            catch (Exception) when (!token.IsCancellationRequested)
+            {
+                // A background task has nobody to report to; a bad pass must not end expiration for good.
+                Interlocked.Increment(ref _failures);
+            }
+            finally
+            {
+                database.RemoveUser();
+            }
+        }
+        if (deleted > 0)
+            _server.Statistics.AddExpiredKeys(deleted);
+        Interlocked.Increment(ref _passes);
+        return deleted;
+    }
+
+    private long Sweep(GarnetDatabase database, CancellationToken token)
+    {
+        using var session = database.MainStore.NewSession<StringInput, StringOutput, ExpiredRecordDeleter>(default);
+        long deleted = 0;
+        long from = 0;
+        while (!token.IsCancellationRequested && !database.Retired)
+        {
+            _keys.Clear();
+            var scan = new ExpiredKeyScan(_keys, database.MainStore.Log, KeysPerBatch);
+            session.BeginUnsafe();
+            try
+            {
+                from = session.Scan(ref scan, from, -1, ScanFlags.IncludeExpired);
+                for (int i = 0; i < _keys.Count; i++)
+                {
+                    // Not-found and expired: this call deleted an expired record. Canceled: it was rewritten meanwhile.
+                    if (session.Delete(_keys[i]).IsExpired)
+                        deleted++;
+                }
+            }
+            finally
+            {
+                session.EndUnsafe();
+            }
+            if (!scan.Full)
+                break;
+        }
+        _keys.Clear();
+        return deleted;
+    }
+
+    /// <summary>Stops the task and waits for a pass in progress to end (it checks between batches).</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        _stop.Cancel();
+        try
+        {
+            _task?.Wait();
+        }
+        catch (AggregateException)
+        {
+            // The task catches its own failures; nothing is left to report at shutdown.
+        }
+        _stop.Dispose();
+    }
+
+    /// <summary>Collects the keys of expired records in the mutable region, up to a batch.</summary>
+    private struct ExpiredKeyScan : IScanFunctions
+    {
+        private readonly KeyBuffer _keys;
+        private readonly HybridLog _log;
+        private readonly int _limit;
+        private readonly long _now;
+
+        public ExpiredKeyScan(KeyBuffer keys, HybridLog log, int limit)
+        {
+            _keys = keys;
+            _log = log;
+            _limit = limit;
+            _now = Expiration.NowTicks;
+            Full = false;
+        }
+
+        /// <summary>Whether the batch filled up (the scan stopped before the end).</summary>
+        public bool Full { get; private set; }
+
+        public bool OnRecord(in LogRecord record, long address)
+        {
+            if (!record.IsExpired(_now) || address < _log.ReadOnlyAddress)
+                return true;
+            _keys.Add(record.Key);
+            if (_keys.Count < _limit)
+                return true;
+            Full = true;
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Engine callbacks of the task's sessions: only Delete is used, and it goes ahead only if the
+    /// record it found is expired.
+    /// </summary>
+    private struct ExpiredRecordDeleter : ISessionFunctions<StringInput, StringOutput>
+    {
+        private static InvalidOperationException NotUsed() => new("Active expiration only deletes.");
+
+        public readonly bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowTicks);
+
+        public readonly bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo) => throw NotUsed();
+
+        public readonly RecordFieldInfo GetUpsertFieldInfo(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref StringInput input) => throw NotUsed();
+
+        public readonly bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo) => throw NotUsed();
+
+        public readonly bool InitialWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo) => throw NotUsed();
+
+        public readonly void PostInitialWriter(ref LogRecord record, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo) => throw NotUsed();
+
+        public readonly bool NeedInitialUpdate(ReadOnlySpan<byte> key, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo) => throw NotUsed();
+
+        public readonly RecordFieldInfo GetRMWInitialFieldInfo(ReadOnlySpan<byte> key, ref StringInput input) => throw NotUsed();
+
+        public readonly bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo) => throw NotUsed();
+
+        public readonly void PostInitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo) => throw NotUsed();
+
+        public readonly bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo) => throw NotUsed();
+
+        public readonly bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo) => throw NotUsed();
+
+        public readonly RecordFieldInfo GetRMWModifiedFieldInfo(in LogRecord source, ref StringInput input) => throw NotUsed();
+
+        public readonly bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo) => throw NotUsed();
+
+        public readonly void PostCopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo) => throw NotUsed();
+    }
+}

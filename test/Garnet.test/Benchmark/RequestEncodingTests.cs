@@ -1,0 +1,182 @@
+using System;
+using System.Text;
+using NUnit.Framework;
+using Resp.benchmark;
+
+namespace Garnet.test.Benchmark;
+
+/// <summary>The exact bytes the load generator puts on the wire.</summary>
+public class RequestEncodingTests
+{
+    /// <summary>Hands out a fixed sequence of key indexes, cycling.</summary>
+    private sealed class SequenceSampler(params long[] keys) : IKeySampler
+    {
+        private int _next;
+
+        public long Next() => keys[_next++ % keys.Length];
+    }
+
+    private static BenchmarkOptions Shape(int keyLength = 4, int valueLength = 3) => new()
+    {
+        DbSize = 1000,
+        KeyLength = keyLength,
+        ValueLength = valueLength,
+        Ttl = 60,
+        KeysPerCommand = 2,
+    };
+
+    private static string Encode(BenchmarkOptions options, OpType op, int count, params long[] keys)
+    {
+        var generator = new RequestGenerator(options, new SequenceSampler(keys), new FastRandom(7));
+        var buffer = new RequestBuffer(16);
+        generator.WriteBatch(buffer, op, count);
+        return Encoding.ASCII.GetString(buffer.Written);
+    }
+
+    [Test]
+    public void KeysAreFixedLengthBase62()
+    {
+        Assert.That(KeyFormat.ToText(5, 4), Is.EqualTo("0005"));
+        Assert.That(KeyFormat.ToText(61, 4), Is.EqualTo("000z"));
+        Assert.That(KeyFormat.ToText(62, 4), Is.EqualTo("0010"));
+        Assert.That(KeyFormat.ToText(10, 2), Is.EqualTo("0A"));
+        Assert.That(KeyFormat.ToText(36, 2), Is.EqualTo("0a"));
+        Assert.That(KeyFormat.DigitsNeeded(1), Is.EqualTo(1));
+        Assert.That(KeyFormat.DigitsNeeded(62), Is.EqualTo(1));
+        Assert.That(KeyFormat.DigitsNeeded(63), Is.EqualTo(2));
+        Assert.That(KeyFormat.DigitsNeeded(256L << 20), Is.EqualTo(5));
+    }
+
+    [Test]
+    public void Get() =>
+        Assert.That(Encode(Shape(), OpType.GET, 2, 5, 61),
+            Is.EqualTo("*2\r\n$3\r\nGET\r\n$4\r\n0005\r\n*2\r\n$3\r\nGET\r\n$4\r\n000z\r\n"));
+
+    [Test]
+    public void Set() =>
+        Assert.That(Encode(Shape(), OpType.SET, 1, 5),
+            Is.EqualTo("*3\r\n$3\r\nSET\r\n$4\r\n0005\r\n$3\r\nabc\r\n"));
+
+    [Test]
+    public void SetWithLongValueRepeatsTheAlphabet() =>
+        Assert.That(Encode(Shape(keyLength: 2, valueLength: 28), OpType.SET, 1, 1),
+            Is.EqualTo("*3\r\n$3\r\nSET\r\n$2\r\n01\r\n$28\r\nabcdefghijklmnopqrstuvwxyzab\r\n"));
+
+    [Test]
+    public void SetEx() =>
+        Assert.That(Encode(Shape(), OpType.SETEX, 1, 7),
+            Is.EqualTo("*4\r\n$5\r\nSETEX\r\n$4\r\n0007\r\n$2\r\n60\r\n$3\r\nabc\r\n"));
+
+    [Test]
+    public void MGet() =>
+        Assert.That(Encode(Shape(), OpType.MGET, 1, 1, 2),
+            Is.EqualTo("*3\r\n$4\r\nMGET\r\n$4\r\n0001\r\n$4\r\n0002\r\n"));
+
+    [Test]
+    public void MSet() =>
+        Assert.That(Encode(Shape(), OpType.MSET, 1, 1, 2),
+            Is.EqualTo("*5\r\n$4\r\nMSET\r\n$4\r\n0001\r\n$3\r\nabc\r\n$4\r\n0002\r\n$3\r\nabc\r\n"));
+
+    [Test]
+    public void IncrDelPing()
+    {
+        Assert.That(Encode(Shape(), OpType.INCR, 1, 3), Is.EqualTo("*2\r\n$4\r\nINCR\r\n$4\r\n0003\r\n"));
+        Assert.That(Encode(Shape(), OpType.DEL, 1, 3), Is.EqualTo("*2\r\n$3\r\nDEL\r\n$4\r\n0003\r\n"));
+        Assert.That(Encode(Shape(), OpType.PING, 2, 3), Is.EqualTo("*1\r\n$4\r\nPING\r\n*1\r\n$4\r\nPING\r\n"));
+    }
+
+    [Test]
+    public void BitOpNotHasOneSource()
+    {
+        var options = Shape();
+        options.BitOp = "not";
+        Assert.That(Encode(options, OpType.BITOP, 1, 1, 2),
+            Is.EqualTo("*4\r\n$5\r\nBITOP\r\n$3\r\nNOT\r\n$4\r\n0001\r\n$4\r\n0002\r\n"));
+    }
+
+    [Test]
+    public void SetGetMakesEveryTenthCommandASet()
+    {
+        string batch = Encode(Shape(), OpType.SETGET, 20, 1);
+        string set = "*3\r\n$3\r\nSET\r\n$4\r\n0001\r\n$3\r\nabc\r\n";
+        string get = "*2\r\n$3\r\nGET\r\n$4\r\n0001\r\n";
+        var expected = new StringBuilder();
+        for (int i = 0; i < 20; i++)
+            expected.Append(i % 10 == 0 ? set : get);
+        Assert.That(batch, Is.EqualTo(expected.ToString()));
+    }
+
+    [TestCase(LoadKind.String, "*3\r\n$3\r\nSET\r\n$4\r\n0009\r\n$3\r\nabc\r\n")]
+    [TestCase(LoadKind.Counter, "*3\r\n$3\r\nSET\r\n$4\r\n0009\r\n$1\r\n0\r\n")]
+    [TestCase(LoadKind.SortedSet, "*4\r\n$4\r\nZADD\r\n$4\r\n0009\r\n$1\r\n0\r\n$4\r\n0009\r\n")]
+    [TestCase(LoadKind.HyperLogLog, "*3\r\n$5\r\nPFADD\r\n$4\r\n0009\r\n$4\r\n0009\r\n")]
+    [TestCase(LoadKind.List, "*3\r\n$5\r\nLPUSH\r\n$4\r\n0009\r\n$3\r\nabc\r\n")]
+    [TestCase(LoadKind.Hash, "*4\r\n$4\r\nHSET\r\n$4\r\n0009\r\n$4\r\n0009\r\n$3\r\nabc\r\n")]
+    [TestCase(LoadKind.Set, "*3\r\n$4\r\nSADD\r\n$4\r\n0009\r\n$4\r\n0009\r\n")]
+    public void PreloadCommands(LoadKind kind, string expected)
+    {
+        var generator = new RequestGenerator(Shape(), new SequenceSampler(0), new FastRandom(1));
+        var buffer = new RequestBuffer();
+        generator.WriteLoad(buffer, kind, 9);
+        Assert.That(Encoding.ASCII.GetString(buffer.Written), Is.EqualTo(expected));
+    }
+
+    /// <summary>Every operation encodes well-formed RESP arrays (a request is an array of bulk strings, which the reply scanner accepts).</summary>
+    [Test]
+    public void EveryOperationEncodesWellFormedCommands([Values] OpType op)
+    {
+        var options = Shape(keyLength: 8, valueLength: 100);
+        var generator = RequestGenerator.ForConnection(options, 3);
+        var buffer = new RequestBuffer();
+        generator.WriteBatch(buffer, op, 100);
+        var scanner = new ReplyScanner();
+        Assert.That(scanner.Feed(buffer.Written), Is.EqualTo(100));
+        Assert.That(scanner.Errors, Is.Zero);
+        Assert.That(scanner.AtReplyBoundary, Is.True);
+        Assert.That(buffer.Written[0], Is.EqualTo((byte)'*'));
+    }
+
+    [Test]
+    public void PreparedBatchesAreLimitedByNeedAndBudget()
+    {
+        var options = Shape();
+        var needed = PreparedBatches.ForOp(RequestGenerator.ForConnection(options, 0), OpType.GET, 10, batchesNeeded: 3, byteBudget: long.MaxValue);
+        Assert.That(needed.Count, Is.EqualTo(3));
+        Assert.That(needed.CommandsPerBatch, Is.EqualTo(10));
+        int oneGet = "*2\r\n$3\r\nGET\r\n$4\r\n0000\r\n".Length;
+        Assert.That(needed.Batch(1).Length, Is.EqualTo(10 * oneGet));
+        Assert.That(needed.TotalBytes, Is.EqualTo(30 * oneGet));
+
+        var budgeted = PreparedBatches.ForOp(RequestGenerator.ForConnection(options, 0), OpType.GET, 10, batchesNeeded: long.MaxValue, byteBudget: 25 * oneGet);
+        Assert.That(budgeted.Count, Is.EqualTo(2));
+
+        var tiny = PreparedBatches.ForOp(RequestGenerator.ForConnection(options, 0), OpType.GET, 10, batchesNeeded: long.MaxValue, byteBudget: 1);
+        Assert.That(tiny.Count, Is.EqualTo(1));
+    }
+
+    [Test]
+    public void MixedBatchesRememberEachCommandsOperation()
+    {
+        var mix = new WorkloadMix(new[] { OpType.GET, OpType.SET }, new[] { 50, 50 });
+        var batches = PreparedBatches.ForMix(RequestGenerator.ForConnection(Shape(), 0), mix, new FastRandom(3), 4, batchesNeeded: 5, byteBudget: long.MaxValue);
+        Assert.That(batches.Count, Is.EqualTo(5));
+        int gets = 0, sets = 0;
+        for (int b = 0; b < batches.Count; b++)
+        {
+            string text = Encoding.ASCII.GetString(batches.Batch(b));
+            int offset = 0;
+            for (int i = 0; i < 4; i++)
+            {
+                // GET with a 4-byte key is 23 bytes; SET adds "$3\r\nabc\r\n" (9 bytes).
+                bool isGet = batches.OpSlot(b, i) == 0;
+                Assert.That(text.Substring(offset, 13), Is.EqualTo(isGet ? "*2\r\n$3\r\nGET\r\n" : "*3\r\n$3\r\nSET\r\n"));
+                offset += isGet ? 23 : 32;
+                gets += isGet ? 1 : 0;
+                sets += isGet ? 0 : 1;
+            }
+            Assert.That(offset, Is.EqualTo(text.Length));
+        }
+        Assert.That(gets, Is.GreaterThan(0));
+        Assert.That(sets, Is.GreaterThan(0));
+    }
+}

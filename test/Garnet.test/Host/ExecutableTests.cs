@@ -1,0 +1,64 @@
+using System;
+using System.IO;
+using NUnit.Framework;
+using static Garnet.test.Host.HostTestHelpers;
+
+namespace Garnet.test.Host;
+
+/// <summary>The built GarnetServer executable, run as a user would (everything else is tested in-process).</summary>
+[TestFixture]
+public sealed class ExecutableTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    [Test]
+    public void VersionThenServeUntilSigterm()
+    {
+        if (!OperatingSystem.IsLinux() && !OperatingSystem.IsMacOS())
+            Assert.Ignore("sends SIGTERM");
+        string dll = FindServerDll();
+        string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
+
+        using (var version = ExternalProcess.Run(dotnet, new[] { dll, "--version" }, Timeout))
+        {
+            Assert.That(version.ExitCode, Is.Zero, version.Error);
+            Assert.That(version.Output, Is.EqualTo(OptionsParser.VersionText + "\n"));
+        }
+
+        using (var bad = ExternalProcess.Run(dotnet, new[] { dll, "--port", "none" }, Timeout))
+        {
+            Assert.That(bad.ExitCode, Is.EqualTo(2));
+            Assert.That(bad.Output, Is.Empty);
+            Assert.That(bad.Error, Is.EqualTo("error: --port: 'none' is not a whole number\n"));
+        }
+
+        int port = FreePort();
+        using var server = ExternalProcess.Start(dotnet, new[] { dll, "--port", port.ToString(), "--memory", "16m", "--page", "1m", "--index", "1m" });
+        Assert.That(server.WaitForOutput($"listening on 127.0.0.1:{port}", Timeout), Is.True, $"startup line; output: {server.Output} error: {server.Error}");
+        Assert.That(server.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries), Has.Length.EqualTo(1), "one startup line");
+        using (var client = new RawClient(port))
+            Assert.That(client.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+
+        server.Terminate();
+        server.WaitForExit(Timeout);
+        Assert.That(server.ExitCode, Is.Zero, server.Error);
+        Assert.That(server.Output, Does.Contain("Shutting down"));
+        Assert.That(server.Error, Is.Empty);
+    }
+
+    /// <summary>src/GarnetServer's build output for this test build's configuration and framework.</summary>
+    private static string FindServerDll()
+    {
+        // The tests run from test/Garnet.test/bin/<configuration>/<framework>.
+        var testDirectory = new DirectoryInfo(TestContext.CurrentContext.TestDirectory);
+        string framework = testDirectory.Name;
+        string configuration = testDirectory.Parent!.Name;
+        DirectoryInfo? root = testDirectory;
+        while (root != null && !File.Exists(Path.Combine(root.FullName, "Garnet.sln")))
+            root = root.Parent;
+        Assert.That(root, Is.Not.Null, "repository root (Garnet.sln) above " + testDirectory.FullName);
+        string dll = Path.Combine(root!.FullName, "src", "GarnetServer", "bin", configuration, framework, "GarnetServer.dll");
+        Assert.That(File.Exists(dll), Is.True, $"{dll} is missing: build the solution first (dotnet build Garnet.sln -c {configuration})");
+        return dll;
+    }
+}

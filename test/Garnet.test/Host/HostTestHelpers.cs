@@ -1,0 +1,65 @@
+using System;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using Garnet.server;
+using Microsoft.Extensions.Logging;
+
+namespace Garnet.test.Host;
+
+/// <summary>Small settings and port helpers shared by the host tests.</summary>
+internal static class HostTestHelpers
+{
+    /// <summary>Host settings for a cheap server on <paramref name="port"/> that logs nothing.</summary>
+    public static HostSettings SmallSettings(int port) => new()
+    {
+        Server = new ServerOptions
+        {
+            Address = "127.0.0.1",
+            Port = port,
+            IndexSize = 1L << 20,
+            MemorySize = 1L << 24,
+            PageSize = 1L << 20,
+        },
+        LogLevel = LogLevel.None,
+        Quiet = true,
+    };
+
+    /// <summary>A loopback port that was free a moment ago.</summary>
+    public static int FreePort()
+    {
+        var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        listener.Stop();
+        return port;
+    }
+
+    /// <summary>Whether something accepts connections on the loopback <paramref name="port"/>.</summary>
+    public static bool IsListening(int port)
+    {
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            socket.Connect(IPAddress.Loopback, port);
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Waits until <paramref name="port"/> accepts connections; false after <paramref name="timeout"/>.</summary>
+    public static bool WaitUntilListening(int port, TimeSpan timeout)
+    {
+        DateTime deadline = DateTime.UtcNow + timeout;
+        while (DateTime.UtcNow < deadline)
+        {
+            if (IsListening(port))
+                return true;
+            Thread.Sleep(20);
+        }
+        return false;
+    }
+}
