@@ -43,8 +43,8 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         RemoteEndpoint = remoteEndpoint;
         _initialReceiveBufferSize = options.ReceiveBufferSize;
         _maxReceiveBufferSize = options.MaxReceiveBufferSize;
-        _receiveBuffer = PinnedBuffer.Allocate(options.ReceiveBufferSize);
-        _sendBuffer = PinnedBuffer.Allocate(options.SendBufferSize);
+        _receiveBuffer = server.BufferPool.RentReceive();
+        _sendBuffer = server.BufferPool.RentSend();
     }
 
     /// <summary>Gets the connection whose consumer is running on the calling thread, or <see langword="null"/>.</summary>
@@ -213,7 +213,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         {
             // A buffer that grew for one large message goes back to the normal size once that message is done.
             if (_receiveBuffer.Length > _initialReceiveBufferSize)
-                _receiveBuffer = PinnedBuffer.Allocate(_initialReceiveBufferSize);
+                _receiveBuffer = _server.BufferPool.RentReceive();
         }
         else if (remaining == _receiveBuffer.Length && !TryGrowReceiveBuffer())
         {
@@ -269,6 +269,10 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
             }
         }
 
+        // Only this connection's own receive loop closes it, after its last socket operation and
+        // consumer call, so nothing can touch the buffers any more.
+        _server.BufferPool.ReturnReceive(_receiveBuffer);
+        _server.BufferPool.ReturnSend(_sendBuffer);
         _server.OnConnectionClosed(this);
     }
 

@@ -22,6 +22,15 @@ public sealed class NetworkServer : IDisposable
 {
     private readonly EndPoint _endpoint;
     private readonly NetworkServerOptions _options;
+
+    /// <summary>Buffers of each kind (receive, send) kept for reuse after their connections close.</summary>
+    private const int MaxPooledBuffersPerKind = 1024;
+
+    /// <summary>The connections' receive and send buffers, recycled across connections.</summary>
+    internal PinnedBufferPool BufferPool { get; }
+
+    /// <summary>Buffers of closed connections waiting to serve new ones (diagnostics).</summary>
+    public int PooledBufferCount => BufferPool.Count;
     private readonly object _lock = new();
     private readonly HashSet<ConnectionHandler> _connections = [];
     private readonly CancellationTokenSource _shutdown = new();
@@ -47,6 +56,7 @@ public sealed class NetworkServer : IDisposable
 
         _options = options.Clone();
         _options.Validate();
+        BufferPool = new PinnedBufferPool(_options.ReceiveBufferSize, _options.SendBufferSize, MaxPooledBuffersPerKind);
         _endpoint = endpoint;
         Provider = provider;
     }

@@ -24,4 +24,7 @@ internal readonly unsafe struct PinnedBuffer
 
     public static PinnedBuffer Allocate(int length)
         => new(GC.AllocateUninitializedArray<byte>(length, pinned: true));
+
+    /// <summary>Wraps an array that was allocated pinned by <see cref="Allocate"/>.</summary>
+    public static PinnedBuffer Wrap(byte[] pinnedArray) => new(pinnedArray);
 }

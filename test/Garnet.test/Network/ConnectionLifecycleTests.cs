@@ -40,6 +40,25 @@ public sealed class ConnectionLifecycleTests : NetworkTestBase
     }
 
     [Test]
+    public void ClosedConnectionsHandTheirBuffersToTheNextOnes()
+    {
+        var server = StartServer();
+        Assert.That(server.Server.PooledBufferCount, Is.Zero);
+
+        var first = Connect(server);
+        first.Send("one\n");
+        Assert.That(first.ReadLine(), Is.EqualTo("ONE"));
+        first.Dispose();
+        WaitUntil(() => server.Server.ActiveConnections == 0, "the first connection closes");
+        Assert.That(server.Server.PooledBufferCount, Is.EqualTo(2), "its receive and send buffers are kept");
+
+        using var second = Connect(server);
+        second.Send("two\n");
+        Assert.That(second.ReadLine(), Is.EqualTo("TWO"));
+        Assert.That(server.Server.PooledBufferCount, Is.Zero, "the next connection reuses them");
+    }
+
+    [Test]
     public void AConsumerThatThrowsClosesOnlyItsOwnConnection()
     {
         var server = StartServer();
