@@ -1,3 +1,4 @@
+using System;
 using System.Threading.Tasks;
 
 namespace Garnet;
@@ -5,5 +6,16 @@ namespace Garnet;
 /// <summary>Entry point of the server executable; see <see cref="GarnetHost"/> and <c>--help</c>.</summary>
 public static class Program
 {
-    public static Task<int> Main(string[] args) => GarnetHost.RunAsync(args);
+    private const string InlineCompletionsVariable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+
+    public static Task<int> Main(string[] args)
+    {
+        // Run socket completions on the runtime's epoll threads (one per core) instead of handing
+        // them to the thread pool, so a received batch is parsed and executed on the thread that
+        // received it. The runtime reads the variable when sockets are first used, so setting it
+        // here, before the host starts, takes effect; an explicit value from the caller wins.
+        if (Environment.GetEnvironmentVariable(InlineCompletionsVariable) == null)
+            Environment.SetEnvironmentVariable(InlineCompletionsVariable, "1");
+        return GarnetHost.RunAsync(args);
+    }
 }

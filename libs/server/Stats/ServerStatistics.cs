@@ -1,17 +1,23 @@
+using System;
 using System.Threading;
 
 namespace Garnet.server;
 
 /// <summary>Server-wide counters for INFO. Sessions add their per-batch counts, not per command.</summary>
-public sealed class ServerStatistics
+public sealed class ServerStatistics : IDisposable
 {
+    private static readonly int s_commandSlots = MaxCommandId() + 1;
+
+    // Per-command call counts are kept per thread: a shared counter for GET would bounce one cache
+    // line between every core on every command. INFO sums the threads' arrays.
+    private readonly ThreadLocal<long[]> _commandCallsPerThread = new(() => new long[s_commandSlots], trackAllValues: true);
+
     private long _connectionsReceived;
     private long _commandsProcessed;
     private long _keyspaceHits;
     private long _keyspaceMisses;
     private long _expiredKeys;
     private long _rejectedConnections;
-    private readonly long[] _commandCalls = new long[ushort.MaxValue + 1];
 
     public long ConnectionsReceived => Volatile.Read(ref _connectionsReceived);
     public long CommandsProcessed => Volatile.Read(ref _commandsProcessed);
@@ -21,13 +27,27 @@ public sealed class ServerStatistics
     public long RejectedConnections => Volatile.Read(ref _rejectedConnections);
 
     /// <summary>Calls of <paramref name="command"/> since start or the last reset.</summary>
-    public long CommandCalls(RespCommand command) => Volatile.Read(ref _commandCalls[(int)command]);
+    public long CommandCalls(RespCommand command)
+    {
+        long total = 0;
+        foreach (var calls in _commandCallsPerThread.Values)
+            total += Volatile.Read(ref calls[(int)command]);
+        return total;
+    }
+
+    private static int MaxCommandId()
+    {
+        int max = 0;
+        foreach (RespCommand command in Enum.GetValues<RespCommand>())
+            max = Math.Max(max, (int)command);
+        return max;
+    }
 
     internal void AddConnection() => Interlocked.Increment(ref _connectionsReceived);
 
     internal void AddCommands(long count) => Interlocked.Add(ref _commandsProcessed, count);
 
-    internal void AddCommandCall(RespCommand command) => Interlocked.Increment(ref _commandCalls[(int)command]);
+    internal void AddCommandCall(RespCommand command) => _commandCallsPerThread.Value![(int)command]++;
 
     internal void AddHits(long hits, long misses)
     {
@@ -47,7 +67,10 @@ public sealed class ServerStatistics
         Volatile.Write(ref _keyspaceMisses, 0);
         Volatile.Write(ref _expiredKeys, 0);
         Volatile.Write(ref _rejectedConnections, 0);
-        for (int i = 0; i < _commandCalls.Length; i++)
-            _commandCalls[i] = 0;
+        foreach (var calls in _commandCallsPerThread.Values)
+            Array.Clear(calls);
     }
+
+    /// <summary>Releases the per-thread counters.</summary>
+    public void Dispose() => _commandCallsPerThread.Dispose();
 }

@@ -133,5 +133,6 @@ public sealed class StoreWrapper : IDisposable
                 _databases[i] = null;
             }
         }
+        Statistics.Dispose();
     }
 }
