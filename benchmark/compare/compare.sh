@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# Runs the same workloads against this server and against redis-server, one after the other, and
+# writes a Markdown table, a CSV and an SVG chart to benchmark/compare/results/<date>/.
+#
+#   benchmark/compare/compare.sh [--quick] [--runtime S] [--requests N] [--out DIR]
+#
+# --quick      1 s per workload and 100k redis-benchmark requests: a smoke check, not a measurement.
+# --runtime S  seconds per Resp.benchmark workload (default 5).
+# --requests N requests per redis-benchmark test (default 1000000).
+# --out DIR    output directory (default benchmark/compare/results/<UTC date-time>).
+#
+# Both servers listen on free loopback ports. With 2+ cores, servers are pinned to core 0 and the
+# load generators to core 1 (taskset), so client and server never share a core.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+RUNTIME=5
+REQUESTS=1000000
+OUT=""
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) RUNTIME=1; REQUESTS=100000 ;;
+        --runtime) RUNTIME="$2"; shift ;;
+        --requests) REQUESTS="$2"; shift ;;
+        --out) OUT="$2"; shift ;;
+        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+for tool in redis-server redis-benchmark redis-cli dotnet; do
+    command -v "$tool" > /dev/null || { echo "compare.sh: $tool not found (apt-get install -y redis-server redis-tools)" >&2; exit 1; }
+done
+
+DATE=$(date -u +%Y-%m-%d_%H%M%S)
+OUT=${OUT:-$ROOT/benchmark/compare/results/$DATE}
+mkdir -p "$OUT"
+RAW="$OUT/raw"
+mkdir -p "$RAW"
+CSV="$OUT/results.csv"
+MD="$OUT/results.md"
+SVG="$OUT/results.svg"
+
+# ---- build ---------------------------------------------------------------------------------
+echo "Building (Release)..."
+for proj in src/GarnetServer benchmark/Resp.benchmark benchmark/compare/ChartWriter; do
+    dotnet build "$ROOT/$proj" -c Release -nologo -v q > "$RAW/build.log" 2>&1 || { cat "$RAW/build.log" >&2; exit 1; }
+done
+GARNET="$ROOT/src/GarnetServer/bin/Release/net10.0/GarnetServer"
+RESPBENCH="$ROOT/benchmark/Resp.benchmark/bin/Release/net10.0/Resp.benchmark"
+CHART="$ROOT/benchmark/compare/ChartWriter/bin/Release/net10.0/ChartWriter"
+
+# ---- pinning -------------------------------------------------------------------------------
+CORES=$(nproc)
+if [ "$CORES" -ge 2 ] && command -v taskset > /dev/null; then
+    SERVER_PIN=(taskset -c 0)
+    LOAD_PIN=(taskset -c 1)
+    PINNING="servers on core 0, load generators on core 1 (taskset)"
+else
+    SERVER_PIN=()
+    LOAD_PIN=()
+    PINNING="not pinned (fewer than 2 cores or no taskset)"
+fi
+
+# ---- servers -------------------------------------------------------------------------------
+port_free() { ! (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
+free_port() {
+    local p
+    for _ in $(seq 1 200); do
+        p=$((20000 + RANDOM % 30000))
+        if port_free "$p" && [ "$p" != "${THIS_PORT:-}" ]; then echo "$p"; return 0; fi
+    done
+    echo "compare.sh: no free port found" >&2
+    return 1
+}
+
+THIS_PID=""
+REDIS_PID=""
+cleanup() {
+    for pid in $THIS_PID $REDIS_PID; do
+        kill "$pid" 2> /dev/null || true
+    done
+    for pid in $THIS_PID $REDIS_PID; do
+        wait "$pid" 2> /dev/null || true
+    done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+THIS_PORT=$(free_port)
+"${SERVER_PIN[@]}" "$GARNET" --port "$THIS_PORT" --quiet > "$RAW/this-server.log" 2>&1 &
+THIS_PID=$!
+REDIS_PORT=$(free_port)
+"${SERVER_PIN[@]}" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no > "$RAW/redis-server.log" 2>&1 &
+REDIS_PID=$!
+
+wait_ready() {
+    for _ in $(seq 1 100); do
+        if [ "$(redis-cli -p "$1" ping 2> /dev/null)" = "PONG" ]; then return 0; fi
+        sleep 0.1
+    done
+    echo "compare.sh: server on port $1 did not answer PING; see $RAW" >&2
+    return 1
+}
+wait_ready "$THIS_PORT"
+wait_ready "$REDIS_PORT"
+REDIS_VERSION=$(redis-server --version | sed -n 's/.*v=\([^ ]*\).*/\1/p')
+
+# ---- running one workload ------------------------------------------------------------------
+echo "workload,server,ops_per_sec,p99_us,status" > "$CSV"
+RESULT_ORDER=()
+
+record() { # workload server ops p99 status
+    echo "$1,$2,$3,$4,$5" >> "$CSV"
+}
+
+port_of() { if [ "$1" = this ]; then echo "$THIS_PORT"; else echo "$REDIS_PORT"; fi; }
+
+# resp_run NAME SERVER ARGS...: one Resp.benchmark run; a run that fails or whose replies are all
+# errors (unknown command, wrong type) is recorded as "not supported" rather than stopping the script.
+resp_run() {
+    local name=$1 server=$2
+    shift 2
+    local port log ops errors p99 rc=0
+    port=$(port_of "$server")
+    log="$RAW/$(echo "$name" | tr -c 'A-Za-z0-9' '_')-$server.txt"
+    redis-cli -p "$port" flushall > /dev/null 2>&1 || true
+    timeout $((RUNTIME * 4 + 120)) "${LOAD_PIN[@]}" "$RESPBENCH" --port "$port" --runtime "$RUNTIME" \
+        --csv "$RAW/resp-benchmark.csv" "$@" > "$log" 2>&1 || rc=$?
+    ops=$(grep -o 'ops/s=[0-9]*' "$log" | tail -1 | cut -d= -f2 || true)
+    errors=$(grep -o ' errors=[0-9]*' "$log" | tail -1 | cut -d= -f2 || true)
+    p99=$(grep -o 'ALL p50=[^|]*' "$log" | grep -o 'p99=[0-9.]*' | cut -d= -f2 || true)
+    if [ "$rc" -ne 0 ] || [ -z "$ops" ] || [ "${errors:-0}" -gt 0 ]; then
+        record "$name" "$server" "" "" "not supported"
+        printf '  %-10s %-40s not supported (rc=%s errors=%s)\n' "$server" "$name" "$rc" "${errors:-?}"
+    else
+        record "$name" "$server" "$ops" "$p99" "ok"
+        printf '  %-10s %-40s %12s ops/s %s\n' "$server" "$name" "$ops" "${p99:+p99=${p99}us}"
+    fi
+}
+
+workload() { # NAME ARGS...: runs against this server, then Redis
+    local name=$1
+    shift
+    RESULT_ORDER+=("$name")
+    resp_run "$name" this "$@"
+    resp_run "$name" redis "$@"
+}
+
+# redis-benchmark -t get,set with pipeline depth P; parses its --csv output (rps, p99 in ms).
+redis_benchmark() {
+    local depth=$1 server port log line
+    for server in this redis; do
+        port=$(port_of "$server")
+        log="$RAW/redis-benchmark-P$depth-$server.csv"
+        redis-cli -p "$port" flushall > /dev/null 2>&1 || true
+        timeout 600 "${LOAD_PIN[@]}" redis-benchmark -p "$port" -t get,set -n "$REQUESTS" -r 100000 -c 50 \
+            -P "$depth" --csv > "$log" 2> /dev/null || true
+        for op in SET GET; do
+            line=$(grep "^\"$op\"," "$log" || true)
+            local name="redis-benchmark $op -c 50 -P $depth"
+            if [ -z "$line" ]; then
+                record "$name" "$server" "" "" "not supported"
+            else
+                # "SET","rps","avg","min","p50","p95","p99","max" (latencies in ms)
+                local rps p99ms
+                rps=$(echo "$line" | cut -d, -f2 | tr -d '"' | cut -d. -f1)
+                p99ms=$(echo "$line" | cut -d, -f7 | tr -d '"')
+                record "$name" "$server" "$rps" "$(awk "BEGIN { printf \"%.1f\", $p99ms * 1000 }")" "ok"
+                printf '  %-10s %-40s %12s ops/s p99=%sms\n' "$server" "$name" "$rps" "$p99ms"
+            fi
+        done
+    done
+    for op in SET GET; do RESULT_ORDER+=("redis-benchmark $op -c 50 -P $depth"); done
+}
+
+# ---- workloads -----------------------------------------------------------------------------
+echo "Running workloads (${RUNTIME}s each; this server on :$THIS_PORT, redis $REDIS_VERSION on :$REDIS_PORT; $PINNING)"
+SMALL=(--dbsize 1024 --keylength 8 --valuelength 8)
+for op in GET SET; do
+    for batch in 1 16 64 4096; do
+        workload "$op batch=$batch" --op "$op" --batchsize "$batch" "${SMALL[@]}"
+    done
+done
+for sessions in 1 8 64 256; do
+    workload "online GET/SET 80/20 x$sessions sessions" --online --op-workload GET,SET --op-percent 80,20 \
+        --threads 1 --clients "$sessions" "${SMALL[@]}"
+done
+workload "ZADD batch=64" --op ZADD --batchsize 64 "${SMALL[@]}"
+workload "ZREM batch=64" --op ZREM --batchsize 64 "${SMALL[@]}"
+workload "PFADD batch=64" --op PFADD --batchsize 64 "${SMALL[@]}"
+workload "BITCOUNT 1 MB value batch=1" --op BITCOUNT --batchsize 1 --dbsize 16 --keylength 8 --valuelength 1048576
+redis_benchmark 1
+redis_benchmark 64
+
+# ---- report --------------------------------------------------------------------------------
+cell() { # server workload -> "ops/s" or "ops/s (p99 X µs)" or "not supported"
+    local row
+    row=$(awk -F, -v w="$2" -v s="$1" '$1 == w && $2 == s' "$CSV" | head -1)
+    if [ "$(echo "$row" | cut -d, -f5)" != "ok" ]; then echo "not supported"; return; fi
+    local ops p99
+    ops=$(echo "$row" | cut -d, -f3)
+    p99=$(echo "$row" | cut -d, -f4)
+    printf "%'d ops/s%s" "$ops" "${p99:+, p99 ${p99} µs}"
+}
+ratio() {
+    awk -F, -v w="$1" '$1 == w && $5 == "ok" { v[$2] = $3 } END {
+        if (("this" in v) && ("redis" in v) && v["redis"] > 0) printf "%.2f×", v["this"] / v["redis"]; else printf "–" }' "$CSV"
+}
+
+CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//' || true)
+COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo unknown)
+if [ -n "$(git -C "$ROOT" status --porcelain 2> /dev/null | head -1)" ]; then COMMIT="$COMMIT (with uncommitted changes)"; fi
+{
+    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- Commit: $COMMIT"
+    echo "- Machine: $CORES cores, ${CPU:-unknown CPU}, $(uname -sr)"
+    echo "- Redis: $REDIS_VERSION (\`--save \"\" --appendonly no\`); .NET $(dotnet --version)"
+    echo "- Pinning: $PINNING"
+    echo "- Runtime: ${RUNTIME}s per Resp.benchmark workload; $REQUESTS requests per redis-benchmark test"
+    echo
+    echo "| workload | this server | Redis | ratio |"
+    echo "| --- | ---: | ---: | ---: |"
+    for w in "${RESULT_ORDER[@]}"; do
+        echo "| $w | $(cell this "$w") | $(cell redis "$w") | $(ratio "$w") |"
+    done
+} > "$MD"
+
+LC_ALL=C "$CHART" "$CSV" "$SVG" "this server ($COMMIT) vs Redis $REDIS_VERSION, $CORES cores, $DATE"
+
+echo
+cat "$MD"
+echo
+echo "Results: $OUT (results.md, results.csv, results.svg; raw logs in raw/)"
