@@ -13,6 +13,28 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
     private static InvalidOperationException Unexpected(RespCommand command, string callback)
         => new($"{command} does not use the {callback} callback of the string store.");
 
+    /// <summary>The RMW command families of the string store; each has one logic class under Commands/.</summary>
+    private enum RmwFamily : byte
+    {
+        None,
+        Set,
+        Incr,
+        Append,
+        GetAndModify,
+        Expire,
+    }
+
+    /// <summary>Which family's logic an RMW command's callbacks run.</summary>
+    private static RmwFamily FamilyOf(RespCommand command) => command switch
+    {
+        RespCommand.SET or RespCommand.SETNX or RespCommand.GETSET or RespCommand.MSETNX => RmwFamily.Set,
+        RespCommand.INCR or RespCommand.INCRBY or RespCommand.DECR or RespCommand.DECRBY or RespCommand.INCRBYFLOAT => RmwFamily.Incr,
+        RespCommand.APPEND or RespCommand.SETRANGE => RmwFamily.Append,
+        RespCommand.GETDEL or RespCommand.GETEX => RmwFamily.GetAndModify,
+        RespCommand.EXPIRE or RespCommand.PEXPIRE or RespCommand.EXPIREAT or RespCommand.PEXPIREAT or RespCommand.PERSIST => RmwFamily.Expire,
+        _ => RmwFamily.None,
+    };
+
     // ---- Read ----
 
     public bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo)
@@ -37,30 +59,17 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public bool NeedInitialUpdate(ReadOnlySpan<byte> key, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        switch (input.Command)
+        switch (FamilyOf(input.Command))
         {
-            case RespCommand.SET:
-            case RespCommand.SETNX:
-            case RespCommand.GETSET:
-            case RespCommand.MSETNX:
+            case RmwFamily.Set:
                 return SetLogic.NeedInitialUpdate(ref input, ref output);
-            case RespCommand.INCR:
-            case RespCommand.INCRBY:
-            case RespCommand.DECR:
-            case RespCommand.DECRBY:
-            case RespCommand.INCRBYFLOAT:
+            case RmwFamily.Incr:
                 return true;
-            case RespCommand.APPEND:
-            case RespCommand.SETRANGE:
+            case RmwFamily.Append:
                 return AppendLogic.NeedInitialUpdate(ref input, ref output);
-            case RespCommand.GETDEL:
-            case RespCommand.GETEX:
+            case RmwFamily.GetAndModify:
                 return GetAndModifyLogic.NeedInitialUpdate();
-            case RespCommand.EXPIRE:
-            case RespCommand.PEXPIRE:
-            case RespCommand.EXPIREAT:
-            case RespCommand.PEXPIREAT:
-            case RespCommand.PERSIST:
+            case RmwFamily.Expire:
                 return ExpireLogic.NeedInitialUpdate(ref output);
             default:
                 throw Unexpected(input.Command, nameof(NeedInitialUpdate));
@@ -69,21 +78,13 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public RecordFieldInfo GetRMWInitialFieldInfo(ReadOnlySpan<byte> key, ref StringInput input)
     {
-        switch (input.Command)
+        switch (FamilyOf(input.Command))
         {
-            case RespCommand.SET:
-            case RespCommand.SETNX:
-            case RespCommand.GETSET:
-            case RespCommand.MSETNX:
+            case RmwFamily.Set:
                 return SetLogic.InitialFieldInfo(ref input);
-            case RespCommand.INCR:
-            case RespCommand.INCRBY:
-            case RespCommand.DECR:
-            case RespCommand.DECRBY:
-            case RespCommand.INCRBYFLOAT:
+            case RmwFamily.Incr:
                 return IncrLogic.InitialFieldInfo(ref input);
-            case RespCommand.APPEND:
-            case RespCommand.SETRANGE:
+            case RmwFamily.Append:
                 return AppendLogic.InitialFieldInfo(ref input);
             default:
                 throw Unexpected(input.Command, nameof(GetRMWInitialFieldInfo));
@@ -92,21 +93,13 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        switch (input.Command)
+        switch (FamilyOf(input.Command))
         {
-            case RespCommand.SET:
-            case RespCommand.SETNX:
-            case RespCommand.GETSET:
-            case RespCommand.MSETNX:
+            case RmwFamily.Set:
                 return SetLogic.InitialUpdater(ref record, ref input);
-            case RespCommand.INCR:
-            case RespCommand.INCRBY:
-            case RespCommand.DECR:
-            case RespCommand.DECRBY:
-            case RespCommand.INCRBYFLOAT:
+            case RmwFamily.Incr:
                 return IncrLogic.InitialUpdater(ref record, ref input, ref output);
-            case RespCommand.APPEND:
-            case RespCommand.SETRANGE:
+            case RmwFamily.Append:
                 return AppendLogic.InitialUpdater(ref record, ref input, ref output);
             default:
                 throw Unexpected(input.Command, nameof(InitialUpdater));
@@ -119,30 +112,17 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        switch (input.Command)
+        switch (FamilyOf(input.Command))
         {
-            case RespCommand.SET:
-            case RespCommand.SETNX:
-            case RespCommand.GETSET:
-            case RespCommand.MSETNX:
+            case RmwFamily.Set:
                 return SetLogic.InPlaceUpdater(ref record, ref input, ref output);
-            case RespCommand.INCR:
-            case RespCommand.INCRBY:
-            case RespCommand.DECR:
-            case RespCommand.DECRBY:
-            case RespCommand.INCRBYFLOAT:
+            case RmwFamily.Incr:
                 return IncrLogic.InPlaceUpdater(ref record, ref input, ref output);
-            case RespCommand.APPEND:
-            case RespCommand.SETRANGE:
+            case RmwFamily.Append:
                 return AppendLogic.InPlaceUpdater(ref record, ref input, ref output);
-            case RespCommand.GETDEL:
-            case RespCommand.GETEX:
+            case RmwFamily.GetAndModify:
                 return GetAndModifyLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo);
-            case RespCommand.EXPIRE:
-            case RespCommand.PEXPIRE:
-            case RespCommand.EXPIREAT:
-            case RespCommand.PEXPIREAT:
-            case RespCommand.PERSIST:
+            case RmwFamily.Expire:
                 return ExpireLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo);
             default:
                 throw Unexpected(input.Command, nameof(InPlaceUpdater));
@@ -151,30 +131,17 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        switch (input.Command)
+        switch (FamilyOf(input.Command))
         {
-            case RespCommand.SET:
-            case RespCommand.SETNX:
-            case RespCommand.GETSET:
-            case RespCommand.MSETNX:
+            case RmwFamily.Set:
                 return SetLogic.NeedCopyUpdate(in source, ref input, ref output);
-            case RespCommand.INCR:
-            case RespCommand.INCRBY:
-            case RespCommand.DECR:
-            case RespCommand.DECRBY:
-            case RespCommand.INCRBYFLOAT:
+            case RmwFamily.Incr:
                 return IncrLogic.NeedCopyUpdate(in source, ref input, ref output);
-            case RespCommand.APPEND:
-            case RespCommand.SETRANGE:
+            case RmwFamily.Append:
                 return AppendLogic.NeedCopyUpdate(in source, ref input, ref output);
-            case RespCommand.GETDEL:
-            case RespCommand.GETEX:
+            case RmwFamily.GetAndModify:
                 return GetAndModifyLogic.NeedCopyUpdate(in source, ref input, ref output, ref rmwInfo);
-            case RespCommand.EXPIRE:
-            case RespCommand.PEXPIRE:
-            case RespCommand.EXPIREAT:
-            case RespCommand.PEXPIREAT:
-            case RespCommand.PERSIST:
+            case RmwFamily.Expire:
                 return ExpireLogic.NeedCopyUpdate(in source, ref input, ref output, ref rmwInfo);
             default:
                 throw Unexpected(input.Command, nameof(NeedCopyUpdate));
@@ -183,30 +150,17 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public RecordFieldInfo GetRMWModifiedFieldInfo(in LogRecord source, ref StringInput input)
     {
-        switch (input.Command)
+        switch (FamilyOf(input.Command))
         {
-            case RespCommand.SET:
-            case RespCommand.SETNX:
-            case RespCommand.GETSET:
-            case RespCommand.MSETNX:
+            case RmwFamily.Set:
                 return SetLogic.ModifiedFieldInfo(in source, ref input);
-            case RespCommand.INCR:
-            case RespCommand.INCRBY:
-            case RespCommand.DECR:
-            case RespCommand.DECRBY:
-            case RespCommand.INCRBYFLOAT:
+            case RmwFamily.Incr:
                 return IncrLogic.ModifiedFieldInfo(in source, ref input);
-            case RespCommand.APPEND:
-            case RespCommand.SETRANGE:
+            case RmwFamily.Append:
                 return AppendLogic.ModifiedFieldInfo(in source, ref input);
-            case RespCommand.GETDEL:
-            case RespCommand.GETEX:
+            case RmwFamily.GetAndModify:
                 return GetAndModifyLogic.ModifiedFieldInfo(in source, ref input);
-            case RespCommand.EXPIRE:
-            case RespCommand.PEXPIRE:
-            case RespCommand.EXPIREAT:
-            case RespCommand.PEXPIREAT:
-            case RespCommand.PERSIST:
+            case RmwFamily.Expire:
                 return ExpireLogic.ModifiedFieldInfo(in source, ref input);
             default:
                 throw Unexpected(input.Command, nameof(GetRMWModifiedFieldInfo));
@@ -215,30 +169,17 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        switch (input.Command)
+        switch (FamilyOf(input.Command))
         {
-            case RespCommand.SET:
-            case RespCommand.SETNX:
-            case RespCommand.GETSET:
-            case RespCommand.MSETNX:
+            case RmwFamily.Set:
                 return SetLogic.CopyUpdater(in source, ref destination, ref input);
-            case RespCommand.INCR:
-            case RespCommand.INCRBY:
-            case RespCommand.DECR:
-            case RespCommand.DECRBY:
-            case RespCommand.INCRBYFLOAT:
+            case RmwFamily.Incr:
                 return IncrLogic.CopyUpdater(in source, ref destination, ref input, ref output);
-            case RespCommand.APPEND:
-            case RespCommand.SETRANGE:
+            case RmwFamily.Append:
                 return AppendLogic.CopyUpdater(in source, ref destination, ref input, ref output);
-            case RespCommand.GETDEL:
-            case RespCommand.GETEX:
+            case RmwFamily.GetAndModify:
                 return GetAndModifyLogic.CopyUpdater(in source, ref destination, ref input);
-            case RespCommand.EXPIRE:
-            case RespCommand.PEXPIRE:
-            case RespCommand.EXPIREAT:
-            case RespCommand.PEXPIREAT:
-            case RespCommand.PERSIST:
+            case RmwFamily.Expire:
                 return ExpireLogic.CopyUpdater(in source, ref destination, ref input);
             default:
                 throw Unexpected(input.Command, nameof(CopyUpdater));

@@ -168,20 +168,18 @@ public sealed unsafe partial class RespServerSession
     private void GetSet()
     {
         var input = new StringInput(RespCommand.GETSET) { Value = _args[2], Flags = StringInputFlags.ReturnOld };
-        var output = new StringOutput(_output);
-        var status = Store.RMW(_args[1].Span, ref input, ref output);
-        if (WriteIfOutOfMemory(status))
-            return;
-        CountLookup(output.HasValue);
-        if (output.HasValue)
-            _writer.WriteBulk(_output.Span);
-        else
-            _writer.WriteNull();
+        RmwReplyingOldValue(ref input);
     }
 
     private void GetDel()
     {
         var input = new StringInput(RespCommand.GETDEL);
+        RmwReplyingOldValue(ref input);
+    }
+
+    /// <summary>Runs an RMW whose callbacks copy the value they found, and replies with it (or nil).</summary>
+    private void RmwReplyingOldValue(ref StringInput input)
+    {
         var output = new StringOutput(_output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status))
