@@ -84,6 +84,20 @@ public static class CommandTable
         new(RespCommand.COMMAND, "COMMAND", -1, F.Loading | F.Stale, 0, 0, 0, A.Slow | A.Connection, "Returns detailed information about all commands."),
         new(RespCommand.MEMORY, "MEMORY", -2, F.None, 0, 0, 0, A.Slow, "A container for memory diagnostics commands."),
         new(RespCommand.LASTSAVE, "LASTSAVE", 1, F.Loading | F.Stale | F.Fast, 0, 0, 0, A.Admin | A.Fast | A.Dangerous, "Returns the Unix timestamp of the last successful save to disk."),
+
+        // Bitmaps
+        new(RespCommand.SETBIT, "SETBIT", 4, F.Write | F.DenyOom, 1, 1, 1, A.Write | A.Bitmap | A.Slow, "Sets or clears the bit at offset of the string value. Creates the key if it doesn't exist."),
+        new(RespCommand.GETBIT, "GETBIT", 3, F.ReadOnly | F.Fast, 1, 1, 1, A.Read | A.Bitmap | A.Fast, "Returns a bit value by offset."),
+        new(RespCommand.BITCOUNT, "BITCOUNT", -2, F.ReadOnly, 1, 1, 1, A.Read | A.Bitmap | A.Slow, "Counts the number of set bits (population counting) in a string."),
+        new(RespCommand.BITPOS, "BITPOS", -3, F.ReadOnly, 1, 1, 1, A.Read | A.Bitmap | A.Slow, "Finds the first set (1) or clear (0) bit in a string."),
+        new(RespCommand.BITOP, "BITOP", -4, F.Write | F.DenyOom, 2, -1, 1, A.Write | A.Bitmap | A.Slow, "Performs bitwise operations on multiple strings, and stores the result."),
+        new(RespCommand.BITFIELD, "BITFIELD", -2, F.Write | F.DenyOom, 1, 1, 1, A.Write | A.Bitmap | A.Slow, "Performs arbitrary bitfield integer operations on strings."),
+        new(RespCommand.BITFIELD_RO, "BITFIELD_RO", -2, F.ReadOnly | F.Fast, 1, 1, 1, A.Read | A.Bitmap | A.Fast, "Performs arbitrary read-only bitfield integer operations on strings."),
+
+        // HyperLogLog
+        new(RespCommand.PFADD, "PFADD", -2, F.Write | F.DenyOom | F.Fast, 1, 1, 1, A.Write | A.HyperLogLog | A.Fast, "Adds elements to a HyperLogLog key. Creates the key if it doesn't exist."),
+        new(RespCommand.PFCOUNT, "PFCOUNT", -2, F.ReadOnly | F.MayReplicate, 1, -1, 1, A.Read | A.HyperLogLog | A.Slow, "Returns the approximated cardinality of the set(s) observed by the HyperLogLog key(s)."),
+        new(RespCommand.PFMERGE, "PFMERGE", -2, F.Write | F.DenyOom, 1, -1, 1, A.Write | A.HyperLogLog | A.Slow, "Merges one or more HyperLogLog values into a single key."),
     ];
 
     private static readonly Dictionary<string, RespCommandInfo> s_byName = BuildNameIndex();

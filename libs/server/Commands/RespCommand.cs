@@ -79,4 +79,18 @@ public enum RespCommand : ushort
     COMMAND = 105,
     MEMORY = 106,
     LASTSAVE = 107,
+
+    // Bitmaps (string store)
+    SETBIT = 120,
+    GETBIT = 121,
+    BITCOUNT = 122,
+    BITPOS = 123,
+    BITOP = 124,
+    BITFIELD = 125,
+    BITFIELD_RO = 126,
+
+    // HyperLogLog (string store)
+    PFADD = 130,
+    PFCOUNT = 131,
+    PFMERGE = 132,
 }

@@ -74,7 +74,7 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>Hands the command to its family's handler (families are id ranges of <see cref="RespCommand"/>).</summary>
+    /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog).</summary>
     private void Dispatch(RespCommand command)
     {
         int id = (int)command;
@@ -84,8 +84,12 @@ public sealed unsafe partial class RespServerSession
             ExecuteStringCommand(command);
         else if (id < 100)
             ExecuteKeyspaceCommand(command);
-        else
+        else if (id < 120)
             ExecuteServerCommand(command);
+        else if (id < 130)
+            ExecuteBitmapCommand(command);
+        else
+            ExecuteHyperLogLogCommand(command);
     }
 
     /// <summary>

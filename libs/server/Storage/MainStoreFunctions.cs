@@ -22,6 +22,8 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
         Append,
         GetAndModify,
         Expire,
+        Bitmap,
+        HyperLogLog,
     }
 
     /// <summary>Which family's logic an RMW command's callbacks run.</summary>
@@ -32,6 +34,8 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
         RespCommand.APPEND or RespCommand.SETRANGE => RmwFamily.Append,
         RespCommand.GETDEL or RespCommand.GETEX => RmwFamily.GetAndModify,
         RespCommand.EXPIRE or RespCommand.PEXPIRE or RespCommand.EXPIREAT or RespCommand.PEXPIREAT or RespCommand.PERSIST => RmwFamily.Expire,
+        RespCommand.SETBIT or RespCommand.BITOP or RespCommand.BITFIELD => RmwFamily.Bitmap,
+        RespCommand.PFADD or RespCommand.PFMERGE => RmwFamily.HyperLogLog,
         _ => RmwFamily.None,
     };
 
@@ -71,6 +75,10 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
                 return GetAndModifyLogic.NeedInitialUpdate();
             case RmwFamily.Expire:
                 return ExpireLogic.NeedInitialUpdate(ref output);
+            case RmwFamily.Bitmap:
+                return BitmapLogic.NeedInitialUpdate(ref input, ref output);
+            case RmwFamily.HyperLogLog:
+                return HyperLogLogLogic.NeedInitialUpdate(ref input, ref output);
             default:
                 throw Unexpected(input.Command, nameof(NeedInitialUpdate));
         }
@@ -86,6 +94,10 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
                 return IncrLogic.InitialFieldInfo(ref input);
             case RmwFamily.Append:
                 return AppendLogic.InitialFieldInfo(ref input);
+            case RmwFamily.Bitmap:
+                return BitmapLogic.InitialFieldInfo(ref input);
+            case RmwFamily.HyperLogLog:
+                return HyperLogLogLogic.InitialFieldInfo(ref input);
             default:
                 throw Unexpected(input.Command, nameof(GetRMWInitialFieldInfo));
         }
@@ -101,6 +113,10 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
                 return IncrLogic.InitialUpdater(ref record, ref input, ref output);
             case RmwFamily.Append:
                 return AppendLogic.InitialUpdater(ref record, ref input, ref output);
+            case RmwFamily.Bitmap:
+                return BitmapLogic.InitialUpdater(ref record, ref input, ref output);
+            case RmwFamily.HyperLogLog:
+                return HyperLogLogLogic.InitialUpdater(ref record, ref input, ref output);
             default:
                 throw Unexpected(input.Command, nameof(InitialUpdater));
         }
@@ -124,6 +140,10 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
                 return GetAndModifyLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo);
             case RmwFamily.Expire:
                 return ExpireLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo);
+            case RmwFamily.Bitmap:
+                return BitmapLogic.InPlaceUpdater(ref record, ref input, ref output);
+            case RmwFamily.HyperLogLog:
+                return HyperLogLogLogic.InPlaceUpdater(ref record, ref input, ref output);
             default:
                 throw Unexpected(input.Command, nameof(InPlaceUpdater));
         }
@@ -143,6 +163,10 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
                 return GetAndModifyLogic.NeedCopyUpdate(in source, ref input, ref output, ref rmwInfo);
             case RmwFamily.Expire:
                 return ExpireLogic.NeedCopyUpdate(in source, ref input, ref output, ref rmwInfo);
+            case RmwFamily.Bitmap:
+                return BitmapLogic.NeedCopyUpdate(in source, ref input, ref output);
+            case RmwFamily.HyperLogLog:
+                return HyperLogLogLogic.NeedCopyUpdate(in source, ref input, ref output);
             default:
                 throw Unexpected(input.Command, nameof(NeedCopyUpdate));
         }
@@ -162,6 +186,10 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
                 return GetAndModifyLogic.ModifiedFieldInfo(in source, ref input);
             case RmwFamily.Expire:
                 return ExpireLogic.ModifiedFieldInfo(in source, ref input);
+            case RmwFamily.Bitmap:
+                return BitmapLogic.ModifiedFieldInfo(in source, ref input);
+            case RmwFamily.HyperLogLog:
+                return HyperLogLogLogic.ModifiedFieldInfo(in source, ref input);
             default:
                 throw Unexpected(input.Command, nameof(GetRMWModifiedFieldInfo));
         }
@@ -181,6 +209,10 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
                 return GetAndModifyLogic.CopyUpdater(in source, ref destination, ref input);
             case RmwFamily.Expire:
                 return ExpireLogic.CopyUpdater(in source, ref destination, ref input);
+            case RmwFamily.Bitmap:
+                return BitmapLogic.CopyUpdater(in source, ref destination, ref input, ref output);
+            case RmwFamily.HyperLogLog:
+                return HyperLogLogLogic.CopyUpdater(in source, ref destination, ref input, ref output);
             default:
                 throw Unexpected(input.Command, nameof(CopyUpdater));
         }
