@@ -45,6 +45,11 @@ internal static class HyperLogLogLogic
 
     public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
     {
+        if (input.Command == RespCommand.PFADD && HyperLogLogInPlace.TryAdd(ref record, input.Value.Span, out bool changed))
+        {
+            output.Number = changed ? Changed : Unchanged;
+            return true;
+        }
         Span<byte> registers = stackalloc byte[HyperLogLog.RegisterCount];
         if (!TryUpdate(record.Value, ref input, registers, out output.Number, out int newLength))
             return true;
