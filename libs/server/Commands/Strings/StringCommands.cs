@@ -182,13 +182,7 @@ public sealed unsafe partial class RespServerSession
     {
         var output = new StringOutput(_output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
-        if (WriteIfOutOfMemory(status))
-            return;
-        CountLookup(output.HasValue);
-        if (output.HasValue)
-            _writer.WriteBulk(_output.Span);
-        else
-            _writer.WriteNull();
+        ReplyValueOrNull(status, output.HasValue);
     }
 
     private void GetEx()
@@ -216,22 +210,13 @@ public sealed unsafe partial class RespServerSession
         bool modifies = expiration.Index != 0 || (input.Flags & StringInputFlags.Persist) != 0;
         var output = new StringOutput(_output);
         Status status = modifies ? Store.RMW(_args[1].Span, ref input, ref output) : Store.Read(_args[1].Span, ref input, ref output);
-        if (WriteIfOutOfMemory(status))
-            return;
-        CountLookup(output.HasValue);
-        if (output.HasValue)
-            _writer.WriteBulk(_output.Span);
-        else
-            _writer.WriteNull();
+        ReplyValueOrNull(status, output.HasValue);
     }
 
     private void MSet()
     {
-        if ((_argCount - 1) % 2 != 0)
-        {
-            WriteWrongArity(CurrentCommand.LowerName);
+        if (!HasKeyValuePairs())
             return;
-        }
         for (int i = 1; i < _argCount; i += 2)
         {
             var input = new StringInput(RespCommand.MSET);
@@ -249,11 +234,8 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void MSetNx()
     {
-        if ((_argCount - 1) % 2 != 0)
-        {
-            WriteWrongArity(CurrentCommand.LowerName);
+        if (!HasKeyValuePairs())
             return;
-        }
         for (int i = 1; i < _argCount; i += 2)
         {
             var output = default(StringOutput);
@@ -384,5 +366,26 @@ public sealed unsafe partial class RespServerSession
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
         _writer.WriteInteger(output.Number);
+    }
+
+    /// <summary>The reply of commands that return the value they found: -OOM, the value, or nil; counts the lookup.</summary>
+    private void ReplyValueOrNull(Status status, bool hasValue)
+    {
+        if (WriteIfOutOfMemory(status))
+            return;
+        CountLookup(hasValue);
+        if (hasValue)
+            _writer.WriteBulk(_output.Span);
+        else
+            _writer.WriteNull();
+    }
+
+    /// <summary>MSET and MSETNX take key/value pairs; an odd count is an arity error.</summary>
+    private bool HasKeyValuePairs()
+    {
+        if ((_argCount - 1) % 2 == 0)
+            return true;
+        WriteWrongArity(CurrentCommand.LowerName);
+        return false;
     }
 }
