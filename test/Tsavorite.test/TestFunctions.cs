@@ -24,6 +24,7 @@ public enum Callback
     CopyUpdater = 1 << 12,
     PostCopyUpdater = 1 << 13,
     InPlaceDeleter = 1 << 14,
+    DisposeRecord = 1 << 15,
 
     /// <summary>The sizing queries, which say nothing about the path an operation took.</summary>
     FieldInfo = GetUpsertFieldInfo | GetRMWInitialFieldInfo | GetRMWModifiedFieldInfo,
@@ -95,7 +96,7 @@ internal struct TestOutput
 /// <summary>How often each callback fired; shared by the copies of a <see cref="TestFunctions"/> struct.</summary>
 internal sealed class CallbackCounts
 {
-    private const int CallbackKinds = 15;
+    private const int CallbackKinds = 16;
     private readonly long[] _counts = new long[CallbackKinds];
 
     public void Add(Callback callback) => Interlocked.Increment(ref _counts[System.Numerics.BitOperations.Log2((uint)callback)]);
@@ -298,6 +299,9 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
         deleteInfo.Action = OperationAction.CancelOperation;
         return false;
     }
+
+    public void DisposeRecord(ref LogRecord record, DisposeReason reason)
+        => Counts.Add(Callback.DisposeRecord);
 
     /// <summary>Counts the callback and applies the input's cancel and refuse knobs; false when the callback must return false.</summary>
     private bool Enter(Callback callback, in TestInput input, ref OperationAction action)

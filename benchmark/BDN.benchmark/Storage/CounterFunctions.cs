@@ -69,4 +69,8 @@ public struct CounterFunctions : ISessionFunctions<long, long>
     }
 
     public bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => true;
+
+    public void DisposeRecord(ref LogRecord record, DisposeReason reason)
+    {
+    }
 }

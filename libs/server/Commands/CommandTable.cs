@@ -9,9 +9,22 @@ namespace Garnet.server;
 /// The command table, declared once: name, id, arity, flags, key positions and ACL categories of every
 /// command. Dispatch, arity errors, COMMAND and (later) transactions and ACL all read from it.
 /// </summary>
-public static class CommandTable
+public static partial class CommandTable
 {
     private static readonly RespCommandInfo[] s_commands =
+    [
+        .. CoreCommands,
+        .. ListCommands,
+        .. HashCommands,
+        .. SetCommands,
+        .. SortedSetCommands,
+        .. GeoCommands,
+        .. BlockingCommands,
+        .. SortCommands,
+    ];
+
+    /// <summary>The connection, string, keyspace, server, bitmap and HyperLogLog commands' table entries.</summary>
+    private static RespCommandInfo[] CoreCommands =>
     [
         // Connection
         new(RespCommand.PING, "PING", -1, F.Fast, 0, 0, 0, A.Fast | A.Connection, "Returns the server's liveliness response."),

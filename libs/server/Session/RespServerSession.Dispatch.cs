@@ -74,7 +74,7 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog).</summary>
+    /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog, lists, hashes, sets, sorted sets, geo, blocking, sort).</summary>
     private void Dispatch(RespCommand command)
     {
         int id = (int)command;
@@ -88,8 +88,22 @@ public sealed unsafe partial class RespServerSession
             ExecuteServerCommand(command);
         else if (id < 130)
             ExecuteBitmapCommand(command);
-        else
+        else if (id < 200)
             ExecuteHyperLogLogCommand(command);
+        else if (id < 230)
+            ExecuteListCommand(command);
+        else if (id < 260)
+            ExecuteHashCommand(command);
+        else if (id < 290)
+            ExecuteSetCommand(command);
+        else if (id < 340)
+            ExecuteSortedSetCommand(command);
+        else if (id < 360)
+            ExecuteGeoCommand(command);
+        else if (id < 380)
+            ExecuteBlockingCommand(command);
+        else
+            ExecuteSortCommand(command);
     }
 
     /// <summary>

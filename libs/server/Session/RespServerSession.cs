@@ -171,7 +171,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _database?.RemoveUser();
         database.AddUser();
         _database = database;
-        _storeSession = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+        _storeSession = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
+        _objectSession = _storeSession.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(database.Objects));
     }
 
     /// <summary>Selects database <paramref name="index"/> in the middle of a batch (SELECT).</summary>
@@ -208,5 +209,6 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _storeSession?.Dispose();
         _database?.RemoveUser();
         _output.Dispose();
+        _replyBuffer.Dispose();
     }
 }

@@ -108,7 +108,7 @@ internal sealed class ActiveExpiration : IDisposable
 
     private long Sweep(GarnetDatabase database, CancellationToken token)
     {
-        using var session = database.MainStore.NewSession<StringInput, StringOutput, ExpiredRecordDeleter>(default);
+        using var session = database.MainStore.NewSession<StringInput, StringOutput, ExpiredRecordDeleter>(new ExpiredRecordDeleter(database.Objects));
         long deleted = 0;
         long from = 0;
         while (!token.IsCancellationRequested && !database.Retired)
@@ -193,7 +193,17 @@ internal sealed class ActiveExpiration : IDisposable
     /// </summary>
     private struct ExpiredRecordDeleter : ISessionFunctions<StringInput, StringOutput>
     {
+        private readonly ObjectTable _objects;
+
+        public ExpiredRecordDeleter(ObjectTable objects) => _objects = objects;
+
         private static InvalidOperationException NotUsed() => new("Active expiration only deletes.");
+
+        public readonly void DisposeRecord(ref LogRecord record, DisposeReason reason)
+        {
+            if (record.Info.ValueIsObject)
+                _objects.Free(ObjectRecord.Handle(in record));
+        }
 
         public readonly bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowTicks);
 

@@ -6,7 +6,7 @@ using Tsavorite;
 namespace Garnet.server;
 
 /// <summary>
-/// One logical database (SELECT n): its string store. A flushed or swapped-out database is retired:
+/// One logical database (SELECT n): its store (strings inline, objects by handle) and object table. A flushed or swapped-out database is retired:
 /// sessions move to the replacement at their next batch, and the retired one is disposed when the
 /// last session using it lets go.
 /// </summary>
@@ -32,7 +32,11 @@ public sealed class GarnetDatabase
             PageSizeBits = System.Numerics.BitOperations.Log2((ulong)options.PageSize),
             LogDevice = LogDevice,
         });
+        Objects = new ObjectTable(MainStore.Log, options.MemorySize);
     }
+
+    /// <summary>The heap objects (lists, hashes, sets, sorted sets) that the store's object records refer to.</summary>
+    public ObjectTable Objects { get; }
 
     /// <summary>The database number.</summary>
     public int Index { get; internal set; }

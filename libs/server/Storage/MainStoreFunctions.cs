@@ -8,8 +8,13 @@ namespace Garnet.server;
 /// family in <see cref="StringInput.Command"/>; the families live under Commands/ with their parsing
 /// and replies, so one command's meaning stays in one place.
 /// </summary>
-public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
+public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 {
+    private readonly ObjectTable _objects;
+
+    /// <summary>Callbacks for a store whose object records refer to <paramref name="objects"/>.</summary>
+    public MainStoreFunctions(ObjectTable objects) => _objects = objects;
+
     private static InvalidOperationException Unexpected(RespCommand command, string callback)
         => new($"{command} does not use the {callback} callback of the string store.");
 
@@ -220,9 +225,20 @@ public struct MainStoreFunctions : ISessionFunctions<StringInput, StringOutput>
 
     public void PostCopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
+        // A string written over an object (SET XX) leaves the object unreferenced.
+        if (source.Info.ValueIsObject && !destination.Info.ValueIsObject)
+            _objects.Free(ObjectRecord.Handle(in source));
     }
 
     // ---- Delete ----
 
     public bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => true;
+
+    // ---- Record lifetime ----
+
+    public void DisposeRecord(ref LogRecord record, DisposeReason reason)
+    {
+        if (record.Info.ValueIsObject)
+            _objects.Free(ObjectRecord.Handle(in record));
+    }
 }

@@ -12,13 +12,23 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
 {
     private readonly TsavoriteKV _store;
     private TFunctions _functions;
-    private bool _protected;
+    private readonly EpochProtection _protection;
 
-    internal ClientSession(TsavoriteKV store, TFunctions functions)
+    internal ClientSession(TsavoriteKV store, TFunctions functions, EpochProtection? sharedProtection = null)
     {
         _store = store;
         _functions = functions;
+        _protection = sharedProtection ?? new EpochProtection();
     }
+
+    /// <summary>
+    /// Opens another session on the same store, for the same thread, with other callbacks (e.g. the
+    /// object commands of a store that also holds strings). The two share epoch protection: a batch
+    /// begun with <see cref="BeginUnsafe"/> on either covers operations on both.
+    /// </summary>
+    public ClientSession<TInput2, TOutput2, TFunctions2> NewLinkedSession<TInput2, TOutput2, TFunctions2>(TFunctions2 functions)
+        where TFunctions2 : ISessionFunctions<TInput2, TOutput2>
+        => new(_store, functions, _protection);
 
     /// <summary>The store this session works on.</summary>
     public TsavoriteKV Store => _store;
@@ -33,13 +43,13 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public void BeginUnsafe()
     {
         _store.Epoch.Resume();
-        _protected = true;
+        _protection.Protected = true;
     }
 
     /// <summary>Ends the protection begun by <see cref="BeginUnsafe"/>.</summary>
     public void EndUnsafe()
     {
-        _protected = false;
+        _protection.Protected = false;
         _store.Epoch.Suspend();
     }
 
@@ -49,7 +59,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// <summary>Reads <paramref name="key"/>: the Reader callback fills <paramref name="output"/>.</summary>
     public Status Read(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
     {
-        if (_protected)
+        if (_protection.Protected)
             return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
         _store.Epoch.Resume();
         try
@@ -72,7 +82,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// <summary>Writes <paramref name="value"/> for <paramref name="key"/> through the Upsert callbacks.</summary>
     public Status Upsert(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output)
     {
-        if (_protected)
+        if (_protection.Protected)
             return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output);
         _store.Epoch.Resume();
         try
@@ -96,7 +106,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// <summary>Updates <paramref name="key"/> from its current value through the RMW callbacks.</summary>
     public Status RMW(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
     {
-        if (_protected)
+        if (_protection.Protected)
             return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
         _store.Epoch.Resume();
         try
@@ -119,7 +129,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// <summary>Deletes <paramref name="key"/>: found when a live record was deleted.</summary>
     public Status Delete(ReadOnlySpan<byte> key)
     {
-        if (_protected)
+        if (_protection.Protected)
             return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key);
         _store.Epoch.Resume();
         try
@@ -142,7 +152,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public long Scan<TScanFunctions>(ref TScanFunctions scanFunctions, long fromAddress = 0, long untilAddress = -1, ScanFlags flags = ScanFlags.None)
         where TScanFunctions : IScanFunctions
     {
-        if (_protected)
+        if (_protection.Protected)
             return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress, flags);
         _store.Epoch.Resume();
         try
@@ -158,7 +168,13 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// <summary>Ends the session (and its epoch protection, if a batch was left open).</summary>
     public void Dispose()
     {
-        if (_protected)
+        if (_protection.Protected)
             EndUnsafe();
     }
+}
+
+/// <summary>Whether the sessions sharing this object are inside a batch begun with BeginUnsafe.</summary>
+internal sealed class EpochProtection
+{
+    public bool Protected;
 }

@@ -20,7 +20,7 @@ public class ActiveExpirationTests : ServerTestBase
     private long RecordsInStore(int index, string prefix)
     {
         var database = Server.Store.GetDatabase(index);
-        using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+        using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
         var counter = new PrefixCounter(Encoding.ASCII.GetBytes(prefix));
         session.Scan(ref counter, 0, -1, ScanFlags.IncludeExpired);
         return counter.Count;

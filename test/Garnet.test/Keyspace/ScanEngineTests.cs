@@ -20,7 +20,7 @@ public class ScanEngineTests
     public void CreateStore()
     {
         _store = new TsavoriteKV(new KVSettings { IndexSize = 1L << 16, MemorySize = 1L << 22, PageSizeBits = 16 });
-        _session = _store.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+        _session = _store.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(new ObjectTable()));
     }
 
     [TearDown]
@@ -129,7 +129,7 @@ public class ScanEngineTests
         using var stop = new System.Threading.CancellationTokenSource();
         var writer = System.Threading.Tasks.Task.Run(() =>
         {
-            using var session = _store.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+            using var session = _store.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(new ObjectTable()));
             var random = new Random(1);
             while (!stop.IsCancellationRequested)
             {

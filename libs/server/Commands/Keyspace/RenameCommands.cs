@@ -110,7 +110,7 @@ public sealed unsafe partial class RespServerSession
             var target = AcquireDatabase(targetIndex);
             try
             {
-                using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+                using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(target.Objects));
                 result = WriteCopiedValue(session, destination, output.Number, replace);
             }
             finally

@@ -289,7 +289,7 @@ public sealed unsafe partial class RespServerSession
         }
         try
         {
-            using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(default);
+            using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
             session.Scan(ref counter);
         }
         finally

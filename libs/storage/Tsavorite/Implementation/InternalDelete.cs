@@ -62,7 +62,7 @@ public sealed unsafe partial class TsavoriteKV
                 return Done(new Status(Status.Basic.Canceled), out status);
         }
 
-        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
+        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
         if (outcome == OperationOutcome.Done && !deleteStatus.IsOutOfMemory)
             status = expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.Found);
         else

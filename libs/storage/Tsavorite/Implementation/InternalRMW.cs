@@ -60,7 +60,7 @@ public sealed unsafe partial class TsavoriteKV
             if (functions.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo))
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                    return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
                 status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                 return OperationOutcome.Done;
             }
@@ -68,7 +68,7 @@ public sealed unsafe partial class TsavoriteKV
         else if (!functions.NeedCopyUpdate(in record, ref input, ref output, ref rmwInfo))
         {
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
             status = rmwInfo.Action == OperationAction.CancelOperation ? new Status(Status.Basic.Canceled) : new Status(Status.Basic.Found);
             return OperationOutcome.Done;
         }
@@ -79,15 +79,17 @@ public sealed unsafe partial class TsavoriteKV
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             case OperationAction.ExpireAndStop:
-                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
         }
         return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, out status);
     }
 
     /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
-    private OperationOutcome DeleteByUpdater(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
+    private OperationOutcome DeleteByUpdater<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
+        long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
     {
-        var outcome = DeleteFoundRecord(key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
+        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
         status = deleteStatus.IsOutOfMemory ? deleteStatus : new Status(Status.Basic.NotFound);
         return outcome;
     }
@@ -117,7 +119,7 @@ public sealed unsafe partial class TsavoriteKV
         {
             Abandon(newAddress, ref destination);
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater(key, entry, tag, entryAddress, address, ref source, sourceMutable, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref source, sourceMutable, out status);
             status = new Status(Status.Basic.Canceled);
             return OperationOutcome.Done;
         }
@@ -152,6 +154,8 @@ public sealed unsafe partial class TsavoriteKV
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         if (reusableAddress != 0 && size <= reusable.AllocatedSize)
         {
+            if (expired)
+                functions.DisposeRecord(ref reusable, DisposeReason.Expired);
             reusable.Reinitialize(in fields);
             if (!functions.InitialUpdater(ref reusable, ref input, ref output, ref rmwInfo))
             {
@@ -187,6 +191,8 @@ public sealed unsafe partial class TsavoriteKV
         }
         if (!TryLink(entry, tag, entryAddress, newAddress, ref newRecord))
             return Retry(out status);
+        if (expired)
+            functions.DisposeRecord(ref reusable, DisposeReason.Expired);
         if (replaceOld)
             Abandon(reusableAddress, ref reusable);
         functions.PostInitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo);

@@ -75,6 +75,8 @@ public sealed unsafe partial class TsavoriteKV
                 var reuseFields = functions.GetUpsertFieldInfo(key, value, ref input);
                 if (RecordLayout.AllocatedSize(key.Length, in reuseFields) <= record.AllocatedSize)
                 {
+                    if (!record.Info.Tombstone)
+                        functions.DisposeRecord(ref record, DisposeReason.Expired);
                     record.Reinitialize(in reuseFields);
                     var upsertInfo = new UpsertInfo { Address = address };
                     if (!functions.InitialWriter(ref record, value, ref input, ref output, ref upsertInfo))
@@ -120,6 +122,8 @@ public sealed unsafe partial class TsavoriteKV
         }
         if (!TryLink(entry, tag, entryAddress, newAddress, ref newRecord))
             return Retry(out status);
+        if (address != 0 && !record.Info.Tombstone)
+            functions.DisposeRecord(ref record, existed ? DisposeReason.Superseded : DisposeReason.Expired);
         if (replaceOld)
             Abandon(address, ref record);
         functions.PostInitialWriter(ref newRecord, ref input, ref output, ref info);

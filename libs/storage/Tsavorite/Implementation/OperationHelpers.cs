@@ -127,10 +127,13 @@ public sealed unsafe partial class TsavoriteKV
     /// possible) when the caller found it <paramref name="mutable"/>, or by a tombstone record at
     /// the tail. The caller's view of mutability is used so callbacks and the deletion agree.
     /// </summary>
-    internal OperationOutcome DeleteFoundRecord(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
+    internal OperationOutcome DeleteFoundRecord<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
+        long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         if (mutable)
         {
+            functions.DisposeRecord(ref record, DisposeReason.Deleted);
             record.Info.Tombstone = true;
             if (address == entryAddress)
                 TryElideDeleted(key, entry, tag, address, ref record);
@@ -157,6 +160,7 @@ public sealed unsafe partial class TsavoriteKV
             status = default;
             return OperationOutcome.Retry;
         }
+        functions.DisposeRecord(ref record, DisposeReason.Deleted);
         status = new Status(Status.Basic.NotFound, Status.Record.Created);
         return OperationOutcome.Done;
     }

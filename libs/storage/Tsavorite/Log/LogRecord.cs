@@ -212,6 +212,7 @@ public readonly unsafe struct LogRecord
         int keyLength = KeyLength;
         var info = Info;
         info.Tombstone = false;
+        info.ValueIsObject = false;
         info.HasETag = fields.HasETag;
         info.HasExpiration = fields.HasExpiration;
         info.HasFiller = false;

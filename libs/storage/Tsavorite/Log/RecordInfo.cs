@@ -19,6 +19,7 @@ public struct RecordInfo
     private const int HasETagBit = 53;
     private const int HasFillerBit = 54;
     private const int AbandonedBit = 55;
+    private const int ValueIsObjectBit = 56;
 
     [FieldOffset(0)]
     private long _word;
@@ -60,6 +61,13 @@ public struct RecordInfo
     /// </summary>
     public bool Abandoned { readonly get => Get(AbandonedBit); set => Set(AbandonedBit, value); }
 
+    /// <summary>
+    /// The value is not bytes but a reference to a heap object the store's user keeps (a handle).
+    /// The engine only carries the bit; <see cref="ISessionFunctions{TInput, TOutput}.DisposeRecord"/>
+    /// tells the user when such a value is dropped.
+    /// </summary>
+    public bool ValueIsObject { readonly get => Get(ValueIsObjectBit); set => Set(ValueIsObjectBit, value); }
+
     /// <summary>The header has never been written (unallocated page space).</summary>
     public readonly bool IsNull => _word == 0;
 
@@ -81,5 +89,5 @@ public struct RecordInfo
 
     /// <inheritdoc/>
     public override readonly string ToString()
-        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned}";
+        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned} object={ValueIsObject}";
 }

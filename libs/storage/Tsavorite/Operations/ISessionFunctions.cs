@@ -86,4 +86,15 @@ public interface ISessionFunctions<TInput, TOutput>
     /// Return false to cancel.
     /// </summary>
     bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo);
+
+    // ---- Record lifetime ----
+
+    /// <summary>
+    /// Fires once when a record's value stops being reachable through the index while the bucket
+    /// latch is held: the key was deleted, a newer record from Upsert replaced it, or it had expired
+    /// and a write replaced or reused it. It does not fire for RMW's copy update, whose
+    /// <see cref="PostCopyUpdater"/> sees both records and decides what the copy took over. Values
+    /// that refer to resources outside the log (object handles) release them here.
+    /// </summary>
+    void DisposeRecord(ref LogRecord record, DisposeReason reason);
 }

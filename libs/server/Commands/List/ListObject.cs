@@ -1,0 +1,26 @@
+using System;
+using System.IO;
+
+namespace Garnet.server;
+
+/// <summary>A list value. (Skeleton: the List family replaces this with its data structure and commands.)</summary>
+public sealed class ListObject : GarnetObject
+{
+    public override GarnetObjectType Type => GarnetObjectType.List;
+
+    public override long Count => 0;
+
+    public override void Operate(ref ObjectInput input, ref ObjectOutput output)
+        => throw new NotSupportedException($"{input.Command} is not implemented yet.");
+
+    public override GarnetObject Clone() => new ListObject();
+
+    public override void Serialize(BinaryWriter writer) => writer.Write(0);
+
+    /// <summary>Reads an object written by <see cref="Serialize"/>.</summary>
+    public static ListObject Deserialize(BinaryReader reader)
+    {
+        reader.ReadInt32();
+        return new ListObject();
+    }
+}

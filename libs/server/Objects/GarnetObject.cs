@@ -1,0 +1,34 @@
+using System.IO;
+
+namespace Garnet.server;
+
+/// <summary>
+/// A value that lives on the managed heap (list, hash, set, sorted set) and is referenced from its
+/// log record by a handle into the database's <see cref="ObjectTable"/>. Each family's class holds its
+/// data structure and runs its commands in <see cref="Operate"/>; the engine callbacks that call it
+/// hold the key's bucket latch (shared for reads, so read-only commands must not change anything).
+/// </summary>
+public abstract class GarnetObject
+{
+    /// <summary>Which family the object belongs to.</summary>
+    public abstract GarnetObjectType Type { get; }
+
+    /// <summary>Number of elements; an object left empty by a command is deleted with its key.</summary>
+    public abstract long Count { get; }
+
+    /// <summary>Approximate bytes the object takes on the heap; each family keeps it current as it changes.</summary>
+    public long HeapSize { get; protected set; }
+
+    /// <summary>
+    /// Runs <paramref name="input"/>'s command on this object and writes its whole reply to
+    /// <paramref name="output"/>'s writer. Absent keys are served by running the command on a new,
+    /// empty object: a write that leaves it empty creates no key, and a read answers as for a missing key.
+    /// </summary>
+    public abstract void Operate(ref ObjectInput input, ref ObjectOutput output);
+
+    /// <summary>A deep copy (COPY, and snapshots that multi-key commands compute on outside the latch).</summary>
+    public abstract GarnetObject Clone();
+
+    /// <summary>Writes the contents (DUMP payloads; page flushes and checkpoints once they serialize objects).</summary>
+    public abstract void Serialize(BinaryWriter writer);
+}

@@ -1,0 +1,86 @@
+using System;
+
+namespace Garnet.server;
+
+/// <summary>What an object-store operation asks of the engine callbacks besides running a command.</summary>
+public enum ObjectOperation : byte
+{
+    /// <summary>Run <see cref="ObjectInput.Command"/> on the key's object (<see cref="GarnetObject.Operate"/>).</summary>
+    Run,
+
+    /// <summary>Read only: return a deep copy of the key's object in <see cref="ObjectOutput.Object"/>.</summary>
+    Snapshot,
+
+    /// <summary>Read only: return the key's object itself in <see cref="ObjectOutput.Object"/> (RENAME moves it).</summary>
+    Reference,
+
+    /// <summary>
+    /// Update: make the key hold <see cref="ObjectInput.Install"/>, whatever it held before, with
+    /// <see cref="ObjectInput.ExpirationTicks"/> (0 = none). Used by *STORE commands, RENAME, COPY, RESTORE.
+    /// </summary>
+    Install,
+}
+
+/// <summary>The input of an object-store operation: the command, its arguments and what to do.</summary>
+public struct ObjectInput
+{
+    /// <summary>The command being run.</summary>
+    public RespCommand Command;
+
+    /// <summary>The object type the command works on; another type answers WRONGTYPE (None accepts any).</summary>
+    public GarnetObjectType Type;
+
+    /// <summary>What the callbacks do (run the command, copy the object, install an object).</summary>
+    public ObjectOperation Operation;
+
+    /// <summary>The command's arguments (the session's array); the command's own start at <see cref="FirstArg"/>.</summary>
+    public ArgSlice[] Args;
+
+    /// <summary>Index in <see cref="Args"/> of the first argument after the key.</summary>
+    public int FirstArg;
+
+    /// <summary>Number of arguments after the key.</summary>
+    public int ArgCount;
+
+    /// <summary>Numbers a family parsed before the operation (counts, indexes, flags).</summary>
+    public long Number;
+
+    /// <inheritdoc cref="Number"/>
+    public long Number2;
+
+    /// <summary>A floating-point argument a family parsed before the operation.</summary>
+    public double Double;
+
+    /// <summary>Family-specific flags.</summary>
+    public int Flags;
+
+    /// <summary>An element handed to the operation (e.g. the value LMOVE pushes onto its destination).</summary>
+    public byte[]? Element;
+
+    /// <summary>The object <see cref="ObjectOperation.Install"/> puts at the key.</summary>
+    public GarnetObject? Install;
+
+    /// <summary>Absolute expiration (UTC ticks) of an installed object; 0 for none.</summary>
+    public long ExpirationTicks;
+
+    /// <summary>An input that runs <paramref name="command"/> on an object of <paramref name="type"/>.</summary>
+    public ObjectInput(RespCommand command, GarnetObjectType type, ArgSlice[] args, int firstArg, int argCount)
+    {
+        Command = command;
+        Type = type;
+        Operation = ObjectOperation.Run;
+        Args = args;
+        FirstArg = firstArg;
+        ArgCount = argCount;
+        Number = 0;
+        Number2 = 0;
+        Double = 0;
+        Flags = 0;
+        Element = null;
+        Install = null;
+        ExpirationTicks = 0;
+    }
+
+    /// <summary>Argument <paramref name="i"/> after the key.</summary>
+    public readonly ReadOnlySpan<byte> Arg(int i) => Args[FirstArg + i].Span;
+}

@@ -1,0 +1,38 @@
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>How an object-store operation ended, beyond the engine's status.</summary>
+public enum ObjectResult : byte
+{
+    /// <summary>The command ran (its reply is in the writer), or the snapshot/install was done.</summary>
+    Ok,
+
+    /// <summary>The key holds another type; nothing was changed or written.</summary>
+    WrongType,
+
+    /// <summary>The memory budget is full; nothing was changed or written.</summary>
+    OutOfMemory,
+}
+
+/// <summary>The output of an object-store operation.</summary>
+public struct ObjectOutput
+{
+    /// <summary>Where <see cref="GarnetObject.Operate"/> writes the command's reply (a session buffer, copied to the client after the latch is released).</summary>
+    public RespWriter Writer;
+
+    /// <summary>How the operation ended.</summary>
+    public ObjectResult Result;
+
+    /// <summary>The copied or referenced object (Snapshot, Reference).</summary>
+    public GarnetObject? Object;
+
+    /// <summary>Expiration (UTC ticks, 0 for none) of the record a Snapshot or Reference read.</summary>
+    public long ExpirationTicks;
+
+    /// <summary>A number an operation hands back to its session (e.g. how many elements it removed).</summary>
+    public long Number;
+
+    /// <summary>An element an operation hands back to its session (e.g. the value LMOVE popped).</summary>
+    public byte[]? Element;
+}

@@ -1,0 +1,196 @@
+using System;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The engine callbacks of object commands. They are generic: a record is checked to hold an object of
+/// the command's type (else WRONGTYPE), and the command itself runs in the object's
+/// <see cref="GarnetObject.Operate"/>. An absent key gets a new empty object, which is only linked in if
+/// the command left something in it; an object a command empties is deleted with its key.
+/// </summary>
+public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, ObjectOutput>
+{
+    private readonly ObjectTable _objects;
+
+    public ObjectStoreFunctions(ObjectTable objects) => _objects = objects;
+
+    private static InvalidOperationException NotUsed(string callback) => new($"Object commands do not use {callback}.");
+
+    /// <summary>Whether the record can serve <paramref name="input"/>; if not, the output says WRONGTYPE.</summary>
+    private static bool TypeMatches(in LogRecord record, ref ObjectInput input, ref ObjectOutput output)
+    {
+        if (record.Info.ValueIsObject && (input.Type == GarnetObjectType.None || ObjectRecord.TypeOf(in record) == input.Type))
+            return true;
+        output.Result = ObjectResult.WrongType;
+        return false;
+    }
+
+    /// <summary>Whether a command that may grow data must be refused for the memory budget.</summary>
+    private bool RefusedForMemory(ref ObjectInput input, ref ObjectOutput output)
+    {
+        if (!_objects.OverBudget || (CommandTable.Get(input.Command).Flags & CommandFlags.DenyOom) == 0)
+            return false;
+        output.Result = ObjectResult.OutOfMemory;
+        return true;
+    }
+
+    /// <summary>Runs the command on <paramref name="obj"/>, accounting for its change in size.</summary>
+    private void Run(GarnetObject obj, ref ObjectInput input, ref ObjectOutput output)
+    {
+        long before = obj.HeapSize;
+        obj.Operate(ref input, ref output);
+        _objects.AddHeapSize(obj.HeapSize - before);
+    }
+
+    // ---- Read ----
+
+    public bool Reader(in LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref ReadInfo readInfo)
+    {
+        if (!TypeMatches(in record, ref input, ref output))
+            return true;
+        var obj = _objects.Get(ObjectRecord.Handle(in record));
+        switch (input.Operation)
+        {
+            case ObjectOperation.Run:
+                obj.Operate(ref input, ref output);
+                break;
+            case ObjectOperation.Snapshot:
+                output.Object = obj.Clone();
+                output.ExpirationTicks = record.Expiration;
+                break;
+            case ObjectOperation.Reference:
+                output.Object = obj;
+                output.ExpirationTicks = record.Expiration;
+                break;
+            default:
+                throw NotUsed($"Read for {input.Operation}");
+        }
+        return true;
+    }
+
+    // ---- Upsert (not used: objects are written through RMW) ----
+
+    public RecordFieldInfo GetUpsertFieldInfo(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref ObjectInput input) => throw NotUsed(nameof(GetUpsertFieldInfo));
+
+    public bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref ObjectInput input, ref ObjectOutput output, ref UpsertInfo upsertInfo) => throw NotUsed(nameof(InPlaceWriter));
+
+    public bool InitialWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref ObjectInput input, ref ObjectOutput output, ref UpsertInfo upsertInfo) => throw NotUsed(nameof(InitialWriter));
+
+    public void PostInitialWriter(ref LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref UpsertInfo upsertInfo) => throw NotUsed(nameof(PostInitialWriter));
+
+    // ---- RMW ----
+
+    public bool NeedInitialUpdate(ReadOnlySpan<byte> key, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
+    {
+        if (input.Operation == ObjectOperation.Install)
+            return input.Install != null;
+        return !RefusedForMemory(ref input, ref output);
+    }
+
+    public RecordFieldInfo GetRMWInitialFieldInfo(ReadOnlySpan<byte> key, ref ObjectInput input)
+        => new(ObjectRecord.ValueLength) { HasExpiration = input.Operation == ObjectOperation.Install && input.ExpirationTicks != 0 };
+
+    public bool InitialUpdater(ref LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
+    {
+        GarnetObject obj;
+        if (input.Operation == ObjectOperation.Install)
+        {
+            obj = input.Install!;
+            if (input.ExpirationTicks != 0)
+                record.TrySetExpiration(input.ExpirationTicks);
+        }
+        else
+        {
+            obj = GarnetObjectFactory.Create(input.Type);
+            obj.Operate(ref input, ref output);
+            if (obj.Count == 0)
+                return false; // nothing to keep: the key stays absent (the reply is written)
+        }
+        ObjectRecord.Write(ref record, _objects.Add(obj), obj.Type);
+        return true;
+    }
+
+    public void PostInitialUpdater(ref LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
+    {
+    }
+
+    public bool InPlaceUpdater(ref LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
+    {
+        if (input.Operation == ObjectOperation.Install)
+        {
+            // A string record, or one without room for the new expiration, is replaced by a copy.
+            if (!record.Info.ValueIsObject || (input.ExpirationTicks != 0 && !record.TrySetExpiration(input.ExpirationTicks)))
+                return false;
+            if (input.ExpirationTicks == 0)
+                record.RemoveExpiration();
+            int handle = ObjectRecord.Handle(in record);
+            _objects.Replace(handle, input.Install!);
+            ObjectRecord.Write(ref record, handle, input.Install!.Type);
+            return true;
+        }
+
+        if (!TypeMatches(in record, ref input, ref output) || RefusedForMemory(ref input, ref output))
+            return true;
+        var obj = _objects.Get(ObjectRecord.Handle(in record));
+        Run(obj, ref input, ref output);
+        if (obj.Count == 0)
+            rmwInfo.Action = OperationAction.ExpireAndStop;
+        return true;
+    }
+
+    public bool NeedCopyUpdate(in LogRecord source, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
+    {
+        if (input.Operation == ObjectOperation.Install)
+            return true;
+        return TypeMatches(in source, ref input, ref output) && !RefusedForMemory(ref input, ref output);
+    }
+
+    public RecordFieldInfo GetRMWModifiedFieldInfo(in LogRecord source, ref ObjectInput input)
+    {
+        bool hasExpiration = input.Operation == ObjectOperation.Install ? input.ExpirationTicks != 0 : source.Info.HasExpiration;
+        return new(ObjectRecord.ValueLength) { HasExpiration = hasExpiration };
+    }
+
+    public bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
+    {
+        if (input.Operation == ObjectOperation.Install)
+        {
+            if (input.ExpirationTicks != 0)
+                destination.TrySetExpiration(input.ExpirationTicks);
+            ObjectRecord.Write(ref destination, _objects.Add(input.Install!), input.Install!.Type);
+            return true;
+        }
+
+        // The new record takes over the handle; the object itself is updated where it is.
+        int handle = ObjectRecord.Handle(in source);
+        if (source.Info.HasExpiration)
+            destination.TrySetExpiration(source.Expiration);
+        ObjectRecord.Write(ref destination, handle, ObjectRecord.TypeOf(in source));
+        var obj = _objects.Get(handle);
+        Run(obj, ref input, ref output);
+        if (obj.Count != 0)
+            return true;
+        rmwInfo.Action = OperationAction.ExpireAndStop; // the engine deletes the source, disposing the handle
+        return false;
+    }
+
+    public void PostCopyUpdater(in LogRecord source, ref LogRecord destination, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
+    {
+        // An installed object got its own handle; the replaced record's object (if any) is gone.
+        if (input.Operation == ObjectOperation.Install && source.Info.ValueIsObject)
+            _objects.Free(ObjectRecord.Handle(in source));
+    }
+
+    // ---- Delete ----
+
+    public bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => true;
+
+    // ---- Record lifetime ----
+
+    public void DisposeRecord(ref LogRecord record, DisposeReason reason)
+    {
+        if (record.Info.ValueIsObject)
+            _objects.Free(ObjectRecord.Handle(in record));
+    }
+}

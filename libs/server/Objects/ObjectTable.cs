@@ -1,0 +1,111 @@
+using System;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The heap objects of one database, addressed by the 32-bit handles their log records hold. Slots
+/// live in fixed-size chunks that never move, so a lookup is two array reads without a lock; handles
+/// are recycled through a free list when the engine disposes a record. The table also sums the
+/// objects' heap sizes for INFO memory, MEMORY USAGE and the memory budget.
+/// </summary>
+public sealed class ObjectTable
+{
+    private const int ChunkBits = 14;
+    private const int ChunkSize = 1 << ChunkBits;
+    private const int ChunkMask = ChunkSize - 1;
+
+    private GarnetObject?[][] _chunks = [new GarnetObject?[ChunkSize]];
+    private readonly object _allocationLock = new();
+    private int[] _free = new int[256];
+    private int _freeCount;
+    private int _next = 1; // handle 0 is never used, so a zeroed record value is not a valid handle
+    private long _heapSize;
+    private long _count;
+    private readonly Tsavorite.HybridLog? _log;
+    private readonly long _memoryBudget;
+
+    /// <summary>A table whose objects share <paramref name="memoryBudget"/> bytes with <paramref name="log"/>'s pages.</summary>
+    public ObjectTable(Tsavorite.HybridLog? log = null, long memoryBudget = long.MaxValue)
+    {
+        _log = log;
+        _memoryBudget = memoryBudget;
+    }
+
+    /// <summary>Whether the log's memory and the objects together exceed the budget: commands that grow data answer -OOM.</summary>
+    public bool OverBudget => (_log?.MemoryInUse ?? 0) + HeapSize > _memoryBudget;
+
+    /// <summary>Sum of the live objects' <see cref="GarnetObject.HeapSize"/>.</summary>
+    public long HeapSize => Volatile.Read(ref _heapSize);
+
+    /// <summary>Number of live objects.</summary>
+    public long Count => Volatile.Read(ref _count);
+
+    /// <summary>Stores <paramref name="obj"/> and returns its new handle.</summary>
+    public int Add(GarnetObject obj)
+    {
+        int handle;
+        lock (_allocationLock)
+        {
+            if (_freeCount > 0)
+            {
+                handle = _free[--_freeCount];
+            }
+            else
+            {
+                handle = _next++;
+                int chunk = handle >> ChunkBits;
+                if (chunk == _chunks.Length)
+                {
+                    var grown = new GarnetObject?[chunk + 1][];
+                    Array.Copy(_chunks, grown, _chunks.Length);
+                    grown[chunk] = new GarnetObject?[ChunkSize];
+                    Volatile.Write(ref _chunks, grown);
+                }
+            }
+            Volatile.Write(ref _chunks[handle >> ChunkBits][handle & ChunkMask], obj);
+        }
+        Interlocked.Add(ref _heapSize, obj.HeapSize);
+        Interlocked.Increment(ref _count);
+        return handle;
+    }
+
+    /// <summary>The object of <paramref name="handle"/>.</summary>
+    public GarnetObject Get(int handle)
+        => Volatile.Read(ref _chunks)[handle >> ChunkBits][handle & ChunkMask]
+            ?? throw new InvalidOperationException($"Object handle {handle} is not in use.");
+
+    /// <summary>Puts <paramref name="obj"/> in place of the object of <paramref name="handle"/>.</summary>
+    public void Replace(int handle, GarnetObject obj)
+    {
+        ref var slot = ref Volatile.Read(ref _chunks)[handle >> ChunkBits][handle & ChunkMask];
+        long old = slot?.HeapSize ?? 0;
+        slot = obj;
+        Interlocked.Add(ref _heapSize, obj.HeapSize - old);
+    }
+
+    /// <summary>Accounts for an object of the table growing or shrinking by <paramref name="delta"/> bytes.</summary>
+    public void AddHeapSize(long delta)
+    {
+        if (delta != 0)
+            Interlocked.Add(ref _heapSize, delta);
+    }
+
+    /// <summary>Drops the object of <paramref name="handle"/> and recycles the handle.</summary>
+    public void Free(int handle)
+    {
+        lock (_allocationLock)
+        {
+            ref var slot = ref _chunks[handle >> ChunkBits][handle & ChunkMask];
+            var obj = slot;
+            if (obj == null)
+                return;
+            slot = null;
+            if (_freeCount == _free.Length)
+                Array.Resize(ref _free, _free.Length * 2);
+            _free[_freeCount++] = handle;
+            Interlocked.Add(ref _heapSize, -obj.HeapSize);
+            Interlocked.Decrement(ref _count);
+        }
+    }
+}
