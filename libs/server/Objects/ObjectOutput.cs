@@ -33,6 +33,9 @@ public struct ObjectOutput
     /// <summary>A number an operation hands back to its session (e.g. how many elements it removed).</summary>
     public long Number;
 
+    /// <summary>A floating-point number an operation hands back to its session (e.g. the score ZPOPMIN popped).</summary>
+    public double Double;
+
     /// <summary>An element an operation hands back to its session (e.g. the value LMOVE popped).</summary>
     public byte[]? Element;
 }
