@@ -1,3 +1,4 @@
+using System;
 using System.Runtime.CompilerServices;
 using Tsavorite;
 
@@ -37,13 +38,13 @@ public static unsafe class ObjectRecord
     }
 
     /// <summary>The name TYPE reports for <paramref name="type"/>.</summary>
-    public static string TypeName(GarnetObjectType type) => type switch
+    public static ReadOnlySpan<byte> TypeName(GarnetObjectType type) => type switch
     {
-        GarnetObjectType.None => "string",
-        GarnetObjectType.List => "list",
-        GarnetObjectType.Hash => "hash",
-        GarnetObjectType.Set => "set",
-        GarnetObjectType.SortedSet => "zset",
-        _ => "none",
+        GarnetObjectType.None => "string"u8,
+        GarnetObjectType.List => "list"u8,
+        GarnetObjectType.Hash => "hash"u8,
+        GarnetObjectType.Set => "set"u8,
+        GarnetObjectType.SortedSet => "zset"u8,
+        _ => "none"u8,
     };
 }

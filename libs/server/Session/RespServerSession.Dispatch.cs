@@ -174,6 +174,9 @@ public sealed unsafe partial class RespServerSession
             case StringResult.TooLarge:
                 _writer.WriteError(RespStrings.ErrStringTooLong);
                 return true;
+            case StringResult.WrongType:
+                _writer.WriteError(RespStrings.WrongType);
+                return true;
             default:
                 throw new InvalidOperationException($"Unknown string result {result}.");
         }

@@ -47,7 +47,9 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
     // ---- Read ----
 
     public bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo)
-        => ReadLogic.Reader(in record, ref input, ref output);
+        => record.Info.ValueIsObject
+            ? StringCommandsOverObjects.Reader(in record, _objects, ref input, ref output)
+            : ReadLogic.Reader(in record, ref input, ref output);
 
     // ---- Upsert ----
 
@@ -55,7 +57,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
         => SetLogic.UpsertFieldInfo(value, ref input);
 
     public bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo)
-        => SetLogic.InPlaceWriter(ref record, value, ref input);
+        => !record.Info.ValueIsObject && SetLogic.InPlaceWriter(ref record, value, ref input); // an object is superseded by a new record, which disposes it
 
     public bool InitialWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo)
         => SetLogic.InitialWriter(ref record, value, ref input);
@@ -133,6 +135,20 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
+        if (record.Info.ValueIsObject)
+        {
+            switch (StringCommandsOverObjects.ActionOf(ref input))
+            {
+                case StringCommandsOverObjects.RmwAction.WrongType:
+                    output.Result = StringResult.WrongType;
+                    return true;
+                case StringCommandsOverObjects.RmwAction.ConditionNotMet:
+                    output.Result = StringResult.ConditionNotMet;
+                    return true;
+                case StringCommandsOverObjects.RmwAction.Replace:
+                    return false;
+            }
+        }
         switch (FamilyOf(input.Command))
         {
             case RmwFamily.Set:
@@ -156,6 +172,18 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
+        if (source.Info.ValueIsObject)
+        {
+            switch (StringCommandsOverObjects.ActionOf(ref input))
+            {
+                case StringCommandsOverObjects.RmwAction.WrongType:
+                    output.Result = StringResult.WrongType;
+                    return false;
+                case StringCommandsOverObjects.RmwAction.ConditionNotMet:
+                    output.Result = StringResult.ConditionNotMet;
+                    return false;
+            }
+        }
         switch (FamilyOf(input.Command))
         {
             case RmwFamily.Set:
@@ -202,6 +230,9 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
+        // Expiration commands copy an object record's handle with its expiration: the copy still refers to the object.
+        if (source.Info.ValueIsObject && StringCommandsOverObjects.ActionOf(ref input) == StringCommandsOverObjects.RmwAction.Proceed)
+            destination.Info.ValueIsObject = true;
         switch (FamilyOf(input.Command))
         {
             case RmwFamily.Set:

@@ -17,6 +17,8 @@ public enum StringResult : byte
     NaNOrInfinity,
     /// <summary>The resulting string would be larger than allowed.</summary>
     TooLarge,
+    /// <summary>The key holds an object (list, hash, set, sorted set), not a string.</summary>
+    WrongType,
 }
 
 /// <summary>The output of a string-store operation.</summary>
@@ -34,11 +36,15 @@ public struct StringOutput
     /// <summary>How the callback ended.</summary>
     public StringResult Result;
 
+    /// <summary>The type of object the key holds, for keyspace commands that found an object record (None for a string).</summary>
+    public GarnetObjectType ObjectType;
+
     public StringOutput(OutputBuffer? buffer)
     {
         Buffer = buffer;
         HasValue = false;
         Number = 0;
         Result = StringResult.Ok;
+        ObjectType = GarnetObjectType.None;
     }
 }

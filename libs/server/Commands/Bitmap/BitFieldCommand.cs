@@ -103,6 +103,8 @@ public sealed unsafe partial class RespServerSession
             var readOutput = default(StringOutput);
             var status = ReadString(_args[1].Span, RespCommand.GET, ref readOutput);
             CountLookup(status.Found);
+            if (WriteStringResultError(readOutput.Result))
+                return;
             var value = status.Found ? _output.Span : default;
             _writer.WriteArrayHeader(count);
             for (int i = 0; i < count; i++)
@@ -126,7 +128,7 @@ public sealed unsafe partial class RespServerSession
             };
             writeStatus = Store.RMW(_args[1].Span, ref input, ref output);
         }
-        if (WriteIfOutOfMemory(writeStatus))
+        if (WriteIfOutOfMemory(writeStatus) || WriteStringResultError(output.Result))
             return;
         var results = MemoryMarshal.Cast<byte, long>(_output.Span);
         _writer.WriteArrayHeader(count);

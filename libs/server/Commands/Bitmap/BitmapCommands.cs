@@ -54,7 +54,7 @@ public sealed unsafe partial class RespServerSession
         var input = new StringInput(RespCommand.SETBIT) { Number = offset, Number2 = bit };
         var output = new StringOutput(_output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
-        if (WriteIfOutOfMemory(status))
+        if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
         _writer.WriteInteger(output.Number);
     }
@@ -66,6 +66,8 @@ public sealed unsafe partial class RespServerSession
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.GET, ref output);
         CountLookup(status.Found);
+        if (WriteStringResultError(output.Result))
+            return;
         _writer.WriteInteger(status.Found ? BitmapBits.GetBit(_output.Span, offset) : 0);
     }
 
@@ -145,6 +147,8 @@ public sealed unsafe partial class RespServerSession
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.GET, ref output);
         CountLookup(status.Found);
+        if (WriteStringResultError(output.Result))
+            return;
         if (!status.Found)
         {
             _writer.WriteInteger(0);
@@ -170,6 +174,8 @@ public sealed unsafe partial class RespServerSession
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.GET, ref output);
         CountLookup(status.Found);
+        if (WriteStringResultError(output.Result))
+            return;
         // A missing key is an endless run of zeros (Redis answers before looking at the range).
         if (!status.Found)
         {
@@ -245,6 +251,8 @@ public sealed unsafe partial class RespServerSession
             var output = default(StringOutput);
             var status = ReadString(_args[3 + i].Span, RespCommand.GET, ref output);
             CountLookup(status.Found);
+            if (WriteStringResultError(output.Result))
+                return;
             sources[i] = status.Found ? _output.Span.ToArray() : Array.Empty<byte>();
             maxLength = Math.Max(maxLength, sources[i].Length);
         }

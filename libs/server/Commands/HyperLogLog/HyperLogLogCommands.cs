@@ -69,7 +69,7 @@ public sealed unsafe partial class RespServerSession
     {
         var output = new StringOutput(_output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
-        if (WriteIfOutOfMemory(status))
+        if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
         if (output.Number == HyperLogLogLogic.WrongType)
             _writer.WriteError(HyperLogLog.WrongTypeError);
@@ -99,6 +99,8 @@ public sealed unsafe partial class RespServerSession
         {
             var output = default(StringOutput);
             var status = ReadString(_args[i].Span, RespCommand.GET, ref output);
+            if (WriteStringResultError(output.Result))
+                return false;
             if (status.Found && !HyperLogLog.TryMergeInto(_output.Span, registers))
             {
                 _writer.WriteError(HyperLogLog.WrongTypeError);

@@ -1,5 +1,6 @@
 using System;
 using System.Buffers.Binary;
+using System.IO;
 using Garnet.common;
 
 namespace Garnet.server;
@@ -14,7 +15,7 @@ namespace Garnet.server;
 /// </summary>
 internal static class DumpPayload
 {
-    /// <summary>Type byte of a string value: the value bytes as they are.</summary>
+    /// <summary>Type byte of a string value: the value bytes as they are. Objects use their <see cref="GarnetObjectType"/> value (1-4) and <see cref="GarnetObject.Serialize"/> bytes.</summary>
     public const byte StringType = 0;
 
     /// <summary>The format version this server writes.</summary>
@@ -34,6 +35,43 @@ internal static class DumpPayload
         crc = Crc64.Update(crc, value);
         crc = Crc64.Update(crc, trailer.Slice(0, sizeof(ushort)));
         BinaryPrimitives.WriteUInt64LittleEndian(trailer.Slice(sizeof(ushort)), crc);
+    }
+
+    /// <summary>An object's value bytes in a payload: its <see cref="GarnetObject.Serialize"/> output.</summary>
+    public static byte[] SerializeObject(GarnetObject obj)
+    {
+        using var stream = new MemoryStream();
+        using (var writer = new BinaryWriter(stream, System.Text.Encoding.UTF8, leaveOpen: true))
+            obj.Serialize(writer);
+        return stream.ToArray();
+    }
+
+    /// <summary>
+    /// Reads an object of payload type <paramref name="type"/> (a <see cref="GarnetObjectType"/>);
+    /// false for an unknown type, malformed bytes, trailing bytes or an empty collection.
+    /// </summary>
+    public static bool TryDeserializeObject(byte type, ReadOnlySpan<byte> value, out GarnetObject? obj)
+    {
+        obj = null;
+        if (type is < (byte)GarnetObjectType.List or > (byte)GarnetObjectType.SortedSet)
+            return false;
+        try
+        {
+            using var stream = new MemoryStream(value.ToArray(), writable: false);
+            using var reader = new BinaryReader(stream);
+            obj = GarnetObjectFactory.Deserialize((GarnetObjectType)type, reader);
+            if (stream.Position != stream.Length || obj.Count == 0)
+            {
+                obj = null;
+                return false;
+            }
+            return true;
+        }
+        catch (Exception e) when (e is EndOfStreamException or InvalidDataException or ArgumentException or OverflowException or OutOfMemoryException or FormatException)
+        {
+            obj = null;
+            return false;
+        }
     }
 
     /// <summary>

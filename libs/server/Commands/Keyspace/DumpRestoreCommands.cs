@@ -16,9 +16,20 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteNull();
             return;
         }
+        byte type = DumpPayload.StringType;
         var value = _output.Span;
+        if (output.ObjectType != GarnetObjectType.None)
+        {
+            if (ReadObjectSnapshot(_args[1].Span, GarnetObjectType.None, out var obj) != ObjectResult.Ok || obj == null)
+            {
+                _writer.WriteNull();
+                return;
+            }
+            type = (byte)obj.Type;
+            value = DumpPayload.SerializeObject(obj);
+        }
         Span<byte> trailer = stackalloc byte[DumpPayload.TrailerLength];
-        DumpPayload.WriteTrailer(DumpPayload.StringType, value, trailer);
+        DumpPayload.WriteTrailer(type, value, trailer);
 
         // The bulk string is written in pieces so the value is not copied once more.
         Span<byte> header = stackalloc byte[24];
@@ -26,7 +37,7 @@ public sealed unsafe partial class RespServerSession
         Utf8Formatter.TryFormat(DumpPayload.Length(value.Length), header.Slice(1), out int digits);
         header[1 + digits] = (byte)'\r';
         header[2 + digits] = (byte)'\n';
-        header[3 + digits] = DumpPayload.StringType;
+        header[3 + digits] = type;
         _writer.WriteRaw(header.Slice(0, 4 + digits));
         _writer.WriteRaw(value);
         _writer.WriteRaw(trailer);
@@ -112,7 +123,8 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(KeyspaceStrings.ErrDumpPayload);
             return;
         }
-        if (type != DumpPayload.StringType)
+        GarnetObject? obj = null;
+        if (type != DumpPayload.StringType && !DumpPayload.TryDeserializeObject(type, value, out obj))
         {
             _writer.WriteError(KeyspaceStrings.ErrBadDataFormat);
             return;
@@ -137,7 +149,8 @@ public sealed unsafe partial class RespServerSession
             }
         }
 
-        switch (WriteValue(Store, key, value, ticks, replace))
+        var written = obj != null ? InstallObject(ObjectStore, key, obj, ticks, replace) : WriteValue(Store, key, value, ticks, replace);
+        switch (written)
         {
             case CopyResult.OutOfMemory:
                 _writer.WriteError(RespStrings.ErrOutOfMemory);

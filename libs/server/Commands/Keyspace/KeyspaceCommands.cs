@@ -92,12 +92,12 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteInteger(count);
     }
 
-    /// <summary>TYPE key: "string", or "none" when the key does not exist.</summary>
+    /// <summary>TYPE key: "string", "list", "hash", "set", "zset", or "none" when the key does not exist.</summary>
     private void KeyType()
     {
         var output = default(StringOutput);
         bool found = ReadKey(_args[1].Span, RespCommand.TYPE, ref output).Found;
-        _writer.WriteSimpleString(found ? KeyspaceStrings.String : KeyspaceStrings.None);
+        _writer.WriteSimpleString(found ? ObjectRecord.TypeName(output.ObjectType) : KeyspaceStrings.None);
     }
 
     /// <summary>FLUSHDB and FLUSHALL [ASYNC | SYNC]: both modes empty the database at once by replacing it.</summary>

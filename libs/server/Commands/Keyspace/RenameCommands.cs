@@ -8,7 +8,7 @@ namespace Garnet.server;
 /// RENAME, RENAMENX and COPY. Each reads the source's value and expiration (ReadLogic copies them to
 /// the output buffer and <see cref="StringOutput.Number"/>), writes the destination as a SET with
 /// that absolute expiration would (NX when the destination must not exist), then, for a rename,
-/// deletes the source.
+/// deletes the source. A source holding an object is moved by handle (RENAME) or deep-copied (COPY).
 /// </summary>
 /// <remarks>
 /// These steps are separate engine operations on two keys, so they are not atomic: a client may see
@@ -37,10 +37,17 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
-        var write = WriteCopiedValue(Store, destination, output.Number, replace: !onlyIfAbsent);
+        var write = output.ObjectType != GarnetObjectType.None
+            ? MoveObject(source, destination, replace: !onlyIfAbsent)
+            : WriteCopiedValue(Store, destination, output.Number, replace: !onlyIfAbsent);
         if (write == CopyResult.OutOfMemory)
         {
             _writer.WriteError(RespStrings.ErrOutOfMemory);
+            return;
+        }
+        if (write == CopyResult.SourceMissing)
+        {
+            _writer.WriteError(RespStrings.ErrNoSuchKey);
             return;
         }
         if (write == CopyResult.DestinationExists)
@@ -101,7 +108,11 @@ public sealed unsafe partial class RespServerSession
         }
 
         CopyResult result;
-        if (targetIndex == _databaseIndex)
+        if (output.ObjectType != GarnetObjectType.None)
+        {
+            result = CopyObject(source, targetIndex, destination, replace);
+        }
+        else if (targetIndex == _databaseIndex)
         {
             result = WriteCopiedValue(Store, destination, output.Number, replace);
         }
@@ -142,6 +153,67 @@ public sealed unsafe partial class RespServerSession
         Written,
         DestinationExists,
         OutOfMemory,
+        SourceMissing,
+    }
+
+    /// <summary>
+    /// RENAME of a key holding an object: the destination record gets a handle to the same object
+    /// (no copy), then the source record is deleted, which releases only its own handle.
+    /// </summary>
+    private CopyResult MoveObject(ReadOnlySpan<byte> source, ReadOnlySpan<byte> destination, bool replace)
+    {
+        var input = new ObjectInput(RespCommand.RENAME, GarnetObjectType.None, _args, 0, 0) { Operation = ObjectOperation.Reference };
+        var output = new ObjectOutput();
+        if (!ObjectStore.Read(source, ref input, ref output).Found || output.Object == null)
+            return CopyResult.SourceMissing;
+        var result = InstallObject(ObjectStore, destination, output.Object, output.ExpirationTicks, replace);
+        if (result == CopyResult.Written)
+            Store.Delete(source);
+        return result;
+    }
+
+    /// <summary>COPY of a key holding an object: a deep copy, installed in the target database.</summary>
+    private CopyResult CopyObject(ReadOnlySpan<byte> source, int targetIndex, ReadOnlySpan<byte> destination, bool replace)
+    {
+        var input = new ObjectInput(RespCommand.COPY, GarnetObjectType.None, _args, 0, 0) { Operation = ObjectOperation.Snapshot };
+        var output = new ObjectOutput();
+        if (!ObjectStore.Read(source, ref input, ref output).Found || output.Object == null)
+            return CopyResult.SourceMissing;
+        if (targetIndex == _databaseIndex)
+            return InstallObject(ObjectStore, destination, output.Object, output.ExpirationTicks, replace);
+        var target = AcquireDatabase(targetIndex);
+        try
+        {
+            using var session = target.MainStore.NewSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
+            return InstallObject(session, destination, output.Object, output.ExpirationTicks, replace);
+        }
+        finally
+        {
+            target.RemoveUser();
+        }
+    }
+
+    /// <summary>
+    /// Makes <paramref name="key"/> hold <paramref name="obj"/> with <paramref name="expirationTicks"/>
+    /// (0 for none), replacing any value when <paramref name="replace"/>, else only if the key is absent.
+    /// </summary>
+    private CopyResult InstallObject(ClientSession<ObjectInput, ObjectOutput, ObjectStoreFunctions> session, ReadOnlySpan<byte> key, GarnetObject obj, long expirationTicks, bool replace)
+    {
+        if (!replace)
+        {
+            var probe = new ObjectInput(RespCommand.EXISTS, GarnetObjectType.None, _args, 0, 0) { Operation = ObjectOperation.Reference };
+            var probeOutput = new ObjectOutput();
+            if (session.Read(key, ref probe, ref probeOutput).Found)
+                return CopyResult.DestinationExists;
+        }
+        var input = new ObjectInput(RespCommand.NONE, obj.Type, _args, 0, 0)
+        {
+            Operation = ObjectOperation.Install,
+            Install = obj,
+            ExpirationTicks = expirationTicks,
+        };
+        var output = new ObjectOutput();
+        return session.RMW(key, ref input, ref output).IsOutOfMemory ? CopyResult.OutOfMemory : CopyResult.Written;
     }
 
     /// <summary>

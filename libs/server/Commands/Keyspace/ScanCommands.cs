@@ -37,7 +37,7 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void Keys()
     {
-        var scan = new KeyScan(EmptyKeyBuffer(), _args[1], typeMatches: true, long.MaxValue);
+        var scan = new KeyScan(EmptyKeyBuffer(), _args[1], KeyScan.AnyType, long.MaxValue);
         Store.Scan(ref scan, 0, -1, ScanFlags.IncludeMovedPastEnd);
         WriteKeys(scan.Keys);
     }
@@ -52,7 +52,7 @@ public sealed unsafe partial class RespServerSession
         }
         long count = 10;
         ArgSlice pattern = default;
-        bool typeMatches = true;
+        int type = KeyScan.AnyType;
         for (int i = 2; i < _argCount; i += 2)
         {
             ref readonly var option = ref _args[i];
@@ -80,8 +80,8 @@ public sealed unsafe partial class RespServerSession
             }
             else if (option.EqualsUpper("TYPE"u8))
             {
-                // Every value is a string for now; any other type name, known or not, matches nothing.
-                typeMatches = _args[i + 1].EqualsUpper("STRING"u8);
+                // An unknown type name matches nothing, as in Redis.
+                type = KeyScan.TypeFilter(_args[i + 1]);
             }
             else
             {
@@ -91,7 +91,7 @@ public sealed unsafe partial class RespServerSession
         }
 
         var log = Store.Store.Log;
-        var scan = new KeyScan(EmptyKeyBuffer(), pattern, typeMatches, count);
+        var scan = new KeyScan(EmptyKeyBuffer(), pattern, type, count);
         long next = 0;
         if (cursor < (ulong)log.TailAddress)
         {
@@ -170,15 +170,34 @@ public sealed unsafe partial class RespServerSession
     {
         private readonly ArgSlice _pattern;
         private readonly bool _usePattern;
-        private readonly bool _typeMatches;
+        private readonly int _type;
         private long _remaining;
 
-        public KeyScan(KeyBuffer keys, ArgSlice pattern, bool typeMatches, long limit)
+        /// <summary>The type filter that keeps every key.</summary>
+        public const int AnyType = -1;
+
+        /// <summary>The filter for a TYPE argument: a <see cref="GarnetObjectType"/>, or a value no record has.</summary>
+        public static int TypeFilter(in ArgSlice name)
+        {
+            if (name.EqualsUpper("STRING"u8))
+                return (int)GarnetObjectType.None;
+            if (name.EqualsUpper("LIST"u8))
+                return (int)GarnetObjectType.List;
+            if (name.EqualsUpper("HASH"u8))
+                return (int)GarnetObjectType.Hash;
+            if (name.EqualsUpper("SET"u8))
+                return (int)GarnetObjectType.Set;
+            if (name.EqualsUpper("ZSET"u8))
+                return (int)GarnetObjectType.SortedSet;
+            return int.MaxValue;
+        }
+
+        public KeyScan(KeyBuffer keys, ArgSlice pattern, int type, long limit)
         {
             Keys = keys;
             _pattern = pattern;
             _usePattern = pattern.Pointer != null && !GlobPattern.MatchesEverything(pattern.Span);
-            _typeMatches = typeMatches;
+            _type = type;
             _remaining = limit;
             Stopped = false;
         }
@@ -190,7 +209,7 @@ public sealed unsafe partial class RespServerSession
 
         public bool OnRecord(in LogRecord record, long address)
         {
-            if (_typeMatches && (!_usePattern || GlobPattern.IsMatch(_pattern.Span, record.Key)))
+            if ((_type == AnyType || _type == (int)ObjectRecord.TypeOf(in record)) && (!_usePattern || GlobPattern.IsMatch(_pattern.Span, record.Key)))
                 Keys.Add(record.Key);
             if (--_remaining > 0)
                 return true;

@@ -88,11 +88,45 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(RespStrings.ErrNoSuchKey);
             return;
         }
+        if (output.Result == StringResult.WrongType)
+        {
+            DebugObjectOfObject(key);
+            return;
+        }
         var value = _output.Span;
         string encoding = StringEncoding(value);
         long serializedLength = SerializedLength(value);
         string line = string.Create(CultureInfo.InvariantCulture,
             $"Value at:0x{KeyHash.Hash(key):x16} refcount:1 encoding:{encoding} serializedlength:{serializedLength} lru:0 lru_seconds_idle:0");
+        _writer.WriteSimpleString(System.Text.Encoding.ASCII.GetBytes(line));
+    }
+
+    /// <summary>
+    /// DEBUG OBJECT of a list, hash, set or sorted set: the encoding Redis would report for its size
+    /// (compact listpack up to Redis's default thresholds of 128 entries) and the length of this
+    /// server's serialized form.
+    /// </summary>
+    private void DebugObjectOfObject(ReadOnlySpan<byte> key)
+    {
+        if (ReadObjectSnapshot(key, GarnetObjectType.None, out var obj) != ObjectResult.Ok || obj == null)
+        {
+            _writer.WriteError(RespStrings.ErrNoSuchKey);
+            return;
+        }
+        bool compact = obj.Count <= 128;
+        string encoding = obj.Type switch
+        {
+            GarnetObjectType.List => compact ? "listpack" : "quicklist",
+            GarnetObjectType.SortedSet => compact ? "listpack" : "skiplist",
+            _ => compact ? "listpack" : "hashtable",
+        };
+        using var stream = new System.IO.MemoryStream();
+        using (var writer = new System.IO.BinaryWriter(stream, System.Text.Encoding.UTF8, leaveOpen: true))
+            obj.Serialize(writer);
+        string line = string.Create(CultureInfo.InvariantCulture,
+            $"Value at:0x{KeyHash.Hash(key):x16} refcount:1 encoding:{encoding} serializedlength:{stream.Length} lru:0 lru_seconds_idle:0 ql_nodes:1");
+        if (obj.Type != GarnetObjectType.List)
+            line = line[..line.LastIndexOf(" ql_nodes", StringComparison.Ordinal)];
         _writer.WriteSimpleString(System.Text.Encoding.ASCII.GetBytes(line));
     }
 

@@ -116,8 +116,8 @@ public sealed unsafe partial class RespServerSession
 
         if ((sections & InfoSections.Memory) != 0)
         {
-            MeasureMemory(out long logBytes, out long indexBytes);
-            long used = logBytes + indexBytes;
+            MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes);
+            long used = logBytes + indexBytes + objectBytes;
             long peak = state.ObserveMemory(used);
             long rss = Environment.WorkingSet;
             long system = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
@@ -129,7 +129,8 @@ public sealed unsafe partial class RespServerSession
             info.Line("used_memory_peak", peak);
             info.Line("used_memory_peak_human", HumanBytes(peak));
             info.Line("used_memory_overhead", indexBytes);
-            info.Line("used_memory_dataset", logBytes);
+            info.Line("used_memory_dataset", logBytes + objectBytes);
+            info.Line("used_memory_objects", objectBytes);
             info.Line("total_system_memory", system);
             info.Line("total_system_memory_human", HumanBytes(system));
             info.Line("maxmemory", 0);
@@ -228,11 +229,12 @@ public sealed unsafe partial class RespServerSession
         return _server.Options.Port;
     }
 
-    /// <summary>Log page memory and hash index memory of every database in use.</summary>
-    private void MeasureMemory(out long logBytes, out long indexBytes)
+    /// <summary>Log page memory, hash index memory and object heap memory of every database in use.</summary>
+    private void MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes)
     {
         logBytes = 0;
         indexBytes = 0;
+        objectBytes = 0;
         for (int i = 0; i < _server.DatabaseCount; i++)
         {
             var database = _server.PeekDatabase(i);
@@ -240,6 +242,7 @@ public sealed unsafe partial class RespServerSession
                 continue;
             var store = database.MainStore;
             logBytes += store.Log.MemoryInUse;
+            objectBytes += database.Objects.HeapSize;
             indexBytes += (store.IndexBucketCount + store.OverflowBucketCount) * IndexBucketBytes;
         }
     }

@@ -42,8 +42,13 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
-        byte[] a = ReadStringOrEmpty(_args[1].Span);
-        byte[] b = ReadStringOrEmpty(_args[2].Span);
+        byte[]? a = ReadStringOrEmpty(_args[1].Span);
+        byte[]? b = ReadStringOrEmpty(_args[2].Span);
+        if (a == null || b == null)
+        {
+            _writer.WriteError(RespStrings.WrongType);
+            return;
+        }
         if (((long)a.Length + 1) * (b.Length + 1) * sizeof(uint) > AppendLogic.MaxStringLength)
         {
             _writer.WriteError("ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len"u8);
@@ -142,12 +147,14 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteInteger(length);
     }
 
-    /// <summary>A copy of a string value, or empty when the key is missing (LCS treats it so).</summary>
-    private byte[] ReadStringOrEmpty(ReadOnlySpan<byte> key)
+    /// <summary>A copy of a string value, or empty when the key is missing (LCS treats it so); null when the key holds an object.</summary>
+    private byte[]? ReadStringOrEmpty(ReadOnlySpan<byte> key)
     {
         var output = default(StringOutput);
         bool found = ReadString(key, RespCommand.LCS, ref output).Found;
         CountLookup(found);
+        if (output.Result == StringResult.WrongType)
+            return null;
         return found ? _output.Span.ToArray() : [];
     }
 }

@@ -76,6 +76,8 @@ public sealed unsafe partial class RespServerSession
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.GET, ref output);
         CountLookup(status.Found);
+        if (WriteStringResultError(output.Result))
+            return;
         if (status.Found)
             _writer.WriteBulk(_output.Span);
         else
@@ -90,7 +92,7 @@ public sealed unsafe partial class RespServerSession
             var output = default(StringOutput);
             var status = ReadString(_args[i].Span, RespCommand.MGET, ref output);
             CountLookup(status.Found);
-            if (status.Found)
+            if (status.Found && output.Result != StringResult.WrongType) // as in Redis, a key of another type reads as nil
                 _writer.WriteBulk(_output.Span);
             else
                 _writer.WriteNull();
@@ -119,7 +121,7 @@ public sealed unsafe partial class RespServerSession
             status = Store.Upsert(_args[1].Span, _args[2].Span, ref input, ref output);
         else
             status = Store.RMW(_args[1].Span, ref input, ref output);
-        if (WriteIfOutOfMemory(status))
+        if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
 
         if ((input.Flags & StringInputFlags.ReturnOld) != 0)
@@ -182,7 +184,7 @@ public sealed unsafe partial class RespServerSession
     {
         var output = new StringOutput(_output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
-        ReplyValueOrNull(status, output.HasValue);
+        ReplyValueOrNull(status, ref output);
     }
 
     private void GetEx()
@@ -210,7 +212,7 @@ public sealed unsafe partial class RespServerSession
         bool modifies = expiration.Index != 0 || (input.Flags & StringInputFlags.Persist) != 0;
         var output = new StringOutput(_output);
         Status status = modifies ? Store.RMW(_args[1].Span, ref input, ref output) : Store.Read(_args[1].Span, ref input, ref output);
-        ReplyValueOrNull(status, output.HasValue);
+        ReplyValueOrNull(status, ref output);
     }
 
     private void MSet()
@@ -315,7 +317,8 @@ public sealed unsafe partial class RespServerSession
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.STRLEN, ref output);
         CountLookup(status.Found);
-        _writer.WriteInteger(status.Found ? output.Number : 0);
+        if (!WriteStringResultError(output.Result))
+            _writer.WriteInteger(status.Found ? output.Number : 0);
     }
 
     private void GetRange(RespCommand command)
@@ -329,6 +332,8 @@ public sealed unsafe partial class RespServerSession
         var output = new StringOutput(_output);
         var status = Store.Read(_args[1].Span, ref input, ref output);
         CountLookup(status.Found);
+        if (WriteStringResultError(output.Result))
+            return;
         if (status.Found)
             _writer.WriteBulk(_output.Span);
         else
@@ -353,7 +358,8 @@ public sealed unsafe partial class RespServerSession
         {
             // Nothing to write: the current length, without creating the key (checked before the size limit, as Redis does).
             status = ReadString(_args[1].Span, RespCommand.STRLEN, ref output);
-            _writer.WriteInteger(status.Found ? output.Number : 0);
+            if (!WriteStringResultError(output.Result))
+                _writer.WriteInteger(status.Found ? output.Number : 0);
             return;
         }
         if (offset > AppendLogic.MaxStringLength - _args[3].Length)
@@ -369,12 +375,14 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>The reply of commands that return the value they found: -OOM, the value, or nil; counts the lookup.</summary>
-    private void ReplyValueOrNull(Status status, bool hasValue)
+    private void ReplyValueOrNull(Status status, ref StringOutput output)
     {
         if (WriteIfOutOfMemory(status))
             return;
-        CountLookup(hasValue);
-        if (hasValue)
+        CountLookup(output.HasValue || output.Result == StringResult.WrongType);
+        if (WriteStringResultError(output.Result))
+            return;
+        if (output.HasValue)
             _writer.WriteBulk(_output.Span);
         else
             _writer.WriteNull();
