@@ -36,6 +36,16 @@ public struct ObjectOutput
     /// <summary>A floating-point number an operation hands back to its session (e.g. the score ZPOPMIN popped).</summary>
     public double Double;
 
+    /// <summary>
+    /// Whether the command already ran in this operation. The engine may retry an operation (e.g. when
+    /// a page fills while it appends a record); the object was already changed and the reply written,
+    /// so a retry must not run the command again.
+    /// </summary>
+    internal bool Ran;
+
+    /// <summary>An object built for a new record, added to the table only once the record is linked (so a lost link leaks no handle).</summary>
+    internal GarnetObject? Pending;
+
     /// <summary>An element an operation hands back to its session (e.g. the value LMOVE popped).</summary>
     public byte[]? Element;
 }

@@ -35,9 +35,12 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         return true;
     }
 
-    /// <summary>Runs the command on <paramref name="obj"/>, accounting for its change in size.</summary>
+    /// <summary>Runs the command on <paramref name="obj"/> once per operation, accounting for its change in size.</summary>
     private void Run(GarnetObject obj, ref ObjectInput input, ref ObjectOutput output)
     {
+        if (output.Ran)
+            return;
+        output.Ran = true;
         long before = obj.HeapSize;
         obj.Operate(ref input, ref output);
         _objects.AddHeapSize(obj.HeapSize - before);
@@ -102,17 +105,26 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         }
         else
         {
-            obj = GarnetObjectFactory.Create(input.Type);
-            obj.Operate(ref input, ref output);
+            if (output.Pending == null)
+            {
+                output.Pending = GarnetObjectFactory.Create(input.Type);
+                output.Pending.Operate(ref input, ref output);
+                output.Ran = true;
+            }
+            obj = output.Pending;
             if (obj.Count == 0)
                 return false; // nothing to keep: the key stays absent (the reply is written)
         }
-        ObjectRecord.Write(ref record, _objects.Add(obj), obj.Type);
+        // The handle is taken once the record is linked (PostInitialUpdater); the latch keeps readers out until then.
+        ObjectRecord.Write(ref record, 0, obj.Type);
+        output.Pending = obj;
         return true;
     }
 
     public void PostInitialUpdater(ref LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
     {
+        ObjectRecord.Write(ref record, _objects.Add(output.Pending!), output.Pending!.Type);
+        output.Pending = null;
     }
 
     public bool InPlaceUpdater(ref LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
@@ -158,7 +170,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         {
             if (input.ExpirationTicks != 0)
                 destination.TrySetExpiration(input.ExpirationTicks);
-            ObjectRecord.Write(ref destination, _objects.Add(input.Install!), input.Install!.Type);
+            ObjectRecord.Write(ref destination, 0, input.Install!.Type); // the handle is taken once linked (PostCopyUpdater)
             return true;
         }
 
@@ -177,8 +189,11 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
 
     public void PostCopyUpdater(in LogRecord source, ref LogRecord destination, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
     {
-        // An installed object got its own handle; the replaced record's object (if any) is gone.
-        if (input.Operation == ObjectOperation.Install && source.Info.ValueIsObject)
+        // An installed object gets its own handle; the replaced record's object (if any) is gone.
+        if (input.Operation != ObjectOperation.Install)
+            return;
+        ObjectRecord.Write(ref destination, _objects.Add(input.Install!), input.Install!.Type);
+        if (source.Info.ValueIsObject)
             _objects.Free(ObjectRecord.Handle(in source));
     }
 
