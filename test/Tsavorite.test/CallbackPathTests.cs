@@ -1,3 +1,4 @@
+using System.Linq;
 using NUnit.Framework;
 
 namespace Tsavorite.test;
@@ -68,8 +69,12 @@ public sealed class CallbackPathTests
         var status = Session.Upsert("k"u8, TestData.Value(2, 100), ref input, ref output);
 
         Assert.That((status.Found, status.IsCreatedRecord), Is.EqualTo((true, true)), status.ToString());
-        Assert.That(Counts.Fired, Is.EqualTo(Callback.InPlaceWriter | Callback.InitialWriter | Callback.PostInitialWriter));
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.InPlaceWriter | Callback.InitialWriter | Callback.PostInitialWriter | Callback.DisposeRecord));
         Assert.That(output.Address, Is.EqualTo(tail));
+        var disposal = Counts.Disposals.Single();
+        Assert.That(disposal.Reason, Is.EqualTo(DisposeReason.Superseded));
+        Assert.That(disposal.Value, Is.EqualTo(TestData.Value(1, 8)), "the old value is handed over intact");
+        Assert.That(disposal.ChainHead, Is.EqualTo(output.Address), "the new record is linked before the old one is disposed");
         Assert.That(Log.GetRecord(oldAddress).Info.Abandoned, Is.True, "the superseded record is unlinked");
         Assert.That(_ts.Store.FreeRecordCount, Is.EqualTo(1), "its space waits for reuse");
         Assert.That(Session.Read("k"u8, out var value).Found, Is.True);
@@ -89,8 +94,11 @@ public sealed class CallbackPathTests
         var status = Session.Upsert("k"u8, "new"u8, ref input, ref output);
 
         Assert.That((status.Found, status.IsCreatedRecord), Is.EqualTo((true, true)), status.ToString());
-        Assert.That(Counts.Fired, Is.EqualTo(Callback.InitialWriter | Callback.PostInitialWriter));
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.InitialWriter | Callback.PostInitialWriter | Callback.DisposeRecord));
         Assert.That(output.Address, Is.GreaterThanOrEqualTo(Log.ReadOnlyAddress));
+        var disposal = Counts.Disposals.Single();
+        Assert.That((disposal.Reason, disposal.Value), Is.EqualTo((DisposeReason.Superseded, "old"u8.ToArray())));
+        Assert.That(disposal.ChainHead, Is.EqualTo(output.Address), "the new record is linked before the old one is disposed");
         Assert.That(Log.GetRecord(oldAddress).Info.Valid, Is.True, "read-only records are never changed");
         Assert.That(_ts.Store.FreeRecordCount, Is.Zero);
         Assert.That(Session.Read("k"u8, out var value).Found, Is.True);
@@ -230,7 +238,9 @@ public sealed class CallbackPathTests
         var status = Session.RMW("c"u8, new TestInput { Op = TestOp.ExpireAndStop }, out _);
 
         Assert.That(status.NotFound, Is.True, status.ToString());
-        Assert.That(Counts.Fired, Is.EqualTo(Callback.InPlaceUpdater));
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.InPlaceUpdater | Callback.DisposeRecord));
+        Assert.That(Counts.DisposeReasons, Is.EqualTo(new[] { DisposeReason.Deleted }));
+        Assert.That(Counts.Disposals[0].Tombstone, Is.False, "a mutable record is disposed before it becomes a tombstone");
         Assert.That(Session.Read("c"u8, out _).NotFound, Is.True);
         Assert.That(Session.ScanAll(), Is.Empty);
     }
@@ -246,7 +256,9 @@ public sealed class CallbackPathTests
         var status = Session.RMW("c"u8, new TestInput { Op = TestOp.ExpireAndStop }, out _);
 
         Assert.That(status.NotFound, Is.True, status.ToString());
-        Assert.That(Counts.Fired, Is.EqualTo(Callback.NeedCopyUpdate));
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.NeedCopyUpdate | Callback.DisposeRecord));
+        Assert.That(Counts.DisposeReasons, Is.EqualTo(new[] { DisposeReason.Deleted }));
+        Assert.That(Counts.Disposals[0].ChainHead, Is.EqualTo(tail), "the tombstone is linked before the read-only record is disposed");
         Assert.That(Log.TailAddress, Is.GreaterThan(tail), "a tombstone shadows the read-only record");
         Assert.That(Session.Read("c"u8, out _).NotFound, Is.True);
         Assert.That(Session.ScanAll(), Is.Empty);
@@ -262,7 +274,10 @@ public sealed class CallbackPathTests
         var status = Session.Delete("k"u8);
 
         Assert.That(status.Found, Is.True, status.ToString());
-        Assert.That(Counts.Fired, Is.EqualTo(Callback.InPlaceDeleter));
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.InPlaceDeleter | Callback.DisposeRecord));
+        var disposal = Counts.Disposals.Single();
+        Assert.That((disposal.Reason, disposal.Value, disposal.Tombstone), Is.EqualTo((DisposeReason.Deleted, "v"u8.ToArray(), false)),
+            "a mutable record is disposed before it becomes a tombstone");
         Assert.That(Log.TailAddress, Is.EqualTo(tail));
         Assert.That(Session.Read("k"u8, out _).NotFound, Is.True);
     }
@@ -279,16 +294,21 @@ public sealed class CallbackPathTests
         var status = Session.Delete("k"u8);
 
         Assert.That(status.Found, Is.True, status.ToString());
-        Assert.That(Counts.Fired, Is.EqualTo(Callback.None), "a read-only record is not handed to InPlaceDeleter");
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.DisposeRecord), "a read-only record is not handed to InPlaceDeleter");
+        var disposal = Counts.Disposals.Single();
+        Assert.That((disposal.Reason, disposal.Value), Is.EqualTo((DisposeReason.Deleted, "v"u8.ToArray())));
+        Assert.That(disposal.ChainHead, Is.EqualTo(tail), "the tombstone is linked before the read-only record is disposed");
         Assert.That(Log.TailAddress, Is.GreaterThan(tail));
         Assert.That(Session.Read("k"u8, out _).NotFound, Is.True);
         Assert.That(Session.Delete("k"u8).NotFound, Is.True);
+        Assert.That(Counts.Disposals, Has.Length.EqualTo(1), "deleting a deleted key disposes nothing");
         var scanned = Session.ScanAll();
         Assert.That(scanned, Has.Count.EqualTo(1));
         Assert.That(scanned[0].Key, Is.EqualTo("other"u8.ToArray()));
 
-        // Writing the key again hides the tombstone.
+        // Writing the key again hides the tombstone, which has no value to dispose.
         Assert.That(Session.Increment("k"u8, 3).IsCreatedRecord, Is.True);
         Assert.That(Session.ReadCounter("k"u8), Is.EqualTo(3));
+        Assert.That(Counts.Disposals, Has.Length.EqualTo(1));
     }
 }

@@ -1,4 +1,5 @@
 using System;
+using System.Linq;
 using NUnit.Framework;
 
 namespace Tsavorite.test;
@@ -69,7 +70,11 @@ public sealed class ExpirationTests
         var status = Session.RMW("k"u8, TestInput.Increment(2), out var output);
 
         Assert.That((status.NotFound, status.IsCreatedRecord), Is.EqualTo((true, true)), status.ToString());
-        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.NeedInitialUpdate | Callback.InitialUpdater | Callback.PostInitialUpdater));
+        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.NeedInitialUpdate | Callback.InitialUpdater | Callback.PostInitialUpdater | Callback.DisposeRecord));
+        var disposal = _ts.Counts.Disposals.Single();
+        Assert.That(disposal.Reason, Is.EqualTo(DisposeReason.Expired));
+        Assert.That(BitConverter.ToInt64(disposal.Value), Is.EqualTo(5), "the expired value is handed over before it is overwritten");
+        Assert.That(disposal.ChainHead, Is.EqualTo(output.Address), "reused in place, or replaced by a record already linked");
         Assert.That(output.AsLong, Is.EqualTo(2), "the expired value is not carried over");
         Assert.That(output.Expiration, Is.Zero);
         Assert.That(Session.ReadCounter("k"u8), Is.EqualTo(2));
@@ -97,7 +102,10 @@ public sealed class ExpirationTests
         var status = Session.Upsert("k"u8, "fresh"u8, ref input, ref output);
 
         Assert.That((status.NotFound, status.IsCreatedRecord), Is.EqualTo((true, true)), status.ToString());
-        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.InitialWriter | Callback.PostInitialWriter), "an expired record is not written in place");
+        Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.InitialWriter | Callback.PostInitialWriter | Callback.DisposeRecord), "an expired record is not written in place");
+        var disposal = _ts.Counts.Disposals.Single();
+        Assert.That((disposal.Reason, BitConverter.ToInt64(disposal.Value)), Is.EqualTo((DisposeReason.Expired, 5L)));
+        Assert.That(disposal.ChainHead, Is.EqualTo(output.Address), "reused in place, or replaced by a record already linked");
         Assert.That(Session.Read("k"u8, out var value).Found, Is.True);
         Assert.That(value, Is.EqualTo("fresh"u8.ToArray()));
         Assert.That(Session.ScanAll(), Has.Count.EqualTo(1));
@@ -111,8 +119,10 @@ public sealed class ExpirationTests
         var status = Session.Delete("k"u8);
 
         Assert.That((status.NotFound, status.IsExpired), Is.EqualTo((true, true)), status.ToString());
+        Assert.That(_ts.Counts.DisposeReasons, Is.EqualTo(new[] { DisposeReason.Deleted }), "deleting an expired record drops its value");
         Assert.That(Session.Read("k"u8, out _).NotFound, Is.True);
         Assert.That(Session.Increment("k"u8, 1).IsCreatedRecord, Is.True);
+        Assert.That(_ts.Counts.Disposals, Has.Length.EqualTo(1), "the tombstone has no value to dispose");
         Assert.That(Session.ReadCounter("k"u8), Is.EqualTo(1));
     }
 

@@ -130,6 +130,43 @@ public sealed unsafe class RecordTests
     }
 
     [Test]
+    public void ReinitializeClearsValueIsObject()
+    {
+        var record = NewRecord(new RecordFieldInfo(8));
+        record.Info.Valid = true;
+        record.Info.ValueIsObject = true;
+
+        record.Reinitialize(new RecordFieldInfo(8));
+
+        Assert.That((record.Info.ValueIsObject, record.Info.Valid), Is.EqualTo((false, true)), "the reused space holds bytes until a callback says otherwise");
+    }
+
+    [Test]
+    public void InitializeStartsWithoutValueIsObject()
+    {
+        // The buffer is filled with 0xCC first, so every header bit was set before the record was laid out.
+        var record = NewRecord(new RecordFieldInfo(8));
+
+        Assert.That(record.Info.ValueIsObject, Is.False);
+    }
+
+    [Test]
+    public void ValueIsObjectIsABitOfItsOwn()
+    {
+        var info = default(RecordInfo);
+        info.PreviousAddress = LogAddress.AddressMask;
+        info.Tombstone = info.Valid = info.Sealed = info.Dirty = info.HasExpiration = info.HasETag = info.HasFiller = info.Abandoned = true;
+        long others = info.Word;
+
+        info.ValueIsObject = true;
+        Assert.That(info.Word, Is.EqualTo(others | (1L << 56)));
+        Assert.That(info.ToString(), Does.Contain("object=True"));
+
+        info.ValueIsObject = false;
+        Assert.That(info.Word, Is.EqualTo(others));
+    }
+
+    [Test]
     public void NegativeOrHugeFieldsAreRejected()
     {
         Assert.That(() => RecordLayout.AllocatedSize(-1, new RecordFieldInfo(1)), Throws.TypeOf<ArgumentOutOfRangeException>());

@@ -1,5 +1,6 @@
 using System;
 using System.Buffers.Binary;
+using System.Collections.Generic;
 using System.Threading;
 
 namespace Tsavorite.test;
@@ -45,7 +46,7 @@ internal enum TestOp : byte
     /// <summary>Give an existing record <see cref="TestInput.ExpirationTicks"/>; an absent key stays absent.</summary>
     SetExpiration,
 
-    /// <summary>Delete the record from the updater; an absent key stays absent.</summary>
+    /// <summary>Delete the record from whichever updater sees it first (InPlaceUpdater, NeedCopyUpdate, CopyUpdater); an absent key stays absent.</summary>
     ExpireAndStop,
 }
 
@@ -71,6 +72,9 @@ internal struct TestInput
     /// </summary>
     public Callback RefuseIn;
 
+    /// <summary>InitialWriter and InitialUpdater set <see cref="RecordInfo.ValueIsObject"/> on the records they write.</summary>
+    public bool MarkObject;
+
     public static TestInput Increment(long delta) => new() { Op = TestOp.Increment, Delta = delta };
 
     public static TestInput Append(byte[] bytes) => new() { Op = TestOp.Append, Bytes = bytes };
@@ -93,11 +97,22 @@ internal struct TestOutput
     }
 }
 
+/// <summary>
+/// One call of DisposeRecord: the record as the callback saw it (key, value, header bits) and the
+/// address the key's hash entry held at that moment (0 when it had none), which tells whether a
+/// replacing record was already linked.
+/// </summary>
+internal sealed record Disposal(byte[] Key, DisposeReason Reason, byte[] Value, bool Tombstone, bool ValueIsObject, long PhysicalAddress, long ChainHead);
+
 /// <summary>How often each callback fired; shared by the copies of a <see cref="TestFunctions"/> struct.</summary>
 internal sealed class CallbackCounts
 {
     private const int CallbackKinds = 16;
     private readonly long[] _counts = new long[CallbackKinds];
+    private readonly List<Disposal> _disposals = new();
+
+    /// <summary>Reads the address a key's hash entry holds; set by the store the callbacks run on.</summary>
+    public Func<byte[], long>? ChainHeadOf { get; set; }
 
     public void Add(Callback callback) => Interlocked.Increment(ref _counts[System.Numerics.BitOperations.Log2((uint)callback)]);
 
@@ -118,7 +133,36 @@ internal sealed class CallbackCounts
         }
     }
 
-    public void Reset() => Array.Clear(_counts);
+    /// <summary>Records one DisposeRecord call (the callback holds the bucket latch; this takes only its own lock).</summary>
+    public void AddDisposal(in LogRecord record, DisposeReason reason)
+    {
+        byte[] key = record.Key.ToArray();
+        var info = record.Info;
+        var disposal = new Disposal(key, reason, record.Value.ToArray(), info.Tombstone, info.ValueIsObject, record.PhysicalAddress, ChainHeadOf?.Invoke(key) ?? 0);
+        lock (_disposals)
+            _disposals.Add(disposal);
+        Add(Callback.DisposeRecord);
+    }
+
+    /// <summary>The DisposeRecord calls since the last <see cref="Reset"/>, in order.</summary>
+    public Disposal[] Disposals
+    {
+        get
+        {
+            lock (_disposals)
+                return _disposals.ToArray();
+        }
+    }
+
+    /// <summary>The reasons of <see cref="Disposals"/>, in order.</summary>
+    public DisposeReason[] DisposeReasons => Array.ConvertAll(Disposals, d => d.Reason);
+
+    public void Reset()
+    {
+        Array.Clear(_counts);
+        lock (_disposals)
+            _disposals.Clear();
+    }
 }
 
 /// <summary>
@@ -174,6 +218,8 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
         value.CopyTo(record.Value);
         if (input.ExpirationTicks != 0)
             record.TrySetExpiration(input.ExpirationTicks);
+        if (input.MarkObject)
+            record.Info.ValueIsObject = true;
         output.Capture(in record, upsertInfo.Address);
         return true;
     }
@@ -206,6 +252,8 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
             input.Bytes.CopyTo(record.Value);
         if (input.ExpirationTicks != 0)
             record.TrySetExpiration(input.ExpirationTicks);
+        if (input.MarkObject)
+            record.Info.ValueIsObject = true;
         output.Capture(in record, rmwInfo.Address);
         return true;
     }
@@ -269,6 +317,11 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
     {
         if (!Enter(Callback.CopyUpdater, in input, ref rmwInfo.Action))
             return false;
+        if (input.Op == TestOp.ExpireAndStop)
+        {
+            rmwInfo.Action = OperationAction.ExpireAndStop;
+            return false;
+        }
         source.Value.CopyTo(destination.Value);
         if (source.Info.HasExpiration)
             destination.TrySetExpiration(source.Expiration);
@@ -301,7 +354,7 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
     }
 
     public void DisposeRecord(ref LogRecord record, DisposeReason reason)
-        => Counts.Add(Callback.DisposeRecord);
+        => Counts.AddDisposal(in record, reason);
 
     /// <summary>Counts the callback and applies the input's cancel and refuse knobs; false when the callback must return false.</summary>
     private bool Enter(Callback callback, in TestInput input, ref OperationAction action)

@@ -28,7 +28,7 @@ internal sealed record StoreOptions
 }
 
 /// <summary>A store with one session for the test thread; disposing it disposes both.</summary>
-internal sealed class TestStore : IDisposable
+internal sealed unsafe class TestStore : IDisposable
 {
     public TestStore(StoreOptions? options = null)
     {
@@ -42,7 +42,7 @@ internal sealed class TestStore : IDisposable
             EnableRevivification = options.EnableRevivification,
             LogDevice = options.LogDevice,
         });
-        Counts = new CallbackCounts();
+        Counts = new CallbackCounts { ChainHeadOf = ChainHead };
         Session = NewSession(Counts);
     }
 
@@ -58,7 +58,18 @@ internal sealed class TestStore : IDisposable
 
     /// <summary>A session for another thread (dispose it on that thread if it used BeginUnsafe).</summary>
     public TestSession NewSession(CallbackCounts? counts = null)
-        => Store.NewSession<TestInput, TestOutput, TestFunctions>(new TestFunctions(counts ?? new CallbackCounts()));
+        => Store.NewSession<TestInput, TestOutput, TestFunctions>(new TestFunctions(counts ?? new CallbackCounts { ChainHeadOf = ChainHead }));
+
+    /// <summary>
+    /// The address the hash entry of <paramref name="key"/> holds (the newest record of its chain), or
+    /// 0 when there is no entry. Reads one word without a latch, so callbacks may call it.
+    /// </summary>
+    public long ChainHead(byte[] key)
+    {
+        long hash = KeyHash.Hash(key);
+        long* entry = Store.Index.FindTag(Store.Index.BucketOf(hash), HashBucketEntry.TagOf(hash));
+        return entry == null ? 0 : new HashBucketEntry(*entry).Address;
+    }
 
     public void Dispose()
     {
