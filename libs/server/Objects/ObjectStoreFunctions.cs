@@ -105,13 +105,13 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         }
         else
         {
+            obj = output.Pending ?? GarnetObjectFactory.Create(input.Type);
             if (output.Pending == null)
             {
-                output.Pending = GarnetObjectFactory.Create(input.Type);
-                output.Pending.Operate(ref input, ref output);
+                output.Pending = obj;
+                obj.Operate(ref input, ref output);
                 output.Ran = true;
             }
-            obj = output.Pending;
             if (obj.Count == 0)
                 return false; // nothing to keep: the key stays absent (the reply is written)
         }
