@@ -35,7 +35,10 @@ public sealed unsafe class ReplyBuffer : IResponseSink, IDisposable
         _committed += length;
         if (_capacity - _committed < Math.Max(MinimumRoom, _committed))
         {
-            int capacity = _capacity * 2;
+            // Doubling stops at the largest span; a reply that still does not fit fails its command with an exception.
+            int capacity = (int)Math.Min(2L * _capacity, Array.MaxLength);
+            if (capacity - _committed < MinimumRoom)
+                throw new InvalidOperationException("The reply is larger than the largest reply buffer.");
             _memory = (byte*)NativeMemory.Realloc(_memory, (nuint)capacity);
             _capacity = capacity;
         }
