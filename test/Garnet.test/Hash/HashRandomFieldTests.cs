@@ -133,6 +133,8 @@ public sealed class HashRandomFieldTests : ServerTestBase
         Assert.That(client.Execute("HRANDFIELD", "h", "9223372036854770000", "WITHVALUES"), Is.EqualTo(OutOfRange));
         Assert.That(client.Execute("HRANDFIELD", "s", "-9223372036854770000", "WITHVALUES"), Is.EqualTo(OutOfRange));
         Assert.That(client.Execute("HRANDFIELD", "h", "9223372036854770000"), Is.EqualTo(Bulks("a")), "a huge positive count is the whole hash");
+        Assert.That(client.Execute("HRANDFIELD", "h", "-9223372036854775807"), Is.EqualTo(OutOfRange), "a reply of gigabytes is refused");
+        Assert.That(client.Execute("HRANDFIELD", "nokey", "-9223372036854775807"), Is.EqualTo(EmptyArray));
     }
 
     [Test]
