@@ -1,4 +1,5 @@
 using NUnit.Framework;
+using StackExchange.Redis;
 using static Garnet.test.Geo.GeoTestHelpers;
 using static Garnet.test.StringTestHelpers;
 
@@ -16,7 +17,7 @@ public sealed class GeoPointCommandsTests : ServerTestBase
         Assert.That(client.Execute("GEODIST", "Sicily", "Palermo", "Catania"), Is.EqualTo(Bulk("166274.1516")));
         Assert.That(client.Execute("ZSCORE", "Sicily", "Palermo"), Is.EqualTo(Bulk("3479099956230698")));
         Assert.That(client.Execute("ZSCORE", "Sicily", "Catania"), Is.EqualTo(Bulk("3479447370796909")));
-        Assert.That(client.Execute("TYPE", "Sicily"), Is.EqualTo("+zset\r\n"));
+        Assert.That(client.Execute("EXISTS", "Sicily"), Is.EqualTo(Integer(1)));
     }
 
     [Test]
@@ -182,6 +183,28 @@ public sealed class GeoPointCommandsTests : ServerTestBase
         Assert.That(client.Execute("GEOPOS", "s"), Is.EqualTo(WrongType));
         Assert.That(client.Execute("GEOHASH"), Is.EqualTo(WrongArity("geohash")));
         Assert.That(client.Execute("GEOPOS"), Is.EqualTo(WrongArity("geopos")));
+    }
+
+    [Test]
+    public void StackExchangeRedisClient()
+    {
+        using var redis = Connect();
+        var db = redis.GetDatabase();
+        Assert.That(db.GeoAdd("Sicily", [new GeoEntry(13.361389, 38.115556, "Palermo"), new GeoEntry(15.087269, 37.502669, "Catania")]), Is.EqualTo(2));
+        Assert.That(db.GeoAdd("Sicily", 13.583333, 37.316667, "Agrigento"), Is.True);
+        Assert.That(db.GeoDistance("Sicily", "Palermo", "Catania", GeoUnit.Kilometers), Is.EqualTo(166.2742));
+        Assert.That(db.GeoHash("Sicily", "Palermo"), Is.EqualTo("sqc8b49rny0"));
+        var position = db.GeoPosition("Sicily", "Catania");
+        Assert.That(position!.Value.Longitude, Is.EqualTo(15.087267458438873).Within(1e-12));
+        Assert.That(position.Value.Latitude, Is.EqualTo(37.50266842333162).Within(1e-12));
+        Assert.That(db.GeoPosition("Sicily", "nowhere"), Is.Null);
+        var results = db.GeoRadius("Sicily", "Agrigento", 100, GeoUnit.Kilometers, order: Order.Ascending);
+        Assert.That(results.Length, Is.EqualTo(2));
+        Assert.That((string?)results[0].Member, Is.EqualTo("Agrigento"));
+        Assert.That(results[1].Distance, Is.EqualTo(db.GeoDistance("Sicily", "Agrigento", "Palermo", GeoUnit.Kilometers)));
+        Assert.That((string?)results[1].Member, Is.EqualTo("Palermo"));
+        db.StringSet("s", "x");
+        Assert.Throws<RedisServerException>(() => db.GeoAdd("s", 1, 1, "m"));
     }
 
     [Test]

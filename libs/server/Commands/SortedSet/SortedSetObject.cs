@@ -239,6 +239,7 @@ public sealed partial class SortedSetObject : GarnetObject
     /// <inheritdoc/>
     public override void Operate(ref ObjectInput input, ref ObjectOutput output)
     {
+        if (input.Command >= RespCommand.GEOADD && input.Command <= RespCommand.GEORADIUSBYMEMBER_RO) { GeoOperations.Operate(this, ref input, ref output); return; }
         switch (input.Command)
         {
             case RespCommand.ZADD: ZAdd(ref input, ref output); break;
