@@ -1,7 +1,7 @@
 using System.Text;
 using System.Threading;
-using Replies = Garnet.test.Keyspace.Resp;
 using NUnit.Framework;
+using Replies = Garnet.test.Keyspace.Resp;
 
 namespace Garnet.test.Objects;
 

@@ -91,6 +91,21 @@ public sealed class ZSetAlgebraTests : ServerTestBase
     }
 
     [Test]
+    public void PlainSetsAreInputsWithScoreOne()
+    {
+        using var client = TwoSets();
+        Assert.That(client.Execute("SADD", "plain", "x", "w", "v"), Is.EqualTo(":3\r\n"));
+        Assert.That(client.Execute("ZUNION", "2", "a", "plain", "WITHSCORES"), Is.EqualTo(Array("v", "1", "w", "1", "x", "2", "y", "2", "z", "3")));
+        Assert.That(client.Execute("ZINTER", "2", "plain", "b", "WITHSCORES"), Is.EqualTo(Array("w", "31")));
+        Assert.That(client.Execute("ZDIFF", "2", "plain", "a"), Is.EqualTo(Array("v", "w")));
+        Assert.That(client.Execute("ZINTERCARD", "2", "plain", "a"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("ZUNIONSTORE", "dest", "1", "plain"), Is.EqualTo(":3\r\n"));
+        Assert.That(client.Execute("TYPE", "dest"), Is.EqualTo("+zset\r\n"));
+        client.Execute("RPUSH", "list", "x");
+        Assert.That(client.Execute("ZUNION", "2", "a", "list"), Is.EqualTo(WrongType), "lists are not inputs");
+    }
+
+    [Test]
     public void Errors()
     {
         using var client = TwoSets();

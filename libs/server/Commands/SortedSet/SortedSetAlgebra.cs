@@ -17,13 +17,18 @@ internal static class SortedSetAlgebra
 {
     /// <summary>
     /// A plain set as a ZUNION/ZINTER/ZDIFF input (every member with score 1), or null when
-    /// <paramref name="obj"/> cannot be an input (WRONGTYPE). The Set family's SetObject is not yet in
-    /// this branch, so for now every non-sorted-set object answers WRONGTYPE.
+    /// <paramref name="obj"/> cannot be an input (WRONGTYPE).
     /// </summary>
     public static SortedSetObject? FromSetObject(GarnetObject obj)
     {
-        _ = obj;
-        return null;
+        if (obj is not SetObject set)
+            return null;
+        var members = new List<byte[]>((int)set.Count);
+        set.CopyElementsTo(members);
+        var elements = new List<(byte[] Member, double Score)>(members.Count);
+        foreach (var member in members)
+            elements.Add((member, 1));
+        return SortedSetObject.Create(elements);
     }
 
     /// <summary>A score times its weight; NaN (0 times infinity) counts as 0, as in Redis.</summary>

@@ -234,8 +234,8 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// An input of ZUNION/ZINTER/ZDIFF: a snapshot of the sorted set at <paramref name="key"/>, an empty
-    /// set when the key is absent, or null when it holds another type. Plain sets are accepted as
-    /// members with score 1 once the Set family's SetObject is available to this branch.
+    /// set when the key is absent, or null when it holds another type. Plain sets are accepted, their
+    /// members scoring 1.
     /// </summary>
     private SortedSetObject? ReadSortedSetInput(ReadOnlySpan<byte> key)
     {
