@@ -34,6 +34,14 @@ public sealed class ListLogPressureTests : ServerTestBase
         foreach (var reply in client.Pipeline(fillers))
             Assert.That(reply, Is.EqualTo(Ok));
 
+        // The log's pages now take the whole memory budget: commands that may grow data are refused,
+        // LMOVE included, before it pops anything.
+        const string OutOfMemory = "-OOM command not allowed when used memory > 'maxmemory'.\r\n";
+        Assert.That(client.Execute("RPUSH", "l", "x"), Is.EqualTo(OutOfMemory));
+        Assert.That(client.Execute("LMOVE", "l", "other", "LEFT", "RIGHT"), Is.EqualTo(OutOfMemory));
+        Assert.That(client.Execute("RPOPLPUSH", "l", "other"), Is.EqualTo(OutOfMemory));
+        Assert.That(client.Execute("EXISTS", "other"), Is.EqualTo(Integer(0)));
+
         // Reads of the read-only record, then updates that copy it (pops and removals are allowed
         // however full memory is; pushes are not, so none is attempted).
         Assert.That(client.Execute("LRANGE", "l", "0", "-1"), Is.EqualTo(Bulks(expected.ToArray())));
