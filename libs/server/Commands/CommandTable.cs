@@ -21,6 +21,10 @@ public static partial class CommandTable
         .. GeoCommands,
         .. BlockingCommands,
         .. SortCommands,
+        .. TransactionsCommands,
+        .. ScriptingCommands,
+        .. PubSubCommands,
+        .. ExtensionsCommands,
     ];
 
     /// <summary>The connection, string, keyspace, server, bitmap and HyperLogLog commands' table entries.</summary>

@@ -209,4 +209,33 @@ public enum RespCommand : ushort
     // Sort
     SORT = 380,
     SORT_RO = 381,
+
+    // Transactions
+    MULTI = 400,
+    EXEC = 401,
+    DISCARD = 402,
+    WATCH = 403,
+    UNWATCH = 404,
+
+    // Scripting
+    EVAL = 410,
+    EVALSHA = 411,
+    EVAL_RO = 412,
+    EVALSHA_RO = 413,
+    SCRIPT = 414,
+    FUNCTION = 415,
+    FCALL = 416,
+    FCALL_RO = 417,
+
+    // Pub/Sub
+    SUBSCRIBE = 430,
+    UNSUBSCRIBE = 431,
+    PSUBSCRIBE = 432,
+    PUNSUBSCRIBE = 433,
+    PUBLISH = 434,
+    PUBSUB = 435,
+
+    // Extensions
+    REGISTERCS = 440,
+    MODULE = 441,
 }

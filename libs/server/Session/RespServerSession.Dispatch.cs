@@ -102,8 +102,16 @@ public sealed unsafe partial class RespServerSession
             ExecuteGeoCommand(command);
         else if (id < 380)
             ExecuteBlockingCommand(command);
-        else
+        else if (id < 400)
             ExecuteSortCommand(command);
+        else if (id < 410)
+            ExecuteTransactionsCommand(command);
+        else if (id < 430)
+            ExecuteScriptingCommand(command);
+        else if (id < 440)
+            ExecutePubSubCommand(command);
+        else
+            ExecuteExtensionsCommand(command);
     }
 
     /// <summary>

@@ -1,0 +1,17 @@
+using System;
+
+namespace Garnet.server;
+
+/// <summary>The transactions commands. (Skeleton: the family fills this in.)</summary>
+public sealed unsafe partial class RespServerSession
+{
+    private void ExecuteTransactionsCommand(RespCommand command)
+    {
+        switch (command)
+        {
+            default:
+                _writer.WriteError("ERR " + command + " is not implemented yet");
+                break;
+        }
+    }
+}
