@@ -57,6 +57,11 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Whether input must go through the stash: the client is blocked, or input from then is still queued.</summary>
     private bool HasBlockedInput => _blockedOn != null || _stashLength > 0;
 
+    /// <summary>Whether an object write may add elements (installs, and deny-oom commands such as LPUSH, ZADD, LMOVE).</summary>
+    private static bool MayAddElements(in ObjectInput input)
+        => input.Operation == ObjectOperation.Install
+           || (input.Command != RespCommand.NONE && (CommandTable.Get(input.Command).Flags & CommandFlags.DenyOom) != 0);
+
     /// <summary>Wakes clients blocked on <paramref name="key"/> after this session wrote it (list or sorted set).</summary>
     private void NotifyKeyWritten(ReadOnlySpan<byte> key)
     {

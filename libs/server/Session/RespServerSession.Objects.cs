@@ -40,8 +40,9 @@ public sealed unsafe partial class RespServerSession
     internal Status ObjectRMW(ReadOnlySpan<byte> key, ref ObjectInput input, ref ObjectOutput output)
     {
         var status = ObjectStore.RMW(key, ref input, ref output);
-        // Clients blocked on the key (BLPOP, BZPOPMIN...) get a chance to pop what was written.
-        if (input.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && output.Result == ObjectResult.Ok)
+        // Clients blocked on the key (BLPOP, BZPOPMIN...) get a chance to pop what was written. Only
+        // commands that can add elements (deny-oom) signal: a pop must not wake waiters to find nothing.
+        if (input.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && output.Result == ObjectResult.Ok && MayAddElements(in input))
             NotifyKeyWritten(key);
         return status;
     }

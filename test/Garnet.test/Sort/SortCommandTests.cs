@@ -139,7 +139,7 @@ public class SortCommandTests : ServerTestBase
         client.Execute("RPUSH", "l", "3", "1", "2");
         client.Execute("SET", "dst", "old string");
         Assert.That(client.Execute("SORT", "l", "STORE", "dst"), Is.EqualTo(":3\r\n"));
-        Assert.That(client.Execute("TYPE", "dst"), Is.EqualTo("+list\r\n"));
+        Assert.That(client.Execute("LLEN", "dst"), Is.EqualTo(":3\r\n"));
         Assert.That(client.Execute("LRANGE", "dst", "0", "-1"), Is.EqualTo(Array("1", "2", "3")));
 
         client.Execute("SET", "v_1", "one");

@@ -105,12 +105,25 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// Pops from the source (argument 1) and pushes onto the destination (argument 2), replying the
-    /// element. A destination of another type is WRONGTYPE with the source unchanged, as in Redis
-    /// (here the element goes back where it came from, since the two keys are not updated atomically).
+    /// element. The two keys are not updated atomically yet: if the destination changed type between
+    /// the check and the push, the element goes back where it came from.
     /// </summary>
     private void BlockingMoveCore(bool fromLeft, bool toLeft, long deadline)
     {
         var source = _args[1].Span;
+        // As Redis: a source of another type, then (if the source has elements) a destination of another type, is WRONGTYPE.
+        var sourceKind = LookUpListKind(source);
+        if (sourceKind == ListKeyKind.Absent)
+        {
+            BlockOnKeys(1, 1, deadline);
+            return;
+        }
+        if (sourceKind == ListKeyKind.OtherType || LookUpListKind(_args[2].Span) == ListKeyKind.OtherType)
+        {
+            _writer.WriteError(RespStrings.WrongType);
+            return;
+        }
+
         var input = new ObjectInput(fromLeft ? RespCommand.LPOP : RespCommand.RPOP, GarnetObjectType.List, _args, 0, 0);
         var output = NewObjectOutput();
         var status = ObjectRMW(source, ref input, ref output);
