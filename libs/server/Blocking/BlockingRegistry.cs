@@ -109,7 +109,10 @@ public sealed class BlockingRegistry
                 queue.Waiters.Remove(waiter.Nodes[i]);
                 ForgetIfIdle(queue);
             }
-            // A waiter's deadline entry stays in the heap until it comes due; it is skipped then.
+            // A waiter's deadline entry stays in the heap until it comes due and is skipped then,
+            // unless stale entries pile up (clients with long timeouts served or gone): then rebuild.
+            if (_deadlines.Count > 64 && _deadlines.Count > 2 * _waiters)
+                PruneDeadlines();
             return true;
         }
     }
@@ -204,6 +207,19 @@ public sealed class BlockingRegistry
     {
         if (queue.Waiters.Count == 0 && !queue.Serving && _queues.TryGetValue(queue.Key, out var current) && current == queue)
             _queues.Remove(queue.Key);
+    }
+
+    /// <summary>Drops the deadline entries of waiters no longer registered (called under the lock).</summary>
+    private void PruneDeadlines()
+    {
+        var live = new List<(BlockedWaiter, long)>(_waiters);
+        foreach (var (waiter, deadline) in _deadlines.UnorderedItems)
+        {
+            if (waiter.Registered)
+                live.Add((waiter, deadline));
+        }
+        _deadlines.Clear();
+        _deadlines.EnqueueRange(live);
     }
 
     /// <summary>Runs <see cref="Drain"/> on the thread pool (called under the lock).</summary>

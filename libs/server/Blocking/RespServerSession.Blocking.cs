@@ -41,6 +41,9 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Set by a retried command that found nothing.</summary>
     private bool _retryFoundNothing;
 
+    /// <summary>Most input a blocked client may queue (Redis's default client-query-buffer-limit).</summary>
+    private const long MaxStashLength = 1L << 30;
+
     /// <summary>Input received after a blocking command, not yet run.</summary>
     private byte[] _stash = Array.Empty<byte>();
     private int _stashLength;
@@ -132,6 +135,14 @@ public sealed unsafe partial class RespServerSession
     {
         if (length <= 0)
             return;
+        if ((long)_stashLength + length > MaxStashLength)
+        {
+            // Redis's client-query-buffer-limit: a blocked client may not queue without bound.
+            _stashLength = 0;
+            _closeRequested = true;
+            _sender.CloseAfterSend();
+            return;
+        }
         if (_stash.Length - _stashLength < length)
         {
             var grown = new byte[Math.Max(_stash.Length * 2, _stashLength + length)];

@@ -184,6 +184,51 @@ public class BlockedClientTests : BlockingTestBase
     }
 
     [Test]
+    public void ManyTimeoutsAllExpire()
+    {
+        var clients = new List<RawClient>();
+        try
+        {
+            for (int i = 0; i < 20; i++)
+            {
+                var client = ConnectRaw();
+                client.Send("BLPOP", "k" + (i % 5), (0.01 * (i + 1)).ToString(System.Globalization.CultureInfo.InvariantCulture));
+                clients.Add(client);
+            }
+            foreach (var client in clients)
+                Assert.That(client.ReadReply(), Is.EqualTo("*-1\r\n"));
+            WaitForBlocked(0);
+        }
+        finally
+        {
+            foreach (var client in clients)
+                client.Dispose();
+        }
+    }
+
+    [Test]
+    public void ClientsWithLongTimeoutsLeaveCleanly()
+    {
+        var clients = new List<RawClient>();
+        for (int i = 0; i < 100; i++)
+        {
+            var client = ConnectRaw();
+            client.Send("BZPOPMIN", "z" + i, "3600");
+            clients.Add(client);
+        }
+        WaitForBlocked(100);
+        foreach (var client in clients)
+            client.Dispose();
+        WaitForBlocked(0);
+
+        using var writer = ConnectRaw();
+        writer.Execute("ZADD", "z7", "1", "m");
+        Assert.That(writer.Execute("ZCARD", "z7"), Is.EqualTo(":1\r\n"));
+        using var later = ConnectRaw();
+        Assert.That(later.Execute("BZPOPMAX", "later", "0.05"), Is.EqualTo("*-1\r\n"));
+    }
+
+    [Test]
     public void ManyClientsEachGetOneElement()
     {
         const int Clients = 24;
