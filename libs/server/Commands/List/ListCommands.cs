@@ -23,13 +23,13 @@ public sealed unsafe partial class RespServerSession
                 break;
             case RespCommand.LLEN:
             case RespCommand.LINDEX:
-                RunObjectCommand(GarnetObjectType.List, write: false);
+                RunListRead();
                 break;
             case RespCommand.LPOP:
             case RespCommand.RPOP: ListPop(); break;
             case RespCommand.LRANGE:
                 if (CheckListIntegers(2, 3))
-                    RunObjectCommand(GarnetObjectType.List, write: false);
+                    RunListRead();
                 break;
             case RespCommand.LTRIM:
                 if (CheckListIntegers(2, 3))
@@ -98,8 +98,16 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(error);
             return;
         }
+        RunListRead();
+    }
+
+    /// <summary>A read-only list command on the key at argument 1, counted in the keyspace hits or misses as Redis counts reads.</summary>
+    private void RunListRead()
+    {
+        var input = NewObjectInput(GarnetObjectType.List);
         var output = NewObjectOutput();
         var status = ObjectRead(_args[1].Span, ref input, ref output);
+        CountLookup(status.Found);
         CompleteObjectReply(ref output, status);
     }
 
@@ -126,6 +134,14 @@ public sealed unsafe partial class RespServerSession
         if (source.SequenceEqual(destination))
         {
             RunObjectCommand(GarnetObjectType.List, write: true);
+            return;
+        }
+
+        // LMOVE may grow the destination, so it is refused over the memory budget before anything is
+        // popped (the pop alone would be allowed, and the push then refused).
+        if (Objects.OverBudget)
+        {
+            _writer.WriteError(RespStrings.ErrOutOfMemory);
             return;
         }
 
