@@ -93,6 +93,14 @@ public sealed partial class SortedSetObject
             WriteNode(ref writer, node, withScores);
     }
 
+    /// <summary>Writes every member in order (ZUNION/ZINTER/ZDIFF replies), as <see cref="WriteNodes"/> does.</summary>
+    internal void WriteAll(ref RespWriter writer, bool withScores)
+    {
+        writer.WriteArrayHeader(withScores && !writer.Resp3 ? (int)Count * 2 : (int)Count);
+        for (var node = _list.First; node != null; node = node.Next)
+            WriteNode(ref writer, node, withScores);
+    }
+
     /// <summary>One element of <see cref="WriteNodes"/>.</summary>
     private static void WriteNode(ref RespWriter writer, SortedSetNode node, bool withScores)
     {

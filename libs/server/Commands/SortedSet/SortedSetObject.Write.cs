@@ -53,7 +53,7 @@ public sealed partial class SortedSetObject
 
     private void ZAdd(ref ObjectInput input, ref ObjectOutput output)
     {
-        var error = SortedSetOptions.ParseZAdd(input.Args, input.FirstArg, input.ArgCount, out var flags, out int pairsAt);
+        var error = SortedSetOptions.ParseZAdd(input.Args, input.FirstArg, input.ArgCount, out var flags, out int pairsAt, checkScores: false);
         if (!error.IsEmpty)
         {
             output.Writer.WriteError(error);

@@ -10,8 +10,11 @@ namespace Garnet.server;
 /// </summary>
 internal static class SortedSetOptions
 {
-    /// <summary>Parses ZADD's options and score/member pairs (from <paramref name="first"/>, <paramref name="count"/> arguments).</summary>
-    public static ReadOnlySpan<byte> ParseZAdd(ArgSlice[] args, int first, int count, out ZAddFlags flags, out int pairsAt)
+    /// <summary>
+    /// Parses ZADD's options and score/member pairs (from <paramref name="first"/>, <paramref name="count"/>
+    /// arguments); the scores are checked only when <paramref name="checkScores"/> (the session's pass).
+    /// </summary>
+    public static ReadOnlySpan<byte> ParseZAdd(ArgSlice[] args, int first, int count, out ZAddFlags flags, out int pairsAt, bool checkScores = true)
     {
         flags = ZAddFlags.None;
         int i = 0;
@@ -44,7 +47,7 @@ internal static class SortedSetOptions
             return SortedSetStrings.ErrGtLtNx;
         if ((flags & ZAddFlags.Incr) != 0 && elements > 2)
             return SortedSetStrings.ErrIncrSinglePair;
-        for (int j = i; j < count; j += 2)
+        for (int j = i; checkScores && j < count; j += 2)
         {
             if (!NumberFormat.TryParseDouble(args[first + j].Span, out _))
                 return RespStrings.ErrNotFloat;
