@@ -45,7 +45,11 @@ public sealed partial class SetObject : GarnetObject
         return set;
     }
 
-    /// <summary>Appends the members (in no particular order) to <paramref name="destination"/>; the arrays are shared, not copied.</summary>
+    /// <summary>
+    /// Appends the members (in no particular order) to <paramref name="destination"/>. The arrays are
+    /// shared, not copied: a member's bytes never change once it is in a set, so they stay valid after
+    /// the latch is released, but callers must not write to them.
+    /// </summary>
     public void CopyElementsTo(List<byte[]> destination)
     {
         destination.EnsureCapacity(destination.Count + _count);
