@@ -18,8 +18,12 @@ public sealed partial class HashObject
     /// <summary><see cref="ObjectInput.Flags"/> of HRANDFIELD: WITHVALUES.</summary>
     internal const int RandomFieldWithValues = 2;
 
-    /// <summary>Largest number of fields HRANDFIELD with a negative count replies (the reply header is 32-bit).</summary>
-    private const long MaxRandomReply = int.MaxValue / 2;
+    /// <summary>
+    /// Largest estimated reply of HRANDFIELD with a negative count. Redis streams any count; here a reply
+    /// is built whole in the reply buffer first, so a count that would make gigabytes from a small hash
+    /// is refused as out of range instead.
+    /// </summary>
+    private const long MaxRandomReplyBytes = 256L << 20;
 
     /// <summary>Hashes up to this size answer HSCAN from cursor 0 in one reply, as Redis's listpack hashes do.</summary>
     private const int SmallScanSize = 128;
@@ -115,7 +119,8 @@ public sealed partial class HashObject
         {
             // Repeats allowed: exactly -count draws.
             long draws = -count;
-            if (draws > MaxRandomReply)
+            long bytesPerDraw = ((HeapSize - BaseHeapSize) / _count) - EntryOverhead + 32; // average field and value, and framing
+            if (draws > MaxRandomReplyBytes / Math.Max(bytesPerDraw, 32))
             {
                 output.Writer.WriteError(HashStrings.ErrValueOutOfRange);
                 return;
