@@ -39,6 +39,18 @@ public class BlockingSortedSetTests : BlockingTestBase
     }
 
     [Test]
+    public void BzpopWokenByStoreCommand()
+    {
+        using var writer = ConnectRaw();
+        writer.Execute("ZADD", "a", "1", "x");
+        writer.Execute("ZADD", "b", "2", "y");
+        using var blocked = BlockedClient(1, "BZPOPMAX", "dst", "0");
+        Assert.That(writer.Execute("ZUNIONSTORE", "dst", "2", "a", "b"), Is.EqualTo(":2\r\n"));
+        Assert.That(blocked.ReadReply(), Is.EqualTo("*3\r\n$3\r\ndst\r\n$1\r\ny\r\n$1\r\n2\r\n"));
+        Assert.That(writer.Execute("ZRANGE", "dst", "0", "-1"), Is.EqualTo("*1\r\n$1\r\nx\r\n"));
+    }
+
+    [Test]
     public void BzpopTimeoutAndErrors()
     {
         using var client = ConnectRaw();
