@@ -14,9 +14,9 @@ namespace Garnet.server;
 /// <see cref="Signal"/>; when the key has waiters it is queued as ready, and the writer serves the
 /// ready keys right after its command (<see cref="Drain"/>, as Redis serves blocked clients before
 /// the next command), re-running each waiter's command on the waiter's own session until one finds
-/// the key empty. Each waiter's session is entered through its gate: the writer only tries it
-/// (never waits while holding its own gate), and hands whatever it could not enter to a pump on the
-/// thread pool, which holds no gate and may wait. A key is served by one thread at a time, so the
+/// the key empty. Each waiter's session is entered through its gate: the writer, which holds its
+/// own gate, waits for it only a bounded moment (so two writers cannot deadlock) and hands whatever
+/// it could not enter to a pump on the thread pool, which holds no gate and may wait. A key is served by one thread at a time, so the
 /// per-key order is kept. Timeouts come from one timer armed for the earliest deadline.
 /// Lock order: a session's gate, then this registry's lock; never the other way round.
 /// </remarks>
@@ -47,7 +47,7 @@ public sealed class BlockingRegistry
     internal bool Signal(int database, ReadOnlySpan<byte> key)
     {
         // Pairs with the increment in Register: either this write's signal sees the new waiter, or
-        // the waiter's own re-check (scheduled by Register) sees this write.
+        // the waiter's own second attempt, made after registering, sees this write.
         Interlocked.MemoryBarrier();
         if (Volatile.Read(ref _waiters) == 0)
             return false;
@@ -61,8 +61,8 @@ public sealed class BlockingRegistry
     }
 
     /// <summary>
-    /// Queues <paramref name="waiter"/> on each of its keys and arms its timeout. Its keys are then
-    /// checked once more by the pump, so a write that raced with the registration is not missed.
+    /// Queues <paramref name="waiter"/> on each of its keys and arms its timeout. The caller then
+    /// tries its command once more, so a write that raced with the registration is not missed.
     /// </summary>
     internal void Register(BlockedWaiter waiter)
     {
@@ -88,9 +88,6 @@ public sealed class BlockingRegistry
                 if (waiter.Deadline < _timerDue)
                     ArmTimer(waiter.Deadline);
             }
-            foreach (var queue in waiter.Queues)
-                MarkReady(queue);
-            SchedulePump();
         }
     }
 
@@ -119,7 +116,7 @@ public sealed class BlockingRegistry
 
     /// <summary>
     /// Serves the ready keys. <paramref name="canWait"/> false (a writer that holds its own session's
-    /// gate): a waiter whose session is busy is left to the pump.
+    /// gate): a waiter whose session stays busy for a moment is left to the pump.
     /// </summary>
     internal void Drain(bool canWait)
     {

@@ -41,6 +41,9 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Set by a retried command that found nothing.</summary>
     private bool _retryFoundNothing;
 
+    /// <summary>How long a writer serving blocked clients waits for one's session before leaving it to the pump.</summary>
+    private const int BusyWaitMilliseconds = 50;
+
     /// <summary>Most input a blocked client may queue (Redis's default client-query-buffer-limit).</summary>
     private const long MaxStashLength = 1L << 30;
 
@@ -99,6 +102,23 @@ public sealed unsafe partial class RespServerSession
         var waiter = new BlockedWaiter(this, _databaseIndex, CurrentCommand, _args, _argCount, firstKey, keyCount, deadline);
         Volatile.Write(ref _blockedOn, waiter);
         _server.Blocking.Register(waiter);
+
+        // A write between the first attempt and the registration signaled nobody: try once more.
+        _blockingRetry = true;
+        _retryFoundNothing = false;
+        try
+        {
+            ExecuteBlockingCommand(waiter.Command.Command);
+        }
+        finally
+        {
+            _blockingRetry = false;
+        }
+        if (!_retryFoundNothing)
+        {
+            _server.Blocking.Unregister(waiter);
+            Volatile.Write(ref _blockedOn, null);
+        }
     }
 
     /// <summary>
@@ -188,9 +208,11 @@ public sealed unsafe partial class RespServerSession
     {
         if (Monitor.IsEntered(_gate))
             return BlockedServeResult.Busy;
+        // A blocked session's gate is only held briefly (input arriving, another thread serving it),
+        // so a writer holding its own gate may wait a moment; the bound rules out deadlock between two.
         if (canWait)
             Monitor.Enter(_gate);
-        else if (!Monitor.TryEnter(_gate))
+        else if (!Monitor.TryEnter(_gate, BusyWaitMilliseconds))
             return BlockedServeResult.Busy;
 
         bool resume;

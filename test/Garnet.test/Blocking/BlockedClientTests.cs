@@ -229,6 +229,62 @@ public class BlockedClientTests : BlockingTestBase
     }
 
     [Test]
+    public void ConcurrentProducersAndBlockingConsumersLoseNothing()
+    {
+        const int Producers = 3;
+        const int PerProducer = 500;
+        const int Consumers = 4;
+        var received = new System.Collections.Concurrent.ConcurrentBag<string>();
+        int remaining = Producers * PerProducer;
+
+        // Dedicated threads: blocking socket calls on pool threads would starve the server's receive flows.
+        var consumers = Enumerable.Range(0, Consumers).Select(c => StartThread(() =>
+        {
+            using var client = ConnectRaw();
+            while (Volatile.Read(ref remaining) > 0)
+            {
+                string reply = client.Execute(c % 2 == 0 ? "BLPOP" : "BRPOP", "q", "0.2");
+                if (reply == "*-1\r\n")
+                    continue;
+                var match = Regex.Match(reply, @"\$\d+\r\n(p\d+-\d+)\r\n$");
+                received.Add(match.Success ? match.Groups[1].Value : "unexpected: " + reply);
+                Interlocked.Decrement(ref remaining);
+            }
+        })).ToArray();
+        var producers = Enumerable.Range(0, Producers).Select(p => StartThread(() =>
+        {
+            using var client = ConnectRaw();
+            for (int i = 0; i < PerProducer; i++)
+                client.Execute(i % 2 == 0 ? "RPUSH" : "LPUSH", "q", $"p{p}-{i}");
+        })).ToArray();
+
+        foreach (var thread in producers.Concat(consumers))
+            Assert.That(thread.Join(60_000), Is.True);
+        Assert.That(received.Where(r => r.StartsWith("unexpected")), Is.Empty);
+        Assert.That(received.Count, Is.EqualTo(Producers * PerProducer));
+        Assert.That(received.Distinct().Count(), Is.EqualTo(Producers * PerProducer));
+        WaitForBlocked(0);
+    }
+
+    private static Thread StartThread(System.Action action)
+    {
+        // A failure shows up as missing or unexpected elements, not as an exception on a bare thread.
+        var thread = new Thread(() =>
+        {
+            try
+            {
+                action();
+            }
+            catch (System.Exception)
+            {
+            }
+        })
+        { IsBackground = true };
+        thread.Start();
+        return thread;
+    }
+
+    [Test]
     public void ManyClientsEachGetOneElement()
     {
         const int Clients = 24;
