@@ -78,6 +78,17 @@ public sealed class ListObjectTests
         var bytes = stream.ToArray();
         var truncated = new MemoryStream(bytes, 0, bytes.Length - 2);
         Assert.That(() => ListObject.Deserialize(new BinaryReader(truncated)), Throws.InstanceOf<EndOfStreamException>());
+
+        // A huge count in a short payload fails on the missing data, without reserving room for the count first.
+        var lying = new MemoryStream();
+        using (var writer = new BinaryWriter(lying, Encoding.UTF8, leaveOpen: true))
+        {
+            writer.Write(int.MaxValue);
+            writer.Write(1);
+            writer.Write((byte)'a');
+        }
+        lying.Position = 0;
+        Assert.That(() => ListObject.Deserialize(new BinaryReader(lying)), Throws.InstanceOf<EndOfStreamException>());
     }
 
     [Test]

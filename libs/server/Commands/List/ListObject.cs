@@ -84,7 +84,8 @@ public sealed partial class ListObject : GarnetObject
         int count = reader.ReadInt32();
         if (count < 0)
             throw new InvalidDataException("Negative list length.");
-        var list = new ListObject(count);
+        // The count comes from a payload: the buffer grows as elements actually arrive.
+        var list = new ListObject(Math.Min(count, 1 << 16));
         for (int i = 0; i < count; i++)
         {
             int length = reader.ReadInt32();
@@ -135,7 +136,10 @@ public sealed partial class ListObject : GarnetObject
         Resize(RoundUpCapacity((int)needed));
     }
 
-    /// <summary>Halves the buffer once it is mostly empty, so a list that shrank does not keep its peak memory.</summary>
+    /// <summary>
+    /// Shrinks the buffer to twice the length once it is at most a quarter full, so a list that shrank
+    /// does not keep its peak memory (and growing or shrinking again takes as many operations as it copies).
+    /// </summary>
     private void ShrinkIfSparse()
     {
         if (_count == 0)
@@ -145,7 +149,7 @@ public sealed partial class ListObject : GarnetObject
             return;
         }
         if (_items.Length > MinimumCapacity && _count <= _items.Length / 4)
-            Resize(Math.Max(MinimumCapacity, _items.Length / 2));
+            Resize(RoundUpCapacity(_count * 2));
     }
 
     private void PushFront(byte[] element)
