@@ -38,7 +38,14 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>Runs an object write (RMW) on <paramref name="key"/>; the reply is not yet sent (see <see cref="CompleteObjectReply"/>).</summary>
     internal Status ObjectRMW(ReadOnlySpan<byte> key, ref ObjectInput input, ref ObjectOutput output)
-        => ObjectStore.RMW(key, ref input, ref output);
+    {
+        var status = ObjectStore.RMW(key, ref input, ref output);
+        // Clients blocked on the key (BLPOP, BZPOPMIN...) get a chance to pop what was written. Only
+        // commands that can add elements (deny-oom) signal: a pop must not wake waiters to find nothing.
+        if (input.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && output.Result == ObjectResult.Ok && MayAddElements(in input))
+            NotifyKeyWritten(key);
+        return status;
+    }
 
     /// <summary>
     /// Runs an object read on <paramref name="key"/>. For an absent key, a command runs on a shared
@@ -116,6 +123,10 @@ public sealed unsafe partial class RespServerSession
             ExpirationTicks = expirationTicks,
         };
         var output = new ObjectOutput();
-        return ObjectStore.RMW(key, ref input, ref output);
+        var status = ObjectStore.RMW(key, ref input, ref output);
+        // Clients blocked on the key may pop from the stored list or sorted set (SORT ... STORE, ZUNIONSTORE...).
+        if (obj.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && output.Result == ObjectResult.Ok)
+            NotifyKeyWritten(key);
+        return status;
     }
 }

@@ -89,18 +89,35 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     {
         KillRequested = true;
         _server.Clients.Remove(this);
+        CancelBlocking();
         _sender.CloseAfterSend();
     }
 
     /// <inheritdoc/>
     public int TryConsumeMessages(byte* buffer, int bytesRead)
     {
-        if (KillRequested)
+        // The gate keeps this receive path apart from a thread serving this client's blocking command
+        // (see RespServerSession.Blocking.cs); while blocked, input is kept by the session, in order.
+        lock (_gate)
         {
-            _sender.CloseAfterSend();
+            if (KillRequested)
+            {
+                _sender.CloseAfterSend();
+                return bytesRead;
+            }
+            if (HasBlockedInput)
+                return ConsumeWhileBlocked(buffer, bytesRead);
+            int position = ConsumeBatch(buffer, bytesRead);
+            if (_blockedOn == null)
+                return position;
+            Stash(buffer + position, bytesRead - position);
             return bytesRead;
         }
+    }
 
+    /// <summary>Runs the complete commands at <paramref name="buffer"/>; returns the bytes consumed (up to a command that blocked).</summary>
+    private int ConsumeBatch(byte* buffer, int bytesRead)
+    {
         int position = 0;
         int commands = 0;
         BeginBatch();
@@ -122,6 +139,10 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
 
                 ExecuteCommand();
                 commands++;
+                if (_blockingSignaled)
+                    ServeSignaledWaiters();
+                if (_blockedOn != null)
+                    break;
                 if (commands % CommandsPerEpochRefresh == 0)
                     _storeSession!.Refresh();
             }
@@ -202,13 +223,18 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <inheritdoc/>
     public void Dispose()
     {
-        if (_disposed)
-            return;
-        _disposed = true;
-        _server.Clients.Remove(this);
-        _storeSession?.Dispose();
-        _database?.RemoveUser();
-        _output.Dispose();
-        _replyBuffer.Dispose();
+        // Under the gate: a thread serving this client's blocking command may be running it.
+        lock (_gate)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            CancelBlocking();
+            _server.Clients.Remove(this);
+            _storeSession?.Dispose();
+            _database?.RemoveUser();
+            _output.Dispose();
+            _replyBuffer.Dispose();
+        }
     }
 }

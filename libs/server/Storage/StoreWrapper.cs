@@ -39,6 +39,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Connected clients (CLIENT LIST, KILL).</summary>
     public ClientRegistry Clients { get; } = new();
 
+    /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
+    public BlockingRegistry Blocking { get; } = new();
+
     /// <summary>When the server started.</summary>
     public DateTimeOffset StartTime { get; }
 

@@ -1,0 +1,311 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The server's blocked clients (BLPOP, BZPOPMIN...), queued first-come first-served per key, and
+/// the serving of them when their keys are written.
+/// </summary>
+/// <remarks>
+/// A blocked session does not hold a thread: it registers a <see cref="BlockedWaiter"/> here and
+/// returns from its receive call. A session that writes a list or sorted set calls
+/// <see cref="Signal"/>; when the key has waiters it is queued as ready, and the writer serves the
+/// ready keys right after its command (<see cref="Drain"/>, as Redis serves blocked clients before
+/// the next command), re-running each waiter's command on the waiter's own session until one finds
+/// the key empty. Each waiter's session is entered through its gate: the writer, which holds its
+/// own gate, waits for it only a bounded moment (so two writers cannot deadlock) and hands whatever
+/// it could not enter to a pump on the thread pool, which holds no gate and may wait. A key is served by one thread at a time, so the
+/// per-key order is kept. Timeouts come from one timer armed for the earliest deadline.
+/// Lock order: a session's gate, then this registry's lock; never the other way round.
+/// </remarks>
+public sealed class BlockingRegistry
+{
+    private readonly object _lock = new();
+    private readonly Dictionary<WaitKey, KeyQueue> _queues = new();
+    private readonly Queue<KeyQueue> _ready = new();
+    private readonly PriorityQueue<BlockedWaiter, long> _deadlines = new();
+    private readonly Timer _timer;
+    private long _timerDue = long.MaxValue;
+    private int _waiters;
+    private bool _pumpScheduled;
+
+    public BlockingRegistry()
+    {
+        _timer = new Timer(static state => ((BlockingRegistry)state!).OnTimer(), this, Timeout.Infinite, Timeout.Infinite);
+    }
+
+    /// <summary>Number of blocked clients (INFO blocked_clients).</summary>
+    public int BlockedClients => Volatile.Read(ref _waiters);
+
+    /// <summary>
+    /// Notes that <paramref name="key"/> of database <paramref name="database"/> was written.
+    /// Returns true if clients wait on it: the caller then serves them (<see cref="Drain"/>) once its
+    /// command is done. Costs one fence and one read when nobody is blocked.
+    /// </summary>
+    internal bool Signal(int database, ReadOnlySpan<byte> key)
+    {
+        // Pairs with the increment in Register: either this write's signal sees the new waiter, or
+        // the waiter's own second attempt, made after registering, sees this write.
+        Interlocked.MemoryBarrier();
+        if (Volatile.Read(ref _waiters) == 0)
+            return false;
+        lock (_lock)
+        {
+            if (!_queues.TryGetValue(new WaitKey(database, key.ToArray()), out var queue))
+                return false;
+            MarkReady(queue);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Queues <paramref name="waiter"/> on each of its keys and arms its timeout. The caller then
+    /// tries its command once more, so a write that raced with the registration is not missed.
+    /// </summary>
+    internal void Register(BlockedWaiter waiter)
+    {
+        lock (_lock)
+        {
+            for (int i = 0; i < waiter.Keys.Length; i++)
+            {
+                var key = new WaitKey(waiter.Database, waiter.Keys[i]);
+                if (!_queues.TryGetValue(key, out var queue))
+                {
+                    queue = new KeyQueue(key);
+                    _queues.Add(key, queue);
+                }
+                waiter.Queues[i] = queue;
+                waiter.Nodes[i] = queue.Waiters.AddLast(waiter);
+            }
+            waiter.Registered = true;
+            Interlocked.Increment(ref _waiters);
+
+            if (waiter.Deadline != 0)
+            {
+                _deadlines.Enqueue(waiter, waiter.Deadline);
+                if (waiter.Deadline < _timerDue)
+                    ArmTimer(waiter.Deadline);
+            }
+        }
+    }
+
+    /// <summary>Removes <paramref name="waiter"/> from its queues; false if it already was.</summary>
+    internal bool Unregister(BlockedWaiter waiter)
+    {
+        lock (_lock)
+        {
+            if (!waiter.Registered)
+                return false;
+            waiter.Registered = false;
+            Interlocked.Decrement(ref _waiters);
+            for (int i = 0; i < waiter.Queues.Length; i++)
+            {
+                var queue = waiter.Queues[i];
+                queue.Waiters.Remove(waiter.Nodes[i]);
+                ForgetIfIdle(queue);
+            }
+            // A waiter's deadline entry stays in the heap until it comes due and is skipped then,
+            // unless stale entries pile up (clients with long timeouts served or gone): then rebuild.
+            if (_deadlines.Count > 64 && _deadlines.Count > 2 * _waiters)
+                PruneDeadlines();
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Serves the ready keys. <paramref name="canWait"/> false (a writer that holds its own session's
+    /// gate): a waiter whose session stays busy for a moment is left to the pump.
+    /// </summary>
+    internal void Drain(bool canWait)
+    {
+        while (true)
+        {
+            KeyQueue queue;
+            lock (_lock)
+            {
+                if (_ready.Count == 0)
+                    return;
+                queue = _ready.Dequeue();
+                queue.Queued = false;
+                if (queue.Serving)
+                {
+                    // Another thread serves it and re-queues it when done.
+                    queue.Ready = true;
+                    continue;
+                }
+                queue.Serving = true;
+                queue.Ready = false;
+            }
+
+            bool handedOff = !ServeQueue(queue, canWait);
+
+            lock (_lock)
+            {
+                queue.Serving = false;
+                if (handedOff || queue.Ready)
+                {
+                    queue.Ready = false;
+                    if (queue.Waiters.Count > 0 && !queue.Queued)
+                    {
+                        queue.Queued = true;
+                        _ready.Enqueue(queue);
+                    }
+                }
+                ForgetIfIdle(queue);
+                if (handedOff)
+                {
+                    SchedulePump();
+                    return;
+                }
+            }
+        }
+    }
+
+    /// <summary>Serves the waiters of one key in order until one finds nothing; false if one's session was busy.</summary>
+    private bool ServeQueue(KeyQueue queue, bool canWait)
+    {
+        while (true)
+        {
+            BlockedWaiter? waiter;
+            lock (_lock)
+                waiter = queue.Waiters.First?.Value;
+            if (waiter == null)
+                return true;
+            switch (waiter.Session.TryServeBlocked(waiter, canWait))
+            {
+                case BlockedServeResult.Served:
+                    continue;
+                case BlockedServeResult.NothingToServe:
+                    return true;
+                case BlockedServeResult.Busy:
+                    return false;
+                default:
+                    // The session closed or moved on; its waiter must not hold up the queue.
+                    Unregister(waiter);
+                    continue;
+            }
+        }
+    }
+
+    private void MarkReady(KeyQueue queue)
+    {
+        if (queue.Serving)
+            queue.Ready = true;
+        else if (!queue.Queued)
+        {
+            queue.Queued = true;
+            _ready.Enqueue(queue);
+        }
+    }
+
+    private void ForgetIfIdle(KeyQueue queue)
+    {
+        if (queue.Waiters.Count == 0 && !queue.Serving && _queues.TryGetValue(queue.Key, out var current) && current == queue)
+            _queues.Remove(queue.Key);
+    }
+
+    /// <summary>Drops the deadline entries of waiters no longer registered (called under the lock).</summary>
+    private void PruneDeadlines()
+    {
+        var live = new List<(BlockedWaiter, long)>(_waiters);
+        foreach (var (waiter, deadline) in _deadlines.UnorderedItems)
+        {
+            if (waiter.Registered)
+                live.Add((waiter, deadline));
+        }
+        _deadlines.Clear();
+        _deadlines.EnqueueRange(live);
+    }
+
+    /// <summary>Runs <see cref="Drain"/> on the thread pool (called under the lock).</summary>
+    private void SchedulePump()
+    {
+        if (_pumpScheduled)
+            return;
+        _pumpScheduled = true;
+        ThreadPool.UnsafeQueueUserWorkItem(static registry => registry.Pump(), this, preferLocal: false);
+    }
+
+    private void Pump()
+    {
+        lock (_lock)
+            _pumpScheduled = false;
+        Drain(canWait: true);
+    }
+
+    private void ArmTimer(long deadline)
+    {
+        _timerDue = deadline;
+        long due = Math.Max(0, deadline - Environment.TickCount64);
+        _timer.Change(Math.Min(due, int.MaxValue - 1), Timeout.Infinite);
+    }
+
+    /// <summary>Times out the waiters whose deadline passed and re-arms the timer for the next one.</summary>
+    private void OnTimer()
+    {
+        List<BlockedWaiter>? expired = null;
+        lock (_lock)
+        {
+            long now = Environment.TickCount64;
+            while (_deadlines.TryPeek(out var waiter, out long deadline) && (deadline <= now || !waiter.Registered))
+            {
+                _deadlines.Dequeue();
+                if (waiter.Registered)
+                    (expired ??= new()).Add(waiter);
+            }
+            _timerDue = long.MaxValue;
+            if (_deadlines.TryPeek(out _, out long next))
+                ArmTimer(next);
+        }
+        if (expired == null)
+            return;
+        foreach (var waiter in expired)
+            waiter.Session.TimeOutBlocked(waiter);
+    }
+
+    /// <summary>A key of one database, compared by its bytes.</summary>
+    internal readonly struct WaitKey : IEquatable<WaitKey>
+    {
+        public readonly int Database;
+        public readonly byte[] Key;
+
+        public WaitKey(int database, byte[] key)
+        {
+            Database = database;
+            Key = key;
+        }
+
+        public bool Equals(WaitKey other) => Database == other.Database && Key.AsSpan().SequenceEqual(other.Key);
+
+        public override bool Equals(object? obj) => obj is WaitKey other && Equals(other);
+
+        public override int GetHashCode()
+        {
+            var hash = new HashCode();
+            hash.Add(Database);
+            hash.AddBytes(Key);
+            return hash.ToHashCode();
+        }
+    }
+
+    /// <summary>The waiters of one key, in arrival order, and its serving state (guarded by the registry's lock).</summary>
+    internal sealed class KeyQueue
+    {
+        public KeyQueue(WaitKey key) => Key = key;
+
+        public WaitKey Key { get; }
+
+        public readonly LinkedList<BlockedWaiter> Waiters = new();
+
+        /// <summary>In the ready queue.</summary>
+        public bool Queued;
+
+        /// <summary>A thread is serving its waiters.</summary>
+        public bool Serving;
+
+        /// <summary>Written again while being served: serve once more afterwards.</summary>
+        public bool Ready;
+    }
+}
