@@ -375,7 +375,7 @@ public sealed unsafe partial class RespServerSession
     {
         var line = new StringBuilder(320);
         var invariant = CultureInfo.InvariantCulture;
-        string flags = (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
+        string flags = (session.IsBlocked ? "b" : "") + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
         line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd=-1");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
         line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub=0 psub=0 ssub=0 multi=-1");

@@ -150,6 +150,8 @@ public sealed unsafe partial class RespServerSession
         }
 
         var written = obj != null ? InstallObject(ObjectStore, key, obj, ticks, replace) : WriteValue(Store, key, value, ticks, replace);
+        if (obj != null && written == CopyResult.Written)
+            NotifyObjectInstalled(_databaseIndex, key, obj);
         switch (written)
         {
             case CopyResult.OutOfMemory:

@@ -168,7 +168,10 @@ public sealed unsafe partial class RespServerSession
             return CopyResult.SourceMissing;
         var result = InstallObject(ObjectStore, destination, output.Object, output.ExpirationTicks, replace);
         if (result == CopyResult.Written)
+        {
             Store.Delete(source);
+            NotifyObjectInstalled(_databaseIndex, destination, output.Object);
+        }
         return result;
     }
 
@@ -179,18 +182,34 @@ public sealed unsafe partial class RespServerSession
         var output = new ObjectOutput();
         if (!ObjectStore.Read(source, ref input, ref output).Found || output.Object == null)
             return CopyResult.SourceMissing;
+        CopyResult result;
         if (targetIndex == _databaseIndex)
-            return InstallObject(ObjectStore, destination, output.Object, output.ExpirationTicks, replace);
-        var target = AcquireDatabase(targetIndex);
-        try
         {
-            using var session = target.MainStore.NewSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
-            return InstallObject(session, destination, output.Object, output.ExpirationTicks, replace);
+            result = InstallObject(ObjectStore, destination, output.Object, output.ExpirationTicks, replace);
         }
-        finally
+        else
         {
-            target.RemoveUser();
+            var target = AcquireDatabase(targetIndex);
+            try
+            {
+                using var session = target.MainStore.NewSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
+                result = InstallObject(session, destination, output.Object, output.ExpirationTicks, replace);
+            }
+            finally
+            {
+                target.RemoveUser();
+            }
         }
+        if (result == CopyResult.Written)
+            NotifyObjectInstalled(targetIndex, destination, output.Object);
+        return result;
+    }
+
+    /// <summary>Wakes clients blocked on a key that now holds a list or sorted set (RENAME, COPY, RESTORE).</summary>
+    private void NotifyObjectInstalled(int database, ReadOnlySpan<byte> key, GarnetObject obj)
+    {
+        if (obj.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && _server.Blocking.Signal(database, key))
+            _blockingSignaled = true;
     }
 
     /// <summary>

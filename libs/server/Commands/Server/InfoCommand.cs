@@ -109,7 +109,7 @@ public sealed unsafe partial class RespServerSession
             info.Section("Clients");
             info.Line("connected_clients", _server.Clients.Count);
             info.Line("cluster_connections", 0);
-            info.Line("blocked_clients", 0);
+            info.Line("blocked_clients", _server.Blocking.BlockedClients);
             info.Line("tracking_clients", 0);
             info.Line("clients_in_timeout_table", 0);
         }
