@@ -14,7 +14,7 @@ public sealed partial class SortedSetObject
     private void ZScore(ref ObjectInput input, ref ObjectOutput output)
     {
         if (TryGetScore(input.Arg(0), out double score))
-            output.Writer.WriteDouble(score);
+            SortedSetScores.Write(ref output.Writer, score);
         else
             output.Writer.WriteNull();
     }
@@ -26,7 +26,7 @@ public sealed partial class SortedSetObject
         for (int i = 0; i < input.ArgCount; i++)
         {
             if (TryGetScore(input.Arg(i), out double score))
-                writer.WriteDouble(score);
+                SortedSetScores.Write(ref writer, score);
             else
                 writer.WriteNull();
         }
@@ -57,7 +57,7 @@ public sealed partial class SortedSetObject
             writer.WriteArrayHeader(2);
         writer.WriteInteger(rank);
         if (withScore)
-            writer.WriteDouble(node.Score);
+            SortedSetScores.Write(ref writer, node.Score);
     }
 
     private void ZCount(ref ObjectInput input, ref ObjectOutput output)
@@ -163,8 +163,10 @@ public sealed partial class SortedSetObject
     }
 
     /// <summary>
-    /// ZSCAN: the cursor is the rank to continue from (small sets are returned whole with cursor 0).
-    /// Members and scores are bulk strings in both protocols, as in Redis.
+    /// ZSCAN: small sets are returned whole with cursor 0; larger ones are walked by the buckets of the
+    /// member index (see SortedSetObject.Index.cs), so every member present from the first call to the
+    /// last is returned whatever is added or removed in between. Members and scores are bulk strings in
+    /// both protocols, as in Redis.
     /// </summary>
     private void ZScan(ref ObjectInput input, ref ObjectOutput output)
     {
@@ -211,26 +213,38 @@ public sealed partial class SortedSetObject
             }
         }
 
-        long start = Count <= ScanAllAtOnce ? 0 : cursor >= (ulong)Count ? Count : (long)cursor;
-        long take = Count <= ScanAllAtOnce ? Count : Math.Min(count, Count - start);
         var nodes = new List<SortedSetNode>();
-        var node = _list.GetByRank(start + 1);
-        for (long i = 0; i < take && node != null; i++, node = node.Next)
+        ulong next = 0;
+        if (Count <= ScanAllAtOnce)
         {
-            if (matchAll || GlobPattern.IsMatch(pattern, node.Member))
+            for (var node = _list.First; node != null; node = node.Next)
                 nodes.Add(node);
         }
-        long next = start + take >= Count ? 0 : start + take;
-
+        else
+        {
+            next = ScanBuckets(cursor, count, nodes);
+        }
+        if (!matchAll)
+        {
+            int kept = 0;
+            for (int i = 0; i < nodes.Count; i++)
+            {
+                if (GlobPattern.IsMatch(pattern, nodes[i].Member))
+                    nodes[kept++] = nodes[i];
+            }
+            nodes.RemoveRange(kept, nodes.Count - kept);
+        }
         writer.WriteArrayHeader(2);
-        writer.WriteBulkInteger(next);
+        Span<byte> digits = stackalloc byte[20];
+        next.TryFormat(digits, out int digitCount);
+        writer.WriteBulk(digits.Slice(0, digitCount));
         writer.WriteArrayHeader(noScores ? nodes.Count : nodes.Count * 2);
-        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        Span<byte> text = stackalloc byte[SortedSetScores.MaxLength];
         foreach (var item in nodes)
         {
             writer.WriteBulk(item.Member);
             if (!noScores)
-                writer.WriteBulk(text.Slice(0, NumberFormat.FormatDouble(item.Score, text)));
+                writer.WriteBulk(text.Slice(0, SortedSetScores.Format(item.Score, text)));
         }
     }
 

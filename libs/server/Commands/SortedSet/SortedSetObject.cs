@@ -7,18 +7,15 @@ namespace Garnet.server;
 /// <summary>
 /// A sorted set: unique members (byte strings) each with a double score, ordered by (score, member
 /// bytewise). A skip list with span counts keeps the order (insert, delete, rank, index in O(log n));
-/// a dictionary maps each member to its node for score lookups. Scores are never NaN.
+/// a hash index threaded through the nodes maps each member to its node (SortedSetObject.Index.cs).
+/// Scores are never NaN.
 /// The commands themselves are in the partial files by group (Write, Read, Range).
 /// </summary>
 public sealed partial class SortedSetObject : GarnetObject
 {
-    /// <summary>Estimated managed bytes per member besides its bytes: node, levels, dictionary entry, array header.</summary>
+    /// <summary>Estimated managed bytes per member besides its bytes: node, upper levels (on average), bucket, array header.</summary>
     private const int ElementOverhead = 112;
 
-    private readonly Dictionary<byte[], SortedSetNode> _members;
-#if NET9_0_OR_GREATER
-    private readonly Dictionary<byte[], SortedSetNode>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
-#endif
     private readonly SortedSetSkipList _list = new();
 
     /// <summary>An empty sorted set.</summary>
@@ -29,10 +26,8 @@ public sealed partial class SortedSetObject : GarnetObject
 
     private SortedSetObject(int capacity)
     {
-        _members = new Dictionary<byte[], SortedSetNode>(capacity, MemberComparer.Instance);
-#if NET9_0_OR_GREATER
-        _lookup = _members.GetAlternateLookup<ReadOnlySpan<byte>>();
-#endif
+        if (capacity > 0)
+            EnsureBuckets(capacity);
     }
 
     /// <inheritdoc/>
@@ -40,16 +35,6 @@ public sealed partial class SortedSetObject : GarnetObject
 
     /// <inheritdoc/>
     public override long Count => _list.Length;
-
-    /// <summary>The node of <paramref name="member"/>, looked up without allocating on .NET 9 and later.</summary>
-    private bool TryGetNode(ReadOnlySpan<byte> member, out SortedSetNode node)
-    {
-#if NET9_0_OR_GREATER
-        return _lookup.TryGetValue(member, out node!);
-#else
-        return _members.TryGetValue(member.ToArray(), out node!);
-#endif
-    }
 
     /// <summary>The score of <paramref name="member"/>, if it is in the set.</summary>
     public bool TryGetScore(ReadOnlySpan<byte> member, out double score)
@@ -68,12 +53,13 @@ public sealed partial class SortedSetObject : GarnetObject
     {
         if (double.IsNaN(score))
             throw new ArgumentOutOfRangeException(nameof(score), "A sorted-set score cannot be NaN.");
-        if (TryGetNode(member, out var node))
+        int hash = MemberHash.Compute(member);
+        if (FindNode(member, hash) is { } node)
         {
             SetScore(node, score);
             return false;
         }
-        AddNew(member, score);
+        AddNew(member, hash, score);
         return true;
     }
 
@@ -118,11 +104,11 @@ public sealed partial class SortedSetObject : GarnetObject
     }
 
     /// <summary>Adds a member known to be absent.</summary>
-    private SortedSetNode AddNew(byte[] member, double score)
+    private SortedSetNode AddNew(byte[] member, int hash, double score)
     {
-        var node = new SortedSetNode(member, score, SortedSetSkipList.RandomLevel());
+        var node = new SortedSetNode(member, hash, score, _list.NextHeight());
         _list.Insert(node);
-        _members.Add(member, node);
+        IndexAdd(node);
         HeapSize += member.Length + ElementOverhead;
         return node;
     }
@@ -144,7 +130,7 @@ public sealed partial class SortedSetObject : GarnetObject
     /// <summary>Drops an unlinked node from the dictionary and the size estimate.</summary>
     private void ForgetNode(SortedSetNode node)
     {
-        _members.Remove(node.Member);
+        IndexRemove(node);
         HeapSize -= node.Member.Length + ElementOverhead;
     }
 
@@ -164,16 +150,20 @@ public sealed partial class SortedSetObject : GarnetObject
         public SortedSetObject Set => _set;
 
         /// <summary>Appends a pair that sorts after every pair so far (false if it does not, or repeats a member).</summary>
-        public bool TryAppend(byte[] member, double score, int level)
+        public bool TryAppend(byte[] member, double score, int height) => TryAppend(member, MemberHash.Compute(member), score, height);
+
+        /// <inheritdoc cref="TryAppend(byte[], double, int)"/>
+        public bool TryAppend(byte[] member, int hash, double score, int height)
         {
             if (double.IsNaN(score))
                 return false;
             var last = _set._list.Last;
             if (last != null && SortedSetSkipList.Compare(last.Score, last.Member, score, member) >= 0)
                 return false;
-            var node = new SortedSetNode(member, score, level);
-            if (!_set._members.TryAdd(member, node))
+            if (_set.FindNode(member, hash) != null)
                 return false;
+            var node = new SortedSetNode(member, hash, score, height);
+            _set.IndexAdd(node);
             _set._list.Append(node, _lastAtLevel, _rankAtLevel);
             _set.HeapSize += member.Length + ElementOverhead;
             return true;
@@ -187,7 +177,7 @@ public sealed partial class SortedSetObject : GarnetObject
         for (int i = 0; i < nodes.Count; i++)
         {
             var node = nodes[reversed ? nodes.Count - 1 - i : i];
-            builder.TryAppend(node.Member, node.Score, SortedSetSkipList.RandomLevel());
+            builder.TryAppend(node.Member, node.Hash, node.Score, SortedSetSkipList.RandomHeight());
         }
         return builder.Set;
     }
@@ -196,9 +186,9 @@ public sealed partial class SortedSetObject : GarnetObject
     public override GarnetObject Clone()
     {
         // Member arrays are never changed once stored, so the copy shares them.
-        var builder = new Builder(_members.Count);
+        var builder = new Builder((int)Count);
         for (var node = _list.First; node != null; node = node.Next)
-            builder.TryAppend(node.Member, node.Score, node.Levels.Length);
+            builder.TryAppend(node.Member, node.Hash, node.Score, node.Height);
         return builder.Set;
     }
 
@@ -230,7 +220,7 @@ public sealed partial class SortedSetObject : GarnetObject
             if (member.Length != length)
                 throw new EndOfStreamException();
             double score = reader.ReadDouble();
-            if (!builder.TryAppend(member, score, SortedSetSkipList.RandomLevel()))
+            if (!builder.TryAppend(member, score, SortedSetSkipList.RandomHeight()))
                 throw new InvalidDataException("Sorted-set members out of order, repeated, or with a NaN score.");
         }
         return builder.Set;

@@ -34,7 +34,7 @@ internal readonly struct ScoreRange : ISortedSetRange
         exclusive = text.Length > 0 && text[0] == '(';
         if (exclusive)
             text = text.Slice(1);
-        return NumberFormat.TryParseDouble(text, out value);
+        return SortedSetScores.TryParse(text, out value);
     }
 
     public bool IsEmpty => Min > Max || (Min == Max && (MinExclusive || MaxExclusive));

@@ -1,13 +1,22 @@
 using System;
 using System.Collections.Generic;
+using System.Numerics;
+using System.Runtime.CompilerServices;
 
 namespace Garnet.server;
 
-/// <summary>One member of a sorted set: its bytes, its score and its skip-list links.</summary>
+/// <summary>
+/// One member of a sorted set: its bytes, its score, its skip-list links and its link in the set's
+/// member hash index. Three nodes in four have only level 0, so that link is a field and only taller
+/// nodes allocate an array for the levels above it.
+/// </summary>
 internal sealed class SortedSetNode
 {
     /// <summary>The member's bytes; never changed once the node exists (clones share them).</summary>
     public readonly byte[] Member;
+
+    /// <summary>The hash of <see cref="Member"/> (<see cref="MemberHash"/>); its low bits choose the index bucket.</summary>
+    public readonly int Hash;
 
     /// <summary>The score; changed in place only while the node keeps its position.</summary>
     public double Score;
@@ -15,18 +24,38 @@ internal sealed class SortedSetNode
     /// <summary>The previous node in (score, member) order; null for the first.</summary>
     public SortedSetNode? Backward;
 
-    /// <summary>Per level: the next node at that level and how many level-0 steps that link spans.</summary>
-    public readonly SkipLevel[] Levels;
+    /// <summary>The next node in the same bucket of the member index.</summary>
+    public SortedSetNode? NextInBucket;
 
-    public SortedSetNode(byte[] member, double score, int level)
+    /// <summary>The level-0 link: the next node and its span (1, or 0 at the end).</summary>
+    public SkipLevel Level0;
+
+    /// <summary>Links at levels 1 and up; null for a node of height 1.</summary>
+    private readonly SkipLevel[]? _upper;
+
+    public SortedSetNode(byte[] member, int hash, double score, int height)
     {
         Member = member;
+        Hash = hash;
         Score = score;
-        Levels = new SkipLevel[level];
+        if (height > 1)
+            _upper = new SkipLevel[height - 1];
+    }
+
+    /// <summary>How many levels the node is linked at.</summary>
+    public int Height => _upper == null ? 1 : _upper.Length + 1;
+
+    /// <summary>The link at <paramref name="level"/> (below <see cref="Height"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ref SkipLevel Level(int level)
+    {
+        if (level == 0)
+            return ref Level0;
+        return ref _upper![level - 1];
     }
 
     /// <summary>The next node in (score, member) order.</summary>
-    public SortedSetNode? Next => Levels[0].Forward;
+    public SortedSetNode? Next => Level0.Forward;
 }
 
 /// <summary>A forward link of a skip-list node.</summary>
@@ -60,7 +89,7 @@ internal sealed class SortedSetSkipList
 {
     private const int MaxLevel = 32;
 
-    private readonly SortedSetNode _header = new(Array.Empty<byte>(), 0, MaxLevel);
+    private readonly SortedSetNode _header = new(Array.Empty<byte>(), 0, 0, MaxLevel);
     private readonly SortedSetNode?[] _update = new SortedSetNode?[MaxLevel];
     private readonly long[] _rank = new long[MaxLevel];
     private SortedSetNode? _tail;
@@ -71,19 +100,30 @@ internal sealed class SortedSetSkipList
     public long Length => _length;
 
     /// <summary>The lowest node, or null when empty.</summary>
-    public SortedSetNode? First => _header.Levels[0].Forward;
+    public SortedSetNode? First => _header.Level0.Forward;
 
     /// <summary>The highest node, or null when empty.</summary>
     public SortedSetNode? Last => _tail;
 
-    /// <summary>A level for a new node: 1, then each further level with probability 1/4.</summary>
-    public static int RandomLevel()
+    /// <summary>The state of <see cref="NextHeight"/>'s xorshift generator (never 0); only write paths use it.</summary>
+    private ulong _random = (ulong)Random.Shared.NextInt64() | 1;
+
+    /// <summary>A height for a new node of this list: 1, then each further level with probability 1/4.</summary>
+    public int NextHeight()
     {
-        int level = 1;
-        while (level < MaxLevel && (Random.Shared.Next() & 0xFFFF) < 0xFFFF / 4)
-            level++;
-        return level;
+        ulong x = _random;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        _random = x;
+        return HeightFor(x * 0x2545F4914F6CDD1DUL);
     }
+
+    /// <summary>A height for a node of a list being built elsewhere (clones, deserialization, new sets).</summary>
+    public static int RandomHeight() => HeightFor((ulong)Random.Shared.NextInt64());
+
+    /// <summary>Each pair of low zero bits is one more level: probability 1/4 per level, capped at <see cref="MaxLevel"/>.</summary>
+    private static int HeightFor(ulong random) => Math.Min(1 + (BitOperations.TrailingZeroCount(random) >> 1), MaxLevel);
 
     /// <summary>Orders (score, member) pairs: by score, then by member bytes.</summary>
     public static int Compare(double score1, ReadOnlySpan<byte> member1, double score2, ReadOnlySpan<byte> member2)
@@ -102,36 +142,36 @@ internal sealed class SortedSetSkipList
         for (int i = _level - 1; i >= 0; i--)
         {
             _rank[i] = i == _level - 1 ? 0 : _rank[i + 1];
-            while (x.Levels[i].Forward is { } next && Compare(next.Score, next.Member, node.Score, node.Member) < 0)
+            while (x.Level(i).Forward is { } next && Compare(next.Score, next.Member, node.Score, node.Member) < 0)
             {
-                _rank[i] += x.Levels[i].Span;
+                _rank[i] += x.Level(i).Span;
                 x = next;
             }
             _update[i] = x;
         }
-        int level = node.Levels.Length;
+        int level = node.Height;
         if (level > _level)
         {
             for (int i = _level; i < level; i++)
             {
                 _rank[i] = 0;
                 _update[i] = _header;
-                _header.Levels[i].Span = _length;
+                _header.Level(i).Span = _length;
             }
             _level = level;
         }
         for (int i = 0; i < level; i++)
         {
             var previous = _update[i]!;
-            node.Levels[i].Forward = previous.Levels[i].Forward;
-            previous.Levels[i].Forward = node;
-            node.Levels[i].Span = previous.Levels[i].Span - (_rank[0] - _rank[i]);
-            previous.Levels[i].Span = _rank[0] - _rank[i] + 1;
+            node.Level(i).Forward = previous.Level(i).Forward;
+            previous.Level(i).Forward = node;
+            node.Level(i).Span = previous.Level(i).Span - (_rank[0] - _rank[i]);
+            previous.Level(i).Span = _rank[0] - _rank[i] + 1;
         }
         for (int i = level; i < _level; i++)
-            _update[i]!.Levels[i].Span++;
+            _update[i]!.Level(i).Span++;
         node.Backward = _update[0] == _header ? null : _update[0];
-        if (node.Levels[0].Forward is { } following)
+        if (node.Level0.Forward is { } following)
             following.Backward = node;
         else
             _tail = node;
@@ -157,8 +197,8 @@ internal sealed class SortedSetSkipList
         }
         Delete(node);
         node.Score = score;
-        for (int i = 0; i < node.Levels.Length; i++)
-            node.Levels[i] = default;
+        for (int i = 0; i < node.Height; i++)
+            node.Level(i) = default;
         Insert(node);
     }
 
@@ -168,7 +208,7 @@ internal sealed class SortedSetSkipList
         var x = _header;
         for (int i = _level - 1; i >= 0; i--)
         {
-            while (x.Levels[i].Forward is { } next && Compare(next.Score, next.Member, score, member) < 0)
+            while (x.Level(i).Forward is { } next && Compare(next.Score, next.Member, score, member) < 0)
                 x = next;
             _update[i] = x;
         }
@@ -180,21 +220,21 @@ internal sealed class SortedSetSkipList
         for (int i = 0; i < _level; i++)
         {
             var previous = _update[i]!;
-            if (previous.Levels[i].Forward == node)
+            if (previous.Level(i).Forward == node)
             {
-                previous.Levels[i].Span += node.Levels[i].Span - 1;
-                previous.Levels[i].Forward = node.Levels[i].Forward;
+                previous.Level(i).Span += node.Level(i).Span - 1;
+                previous.Level(i).Forward = node.Level(i).Forward;
             }
             else
             {
-                previous.Levels[i].Span--;
+                previous.Level(i).Span--;
             }
         }
-        if (node.Levels[0].Forward is { } following)
+        if (node.Level0.Forward is { } following)
             following.Backward = node.Backward;
         else
             _tail = node.Backward;
-        while (_level > 1 && _header.Levels[_level - 1].Forward == null)
+        while (_level > 1 && _header.Level(_level - 1).Forward == null)
             _level--;
         _length--;
     }
@@ -206,9 +246,9 @@ internal sealed class SortedSetSkipList
         long rank = 0;
         for (int i = _level - 1; i >= 0; i--)
         {
-            while (x.Levels[i].Forward is { } next && Compare(next.Score, next.Member, score, member) <= 0)
+            while (x.Level(i).Forward is { } next && Compare(next.Score, next.Member, score, member) <= 0)
             {
-                rank += x.Levels[i].Span;
+                rank += x.Level(i).Span;
                 x = next;
             }
             if (x != _header && x.Score == score && x.Member.AsSpan().SequenceEqual(member))
@@ -226,9 +266,9 @@ internal sealed class SortedSetSkipList
         long traversed = 0;
         for (int i = _level - 1; i >= 0; i--)
         {
-            while (x.Levels[i].Forward is { } next && traversed + x.Levels[i].Span <= rank)
+            while (x.Level(i).Forward is { } next && traversed + x.Level(i).Span <= rank)
             {
-                traversed += x.Levels[i].Span;
+                traversed += x.Level(i).Span;
                 x = next;
             }
             if (traversed == rank)
@@ -251,13 +291,13 @@ internal sealed class SortedSetSkipList
         long traversed = 0;
         for (int i = _level - 1; i >= 0; i--)
         {
-            while (x.Levels[i].Forward is { } next && !range.AboveMin(next))
+            while (x.Level(i).Forward is { } next && !range.AboveMin(next))
             {
-                traversed += x.Levels[i].Span;
+                traversed += x.Level(i).Span;
                 x = next;
             }
         }
-        var first = x.Levels[0].Forward;
+        var first = x.Level0.Forward;
         if (first == null || !range.BelowMax(first))
             return null;
         rank = traversed + 1;
@@ -274,9 +314,9 @@ internal sealed class SortedSetSkipList
         long traversed = 0;
         for (int i = _level - 1; i >= 0; i--)
         {
-            while (x.Levels[i].Forward is { } next && range.BelowMax(next))
+            while (x.Level(i).Forward is { } next && range.BelowMax(next))
             {
-                traversed += x.Levels[i].Span;
+                traversed += x.Level(i).Span;
                 x = next;
             }
         }
@@ -294,14 +334,14 @@ internal sealed class SortedSetSkipList
         var x = _header;
         for (int i = _level - 1; i >= 0; i--)
         {
-            while (x.Levels[i].Forward is { } next && !range.AboveMin(next))
+            while (x.Level(i).Forward is { } next && !range.AboveMin(next))
                 x = next;
             _update[i] = x;
         }
-        var node = x.Levels[0].Forward;
+        var node = x.Level0.Forward;
         while (node != null && range.BelowMax(node))
         {
-            var following = node.Levels[0].Forward;
+            var following = node.Level0.Forward;
             Unlink(node);
             removed.Add(node);
             node = following;
@@ -316,18 +356,18 @@ internal sealed class SortedSetSkipList
         long traversed = 0;
         for (int i = _level - 1; i >= 0; i--)
         {
-            while (x.Levels[i].Forward is { } next && traversed + x.Levels[i].Span < start)
+            while (x.Level(i).Forward is { } next && traversed + x.Level(i).Span < start)
             {
-                traversed += x.Levels[i].Span;
+                traversed += x.Level(i).Span;
                 x = next;
             }
             _update[i] = x;
         }
         traversed++;
-        var node = x.Levels[0].Forward;
+        var node = x.Level0.Forward;
         while (node != null && traversed <= end)
         {
-            var following = node.Levels[0].Forward;
+            var following = node.Level0.Forward;
             Unlink(node);
             removed.Add(node);
             node = following;
@@ -344,14 +384,14 @@ internal sealed class SortedSetSkipList
     public void Append(SortedSetNode node, SortedSetNode?[] lastAtLevel, long[] rankAtLevel)
     {
         long rank = _length + 1;
-        int level = node.Levels.Length;
+        int level = node.Height;
         if (level > _level)
             _level = level;
         for (int i = 0; i < level; i++)
         {
             var previous = lastAtLevel[i] ?? _header;
-            previous.Levels[i].Forward = node;
-            previous.Levels[i].Span = rank - rankAtLevel[i];
+            previous.Level(i).Forward = node;
+            previous.Level(i).Span = rank - rankAtLevel[i];
             lastAtLevel[i] = node;
             rankAtLevel[i] = rank;
         }
@@ -360,7 +400,7 @@ internal sealed class SortedSetSkipList
         _length = rank;
         // Links to the end span the nodes after their origin, as Insert keeps them.
         for (int i = 0; i < _level; i++)
-            (lastAtLevel[i] ?? _header).Levels[i].Span = _length - rankAtLevel[i];
+            (lastAtLevel[i] ?? _header).Level(i).Span = _length - rankAtLevel[i];
     }
 
     /// <summary>Scratch arrays for <see cref="Append"/>.</summary>
