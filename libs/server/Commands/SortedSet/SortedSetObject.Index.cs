@@ -18,7 +18,7 @@ public sealed partial class SortedSetObject
     /// <summary>The buckets: heads of node chains; null until the first member arrives.</summary>
     private SortedSetNode?[]? _buckets;
 
-    /// <summary>Nodes in the index (it lags the skip list while a range removal forgets its nodes).</summary>
+    /// <summary>Nodes in the index (it lags the tree while a range removal forgets its nodes).</summary>
     private int _indexed;
 
     /// <summary>The node of <paramref name="member"/>, or null.</summary>

@@ -48,7 +48,7 @@ public sealed partial class SortedSetObject
                 if (!SortedSetOptions.ClampRanks(spec.Start, spec.Stop, Count, out long first, out long last))
                     return null;
                 count = last - first + 1;
-                return spec.Reverse ? _list.GetByRank(Count - first) : _list.GetByRank(first + 1);
+                return spec.Reverse ? _tree.GetByRank(Count - first) : _tree.GetByRank(first + 1);
             case ZRangeKind.Score:
                 return LocateInRange(in spec.Scores, spec.Reverse, spec.Offset, spec.Limit, out count);
             default:
@@ -67,10 +67,10 @@ public sealed partial class SortedSetObject
         count = 0;
         if (offset < 0 || limit == 0)
             return null;
-        var low = _list.FirstInRange(in range, out long lowRank);
+        var low = _tree.FirstInRange(in range, out long lowRank);
         if (low == null)
             return null;
-        var high = _list.LastInRange(in range, out long highRank);
+        var high = _tree.LastInRange(in range, out long highRank);
         long available = highRank - lowRank + 1 - offset;
         if (high == null || available <= 0)
             return null;
@@ -78,7 +78,7 @@ public sealed partial class SortedSetObject
         if (offset == 0)
             return reverse ? high : low;
         // Jump over the offset by rank instead of stepping through it.
-        return _list.GetByRank(reverse ? highRank - offset : lowRank + offset);
+        return _tree.GetByRank(reverse ? highRank - offset : lowRank + offset);
     }
 
     /// <summary>
@@ -96,7 +96,7 @@ public sealed partial class SortedSetObject
     internal void WriteAll(ref RespWriter writer, bool withScores)
     {
         writer.WriteArrayHeader(withScores && !writer.Resp3 ? (int)Count * 2 : (int)Count);
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
             WriteNode(ref writer, node, withScores);
     }
 

@@ -50,7 +50,7 @@ public sealed partial class SortedSetObject
                 writer.WriteNull();
             return;
         }
-        long rank = _list.GetRank(node.Score, node.Member) - 1;
+        long rank = _tree.GetRank(node.Score, node.Member) - 1;
         if (reverse)
             rank = Count - 1 - rank;
         if (withScore)
@@ -81,14 +81,14 @@ public sealed partial class SortedSetObject
     /// <summary>How many members are in <paramref name="range"/>, from the ranks of its ends.</summary>
     private long CountInRange<TRange>(in TRange range) where TRange : struct, ISortedSetRange
     {
-        if (_list.FirstInRange(in range, out long firstRank) == null)
+        if (_tree.FirstInRange(in range, out long firstRank) == null)
             return 0;
-        _list.LastInRange(in range, out long lastRank);
+        _tree.LastInRange(in range, out long lastRank);
         return lastRank >= firstRank ? lastRank - firstRank + 1 : 0;
     }
 
     /// <summary>A uniformly random member (the set is not empty).</summary>
-    private SortedSetNode RandomNode() => _list.GetByRank(Random.Shared.NextInt64(Count) + 1)!;
+    private SortedSetNode RandomNode() => _tree.GetByRank(Random.Shared.NextInt64(Count) + 1)!;
 
     /// <summary>
     /// ZRANDMEMBER: without a count, one member or nil; with a positive count, up to that many distinct
@@ -132,14 +132,14 @@ public sealed partial class SortedSetObject
         var nodes = new List<SortedSetNode>();
         if (count >= Count)
         {
-            for (var node = _list.First; node != null; node = node.Next)
+            for (var node = _tree.First; node != null; node = node.Next)
                 nodes.Add(node);
         }
         else if (count * 3 > Count)
         {
             // Many of them: a partial shuffle of all nodes.
             var all = new List<SortedSetNode>((int)Count);
-            for (var node = _list.First; node != null; node = node.Next)
+            for (var node = _tree.First; node != null; node = node.Next)
                 all.Add(node);
             for (int i = 0; i < count; i++)
             {
@@ -156,7 +156,7 @@ public sealed partial class SortedSetObject
             {
                 long rank = Random.Shared.NextInt64(Count) + 1;
                 if (ranks.Add(rank))
-                    nodes.Add(_list.GetByRank(rank)!);
+                    nodes.Add(_tree.GetByRank(rank)!);
             }
         }
         WriteNodes(ref writer, nodes, withScores);
@@ -217,7 +217,7 @@ public sealed partial class SortedSetObject
         ulong next = 0;
         if (Count <= ScanAllAtOnce)
         {
-            for (var node = _list.First; node != null; node = node.Next)
+            for (var node = _tree.First; node != null; node = node.Next)
                 nodes.Add(node);
         }
         else

@@ -124,7 +124,7 @@ public sealed partial class SortedSetObject
     /// <summary>Removes and returns the lowest (or highest) member, or null when empty.</summary>
     private SortedSetNode? PopOne(bool max)
     {
-        var node = max ? _list.Last : _list.First;
+        var node = max ? _tree.Last : _tree.First;
         if (node != null)
             RemoveNode(node);
         return node;
@@ -204,17 +204,17 @@ public sealed partial class SortedSetObject
             case RespCommand.ZREMRANGEBYRANK:
                 error = SortedSetOptions.ParseRanks(input.Arg(0), input.Arg(1), out long start, out long stop);
                 if (error.IsEmpty && SortedSetOptions.ClampRanks(start, stop, Count, out long first, out long last))
-                    _list.DeleteRangeByRank(first + 1, last + 1, removed);
+                    _tree.DeleteRangeByRank(first + 1, last + 1, removed);
                 break;
             case RespCommand.ZREMRANGEBYSCORE:
                 error = SortedSetOptions.ParseScoreRange(input.Arg(0), input.Arg(1), out var scores);
                 if (error.IsEmpty)
-                    _list.DeleteRange(in scores, removed);
+                    _tree.DeleteRange(in scores, removed);
                 break;
             default:
                 error = SortedSetOptions.ParseLexRange(input.Arg(0), input.Arg(1), out var lex);
                 if (error.IsEmpty)
-                    _list.DeleteRange(in lex, removed);
+                    _tree.DeleteRange(in lex, removed);
                 break;
         }
         if (!error.IsEmpty)

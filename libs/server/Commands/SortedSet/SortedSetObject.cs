@@ -6,17 +6,17 @@ namespace Garnet.server;
 
 /// <summary>
 /// A sorted set: unique members (byte strings) each with a double score, ordered by (score, member
-/// bytewise). A skip list with span counts keeps the order (insert, delete, rank, index in O(log n));
+/// bytewise). A B+tree with subtree counts keeps the order (insert, delete, rank, index in O(log n));
 /// a hash index threaded through the nodes maps each member to its node (SortedSetObject.Index.cs).
 /// Scores are never NaN.
 /// The commands themselves are in the partial files by group (Write, Read, Range).
 /// </summary>
 public sealed partial class SortedSetObject : GarnetObject
 {
-    /// <summary>Estimated managed bytes per member besides its bytes: node, upper levels (on average), bucket, array header.</summary>
-    private const int ElementOverhead = 112;
+    /// <summary>Estimated managed bytes per member besides its bytes: node, leaf slots (with slack), bucket, array header.</summary>
+    private const int ElementOverhead = 120;
 
-    private readonly SortedSetSkipList _list = new();
+    private readonly SortedSetTree _tree = new();
 
     /// <summary>An empty sorted set.</summary>
     public SortedSetObject()
@@ -34,7 +34,7 @@ public sealed partial class SortedSetObject : GarnetObject
     public override GarnetObjectType Type => GarnetObjectType.SortedSet;
 
     /// <inheritdoc/>
-    public override long Count => _list.Length;
+    public override long Count => _tree.Length;
 
     /// <summary>The score of <paramref name="member"/>, if it is in the set.</summary>
     public bool TryGetScore(ReadOnlySpan<byte> member, out double score)
@@ -76,21 +76,21 @@ public sealed partial class SortedSetObject : GarnetObject
     public void RangeByScore(double min, double max, List<(byte[] Member, double Score)> results)
     {
         var range = new ScoreRange(min, false, max, false);
-        for (var node = _list.FirstInRange(in range, out _); node != null && range.BelowMax(node); node = node.Next)
+        for (var node = _tree.FirstInRange(in range, out _); node != null && range.BelowMax(node); node = node.Next)
             results.Add((node.Member, node.Score));
     }
 
     /// <summary>Appends every member to <paramref name="destination"/> in score order.</summary>
     public void CopyElementsTo(List<byte[]> destination)
     {
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
             destination.Add(node.Member);
     }
 
     /// <summary>Appends every (member, score) pair to <paramref name="destination"/> in score order.</summary>
     public void CopyElementsTo(List<(byte[] Member, double Score)> destination)
     {
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
             destination.Add((node.Member, node.Score));
     }
 
@@ -106,8 +106,8 @@ public sealed partial class SortedSetObject : GarnetObject
     /// <summary>Adds a member known to be absent.</summary>
     private SortedSetNode AddNew(byte[] member, int hash, double score)
     {
-        var node = new SortedSetNode(member, hash, score, _list.NextHeight());
-        _list.Insert(node);
+        var node = new SortedSetNode(member, hash, score);
+        _tree.Insert(node);
         IndexAdd(node);
         HeapSize += member.Length + ElementOverhead;
         return node;
@@ -117,13 +117,13 @@ public sealed partial class SortedSetObject : GarnetObject
     private void SetScore(SortedSetNode node, double score)
     {
         if (node.Score != score)
-            _list.UpdateScore(node, score);
+            _tree.UpdateScore(node, score);
     }
 
     /// <summary>Removes a member in the set.</summary>
     private void RemoveNode(SortedSetNode node)
     {
-        _list.Delete(node);
+        _tree.Delete(node);
         ForgetNode(node);
     }
 
@@ -138,33 +138,30 @@ public sealed partial class SortedSetObject : GarnetObject
     private sealed class Builder
     {
         private readonly SortedSetObject _set;
-        private readonly SortedSetNode?[] _lastAtLevel;
-        private readonly long[] _rankAtLevel;
 
         public Builder(int capacity)
         {
             _set = new SortedSetObject(capacity);
-            (_lastAtLevel, _rankAtLevel) = SortedSetSkipList.NewAppendState();
         }
 
         public SortedSetObject Set => _set;
 
         /// <summary>Appends a pair that sorts after every pair so far (false if it does not, or repeats a member).</summary>
-        public bool TryAppend(byte[] member, double score, int height) => TryAppend(member, MemberHash.Compute(member), score, height);
+        public bool TryAppend(byte[] member, double score) => TryAppend(member, MemberHash.Compute(member), score);
 
-        /// <inheritdoc cref="TryAppend(byte[], double, int)"/>
-        public bool TryAppend(byte[] member, int hash, double score, int height)
+        /// <inheritdoc cref="TryAppend(byte[], double)"/>
+        public bool TryAppend(byte[] member, int hash, double score)
         {
             if (double.IsNaN(score))
                 return false;
-            var last = _set._list.Last;
-            if (last != null && SortedSetSkipList.Compare(last.Score, last.Member, score, member) >= 0)
+            var last = _set._tree.Last;
+            if (last != null && SortedSetTree.Compare(last.Score, last.Member, score, member) >= 0)
                 return false;
             if (_set.FindNode(member, hash) != null)
                 return false;
-            var node = new SortedSetNode(member, hash, score, height);
+            var node = new SortedSetNode(member, hash, score);
             _set.IndexAdd(node);
-            _set._list.Append(node, _lastAtLevel, _rankAtLevel);
+            _set._tree.Insert(node);
             _set.HeapSize += member.Length + ElementOverhead;
             return true;
         }
@@ -177,7 +174,7 @@ public sealed partial class SortedSetObject : GarnetObject
         for (int i = 0; i < nodes.Count; i++)
         {
             var node = nodes[reversed ? nodes.Count - 1 - i : i];
-            builder.TryAppend(node.Member, node.Hash, node.Score, SortedSetSkipList.RandomHeight());
+            builder.TryAppend(node.Member, node.Hash, node.Score);
         }
         return builder.Set;
     }
@@ -187,8 +184,8 @@ public sealed partial class SortedSetObject : GarnetObject
     {
         // Member arrays are never changed once stored, so the copy shares them.
         var builder = new Builder((int)Count);
-        for (var node = _list.First; node != null; node = node.Next)
-            builder.TryAppend(node.Member, node.Hash, node.Score, node.Height);
+        for (var node = _tree.First; node != null; node = node.Next)
+            builder.TryAppend(node.Member, node.Hash, node.Score);
         return builder.Set;
     }
 
@@ -196,7 +193,7 @@ public sealed partial class SortedSetObject : GarnetObject
     public override void Serialize(BinaryWriter writer)
     {
         writer.Write(checked((int)Count));
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
         {
             writer.Write(node.Member.Length);
             writer.Write(node.Member);
@@ -220,7 +217,7 @@ public sealed partial class SortedSetObject : GarnetObject
             if (member.Length != length)
                 throw new EndOfStreamException();
             double score = reader.ReadDouble();
-            if (!builder.TryAppend(member, score, SortedSetSkipList.RandomHeight()))
+            if (!builder.TryAppend(member, score))
                 throw new InvalidDataException("Sorted-set members out of order, repeated, or with a NaN score.");
         }
         return builder.Set;

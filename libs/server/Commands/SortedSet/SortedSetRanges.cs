@@ -45,6 +45,10 @@ internal readonly struct ScoreRange : ISortedSetRange
 
     public bool BelowMax(double score) => MaxExclusive ? score < Max : score <= Max;
 
+    public bool AboveMin(double score, ReadOnlySpan<byte> member) => AboveMin(score);
+
+    public bool BelowMax(double score, ReadOnlySpan<byte> member) => BelowMax(score);
+
     public bool AboveMin(SortedSetNode node) => AboveMin(node.Score);
 
     public bool BelowMax(SortedSetNode node) => BelowMax(node.Score);
@@ -149,6 +153,10 @@ internal readonly struct LexRange : ISortedSetRange
         int c = CompareBound(_maxKind, _max, member);
         return _maxExclusive ? c > 0 : c >= 0;
     }
+
+    public bool AboveMin(double score, ReadOnlySpan<byte> member) => AboveMin(member);
+
+    public bool BelowMax(double score, ReadOnlySpan<byte> member) => BelowMax(member);
 
     public bool AboveMin(SortedSetNode node) => AboveMin(node.Member);
 
