@@ -194,4 +194,51 @@ public sealed class LargeSortedSetTests : ServerTestBase
             model.Remove(key);
         return doomed.Count;
     }
+
+    [Test]
+    public void LexRangesOnALargeSetOfEqualScores()
+    {
+        using var client = ConnectRaw();
+        var members = new SortedSet<string>(StringComparer.Ordinal);
+        var add = new List<string> { "ZADD", "z" };
+        for (int i = 0; i < 8000; i++)
+        {
+            string member = "w" + i.ToString("D5", CultureInfo.InvariantCulture);
+            add.Add("0");
+            add.Add(member);
+            members.Add(member);
+        }
+        client.Execute(add.ToArray());
+        // Move some members away and back, and remove others, leaving keys of old places in the tree.
+        var random = new Random(5);
+        for (int i = 0; i < 400; i++)
+        {
+            string member = "w" + random.Next(8000).ToString("D5", CultureInfo.InvariantCulture);
+            client.Execute("ZADD", "z", "7", member);
+            client.Execute("ZADD", "z", "0", member);
+            members.Add(member);
+            string gone = "w" + random.Next(8000).ToString("D5", CultureInfo.InvariantCulture);
+            client.Execute("ZREM", "z", gone);
+            members.Remove(gone);
+        }
+        for (int probe = 0; probe < 30; probe++)
+        {
+            string from = "w" + random.Next(8000).ToString("D5", CultureInfo.InvariantCulture);
+            string to = "w" + random.Next(8000).ToString("D5", CultureInfo.InvariantCulture);
+            if (string.CompareOrdinal(from, to) > 0)
+                (from, to) = (to, from);
+            var inRange = new List<string>(members.GetViewBetween(from, to));
+            inRange.Remove(from);
+            Assert.That(client.Execute("ZLEXCOUNT", "z", "(" + from, "[" + to), Is.EqualTo(Integer(inRange.Count)));
+            var firstFive = inRange.GetRange(0, Math.Min(5, inRange.Count));
+            Assert.That(client.Execute("ZRANGEBYLEX", "z", "(" + from, "[" + to, "LIMIT", "0", "5"), Is.EqualTo(Array(firstFive.ToArray())));
+            var lastFive = new List<string>();
+            for (int i = inRange.Count - 1; i >= 0 && lastFive.Count < 5; i--)
+                lastFive.Add(inRange[i]);
+            Assert.That(client.Execute("ZREVRANGEBYLEX", "z", "[" + to, "(" + from, "LIMIT", "0", "5"), Is.EqualTo(Array(lastFive.ToArray())));
+        }
+        Assert.That(client.Execute("ZREMRANGEBYLEX", "z", "[w02000", "(w06000"), Is.EqualTo(Integer(members.GetViewBetween("w02000", "w05999").Count)));
+        members.RemoveWhere(m => string.CompareOrdinal(m, "w02000") >= 0 && string.CompareOrdinal(m, "w06000") < 0);
+        Assert.That(client.Execute("ZRANGEBYLEX", "z", "-", "+"), Is.EqualTo(Array(new List<string>(members).ToArray())));
+    }
 }

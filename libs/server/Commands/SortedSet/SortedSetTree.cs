@@ -544,18 +544,30 @@ internal sealed class SortedSetTree
         while (node is Inner inner)
         {
             // The child before the first key at or above the minimum.
-            int child = 1;
-            while (child < inner.Count && !range.AboveMin(inner.KeyScores[child], inner.KeyMembers[child]))
-                child++;
-            child--;
+            int low = 1, high = inner.Count;
+            while (low < high)
+            {
+                int middle = (low + high) >> 1;
+                if (range.AboveMin(inner.KeyScores[middle], inner.KeyMembers[middle]))
+                    high = middle;
+                else
+                    low = middle + 1;
+            }
+            int child = low - 1;
             for (int i = 0; i < child; i++)
                 before += inner.Sizes[i];
             node = inner.Children[child]!;
         }
         var leaf = (Leaf)node;
-        int position = 0;
-        while (position < leaf.Count && !range.AboveMin(leaf.Items[position]!))
-            position++;
+        int position = 0, end = leaf.Count;
+        while (position < end)
+        {
+            int middle = (position + end) >> 1;
+            if (range.AboveMin(leaf.Scores[middle], leaf.Items[middle]!.Member))
+                end = middle;
+            else
+                position = middle + 1;
+        }
         var first = position < leaf.Count ? leaf.Items[position] : leaf.Items[leaf.Count - 1]!.Next;
         if (first == null || !range.BelowMax(first))
             return null;
@@ -574,18 +586,30 @@ internal sealed class SortedSetTree
         while (node is Inner inner)
         {
             // The child before the first key above the maximum.
-            int child = 1;
-            while (child < inner.Count && range.BelowMax(inner.KeyScores[child], inner.KeyMembers[child]))
-                child++;
-            child--;
+            int low = 1, high = inner.Count;
+            while (low < high)
+            {
+                int middle = (low + high) >> 1;
+                if (range.BelowMax(inner.KeyScores[middle], inner.KeyMembers[middle]))
+                    low = middle + 1;
+                else
+                    high = middle;
+            }
+            int child = low - 1;
             for (int i = 0; i < child; i++)
                 before += inner.Sizes[i];
             node = inner.Children[child]!;
         }
         var leaf = (Leaf)node;
-        int position = 0;
-        while (position < leaf.Count && range.BelowMax(leaf.Items[position]!))
-            position++;
+        int position = 0, end = leaf.Count;
+        while (position < end)
+        {
+            int middle = (position + end) >> 1;
+            if (range.BelowMax(leaf.Scores[middle], leaf.Items[middle]!.Member))
+                position = middle + 1;
+            else
+                end = middle;
+        }
         var last = position > 0 ? leaf.Items[position - 1] : leaf.Count > 0 ? leaf.Items[0]!.Backward : null;
         if (last == null || !range.AboveMin(last))
             return null;
