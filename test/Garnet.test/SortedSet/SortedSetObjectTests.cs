@@ -79,6 +79,46 @@ public sealed class SortedSetObjectTests
     }
 
     [Test]
+    public void ManyMembersWithTiedScoresMatchAModelUnderSmallAndLargeMoves()
+    {
+        // Thousands of members over few distinct scores: ties ordered by member, scores nudged in place
+        // past keys left by removed members, and every member removed at the end (each found by score).
+        var random = new Random(19);
+        var set = new SortedSetObject();
+        var model = new Dictionary<string, double>();
+        for (int step = 0; step < 200000; step++)
+        {
+            string member = "m" + random.Next(6000);
+            int op = random.Next(10);
+            if (op < 4)
+            {
+                double score = random.Next(300);
+                Assert.That(set.AddOrUpdate(B(member), score), Is.EqualTo(!model.ContainsKey(member)));
+                model[member] = score;
+            }
+            else if (op < 7 && model.TryGetValue(member, out double old))
+            {
+                double score = old + ((random.NextDouble() - 0.5) * 2);
+                set.AddOrUpdate(B(member), score);
+                model[member] = score;
+            }
+            else if (set.Remove(B(member)) != model.Remove(member))
+            {
+                Assert.Fail($"step {step}: Remove({member}) disagrees with the model");
+            }
+        }
+        var expected = new List<(byte[] Member, double Score)>();
+        foreach (var (m, s) in model)
+            expected.Add((B(m), s));
+        expected.Sort(Compare);
+        AssertSame(expected, set);
+        foreach (var member in new List<string>(model.Keys))
+            Assert.That(set.Remove(B(member)), Is.True);
+        Assert.That(set.Count, Is.EqualTo(0));
+        Assert.That(set.HeapSize, Is.EqualTo(0));
+    }
+
+    [Test]
     public void RangeByScoreIsInclusiveAndAscending()
     {
         var set = new SortedSetObject();

@@ -186,4 +186,34 @@ public sealed class ZAddTests : ServerTestBase
         Assert.That(db.SortedSetRemove("z", "a"), Is.True);
         Assert.That(db.KeyExists("z"), Is.False);
     }
+
+    [Test]
+    public void ScoresParseAndFormatAsNumberFormatDoes()
+    {
+        using var client = ConnectRaw();
+        var random = new System.Random(11);
+        var texts = new System.Collections.Generic.List<string>
+        {
+            "0", "-0", "+7", "007", "-123456789012345", "1234567890123456", "99999999999999999", "1e3", "-2.5E-7",
+            "1.5e300", "123.456", "-0.000001", "inf", "-inf", "+inf", "1e17", "3.0000000000000004",
+        };
+        for (int i = 0; i < 200; i++)
+        {
+            double value = (random.NextDouble() - 0.5) * System.Math.Pow(10, random.Next(-20, 25));
+            texts.Add(value.ToString("R", System.Globalization.CultureInfo.InvariantCulture));
+        }
+        var buffer = new byte[Garnet.common.NumberFormat.MaxDoubleLength];
+        foreach (var text in texts)
+        {
+            Assert.That(Garnet.common.NumberFormat.TryParseDouble(System.Text.Encoding.ASCII.GetBytes(text), out double expected), Is.True, text);
+            int length = Garnet.common.NumberFormat.FormatDouble(expected, buffer);
+            string formatted = System.Text.Encoding.ASCII.GetString(buffer, 0, length);
+            client.Execute("ZADD", "z", text, "m");
+            Assert.That(client.Execute("ZSCORE", "z", "m"), Is.EqualTo(Bulk(formatted)), text);
+            Assert.That(client.Execute("ZRANGE", "z", "0", "0", "WITHSCORES"), Is.EqualTo(Array("m", formatted)), text);
+        }
+        Assert.That(client.Execute("ZADD", "z", "-", "m"), Is.EqualTo(Error("ERR value is not a valid float")));
+        Assert.That(client.Execute("ZADD", "z", "+", "m"), Is.EqualTo(Error("ERR value is not a valid float")));
+        Assert.That(client.Execute("ZADD", "z", "12a", "m"), Is.EqualTo(Error("ERR value is not a valid float")));
+    }
 }

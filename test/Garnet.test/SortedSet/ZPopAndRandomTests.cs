@@ -166,7 +166,7 @@ public sealed class ZPopAndRandomTests : ServerTestBase
         }
         while (cursor != "0" && calls < 100);
         Assert.That(seen.Count, Is.EqualTo(1000));
-        Assert.That(calls, Is.EqualTo(10));
+        Assert.That(calls, Is.LessThanOrEqualTo(12), "COUNT 100 returns at least 100 members a call");
     }
 
     [Test]

@@ -20,7 +20,7 @@ public sealed unsafe partial class RespServerSession
                 RunSortedSet(write: true);
                 break;
             case RespCommand.ZINCRBY:
-                if (SortedSetReplyIfError(NumberFormat.TryParseDouble(_args[2].Span, out _) ? default : RespStrings.ErrNotFloat))
+                if (SortedSetReplyIfError(SortedSetScores.TryParse(_args[2].Span, out _) ? default : RespStrings.ErrNotFloat))
                     return;
                 RunSortedSet(write: true);
                 break;

@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using Garnet.common;
 
@@ -18,68 +19,66 @@ public sealed partial class SortedSetObject
             output.Writer.WriteError(error);
             return;
         }
-        var nodes = new List<SortedSetNode>();
-        CollectRange(in spec, nodes);
+        var first = Locate(in spec, out long count);
         if (input.Command == RespCommand.ZRANGESTORE)
         {
+            var nodes = new List<SortedSetNode>((int)count);
+            for (var node = first; node != null && nodes.Count < count; node = spec.Reverse ? node.Backward : node.Next)
+                nodes.Add(node);
             output.Object = FromOrderedNodes(nodes, spec.Reverse);
             output.Number = nodes.Count;
             return;
         }
-        WriteNodes(ref output.Writer, nodes, spec.WithScores);
+        ref var writer = ref output.Writer;
+        writer.WriteArrayHeader((int)(spec.WithScores && !writer.Resp3 ? count * 2 : count));
+        for (var node = first; node != null && count-- > 0; node = spec.Reverse ? node.Backward : node.Next)
+            WriteNode(ref writer, node, spec.WithScores);
     }
 
-    /// <summary>Adds the nodes <paramref name="spec"/> selects to <paramref name="nodes"/>, in reply order.</summary>
-    private void CollectRange(in ZRangeSpec spec, List<SortedSetNode> nodes)
+    /// <summary>
+    /// The first node <paramref name="spec"/> selects (in reply order) and how many it selects, which
+    /// follow it in that order: found from ranks, so nothing is collected before the reply is written.
+    /// </summary>
+    private SortedSetNode? Locate(in ZRangeSpec spec, out long count)
     {
+        count = 0;
         switch (spec.Kind)
         {
             case ZRangeKind.Rank:
                 if (!SortedSetOptions.ClampRanks(spec.Start, spec.Stop, Count, out long first, out long last))
-                    return;
-                var node = spec.Reverse ? _list.GetByRank(Count - first) : _list.GetByRank(first + 1);
-                for (long i = first; i <= last && node != null; i++)
-                {
-                    nodes.Add(node);
-                    node = spec.Reverse ? node.Backward : node.Next;
-                }
-                break;
+                    return null;
+                count = last - first + 1;
+                return spec.Reverse ? _tree.GetByRank(Count - first) : _tree.GetByRank(first + 1);
             case ZRangeKind.Score:
-                CollectInRange(in spec.Scores, spec.Reverse, spec.Offset, spec.Limit, nodes);
-                break;
+                return LocateInRange(in spec.Scores, spec.Reverse, spec.Offset, spec.Limit, out count);
             default:
-                CollectInRange(in spec.Lex, spec.Reverse, spec.Offset, spec.Limit, nodes);
-                break;
+                return LocateInRange(in spec.Lex, spec.Reverse, spec.Offset, spec.Limit, out count);
         }
     }
 
     /// <summary>
-    /// Adds the nodes in <paramref name="range"/> to <paramref name="nodes"/> from the low (or high) end,
-    /// skipping <paramref name="offset"/> and taking at most <paramref name="limit"/> (negative: all).
+    /// The nodes in <paramref name="range"/> from the low (or high) end, skipping <paramref name="offset"/>
+    /// and taking at most <paramref name="limit"/> (negative: all): the first of them and their count.
     /// As in Redis, a negative offset selects nothing.
     /// </summary>
-    private void CollectInRange<TRange>(in TRange range, bool reverse, long offset, long limit, List<SortedSetNode> nodes)
+    private SortedSetNode? LocateInRange<TRange>(in TRange range, bool reverse, long offset, long limit, out long count)
         where TRange : struct, ISortedSetRange
     {
+        count = 0;
         if (offset < 0 || limit == 0)
-            return;
-        long rank;
-        var node = reverse ? _list.LastInRange(in range, out rank) : _list.FirstInRange(in range, out rank);
-        if (node == null)
-            return;
-        if (offset > 0)
-        {
-            // Jump over the offset by rank instead of stepping through it.
-            long target = reverse ? rank - offset : rank + offset;
-            node = _list.GetByRank(target);
-        }
-        while (node != null && limit-- != 0)
-        {
-            if (reverse ? !range.AboveMin(node) : !range.BelowMax(node))
-                break;
-            nodes.Add(node);
-            node = reverse ? node.Backward : node.Next;
-        }
+            return null;
+        var low = _tree.FirstInRange(in range, out long lowRank);
+        if (low == null)
+            return null;
+        var high = _tree.LastInRange(in range, out long highRank);
+        long available = highRank - lowRank + 1 - offset;
+        if (high == null || available <= 0)
+            return null;
+        count = limit < 0 ? available : Math.Min(limit, available);
+        if (offset == 0)
+            return reverse ? high : low;
+        // Jump over the offset by rank instead of stepping through it.
+        return _tree.GetByRank(reverse ? highRank - offset : lowRank + offset);
     }
 
     /// <summary>
@@ -97,7 +96,7 @@ public sealed partial class SortedSetObject
     internal void WriteAll(ref RespWriter writer, bool withScores)
     {
         writer.WriteArrayHeader(withScores && !writer.Resp3 ? (int)Count * 2 : (int)Count);
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
             WriteNode(ref writer, node, withScores);
     }
 
@@ -108,6 +107,6 @@ public sealed partial class SortedSetObject
             writer.WriteArrayHeader(2);
         writer.WriteBulk(node.Member);
         if (withScores)
-            writer.WriteDouble(node.Score);
+            SortedSetScores.Write(ref writer, node.Score);
     }
 }

@@ -14,7 +14,7 @@ public sealed partial class SortedSetObject
     private void ZScore(ref ObjectInput input, ref ObjectOutput output)
     {
         if (TryGetScore(input.Arg(0), out double score))
-            output.Writer.WriteDouble(score);
+            SortedSetScores.Write(ref output.Writer, score);
         else
             output.Writer.WriteNull();
     }
@@ -26,7 +26,7 @@ public sealed partial class SortedSetObject
         for (int i = 0; i < input.ArgCount; i++)
         {
             if (TryGetScore(input.Arg(i), out double score))
-                writer.WriteDouble(score);
+                SortedSetScores.Write(ref writer, score);
             else
                 writer.WriteNull();
         }
@@ -50,14 +50,14 @@ public sealed partial class SortedSetObject
                 writer.WriteNull();
             return;
         }
-        long rank = _list.GetRank(node.Score, node.Member) - 1;
+        long rank = _tree.GetRank(node.Score, node.Member) - 1;
         if (reverse)
             rank = Count - 1 - rank;
         if (withScore)
             writer.WriteArrayHeader(2);
         writer.WriteInteger(rank);
         if (withScore)
-            writer.WriteDouble(node.Score);
+            SortedSetScores.Write(ref writer, node.Score);
     }
 
     private void ZCount(ref ObjectInput input, ref ObjectOutput output)
@@ -81,14 +81,14 @@ public sealed partial class SortedSetObject
     /// <summary>How many members are in <paramref name="range"/>, from the ranks of its ends.</summary>
     private long CountInRange<TRange>(in TRange range) where TRange : struct, ISortedSetRange
     {
-        if (_list.FirstInRange(in range, out long firstRank) == null)
+        if (_tree.FirstInRange(in range, out long firstRank) == null)
             return 0;
-        _list.LastInRange(in range, out long lastRank);
+        _tree.LastInRange(in range, out long lastRank);
         return lastRank >= firstRank ? lastRank - firstRank + 1 : 0;
     }
 
     /// <summary>A uniformly random member (the set is not empty).</summary>
-    private SortedSetNode RandomNode() => _list.GetByRank(Random.Shared.NextInt64(Count) + 1)!;
+    private SortedSetNode RandomNode() => _tree.GetByRank(Random.Shared.NextInt64(Count) + 1)!;
 
     /// <summary>
     /// ZRANDMEMBER: without a count, one member or nil; with a positive count, up to that many distinct
@@ -132,14 +132,14 @@ public sealed partial class SortedSetObject
         var nodes = new List<SortedSetNode>();
         if (count >= Count)
         {
-            for (var node = _list.First; node != null; node = node.Next)
+            for (var node = _tree.First; node != null; node = node.Next)
                 nodes.Add(node);
         }
         else if (count * 3 > Count)
         {
             // Many of them: a partial shuffle of all nodes.
             var all = new List<SortedSetNode>((int)Count);
-            for (var node = _list.First; node != null; node = node.Next)
+            for (var node = _tree.First; node != null; node = node.Next)
                 all.Add(node);
             for (int i = 0; i < count; i++)
             {
@@ -156,15 +156,17 @@ public sealed partial class SortedSetObject
             {
                 long rank = Random.Shared.NextInt64(Count) + 1;
                 if (ranks.Add(rank))
-                    nodes.Add(_list.GetByRank(rank)!);
+                    nodes.Add(_tree.GetByRank(rank)!);
             }
         }
         WriteNodes(ref writer, nodes, withScores);
     }
 
     /// <summary>
-    /// ZSCAN: the cursor is the rank to continue from (small sets are returned whole with cursor 0).
-    /// Members and scores are bulk strings in both protocols, as in Redis.
+    /// ZSCAN: small sets are returned whole with cursor 0; larger ones are walked by the buckets of the
+    /// member index (see SortedSetObject.Index.cs), so every member present from the first call to the
+    /// last is returned whatever is added or removed in between. Members and scores are bulk strings in
+    /// both protocols, as in Redis.
     /// </summary>
     private void ZScan(ref ObjectInput input, ref ObjectOutput output)
     {
@@ -211,26 +213,38 @@ public sealed partial class SortedSetObject
             }
         }
 
-        long start = Count <= ScanAllAtOnce ? 0 : cursor >= (ulong)Count ? Count : (long)cursor;
-        long take = Count <= ScanAllAtOnce ? Count : Math.Min(count, Count - start);
         var nodes = new List<SortedSetNode>();
-        var node = _list.GetByRank(start + 1);
-        for (long i = 0; i < take && node != null; i++, node = node.Next)
+        ulong next = 0;
+        if (Count <= ScanAllAtOnce)
         {
-            if (matchAll || GlobPattern.IsMatch(pattern, node.Member))
+            for (var node = _tree.First; node != null; node = node.Next)
                 nodes.Add(node);
         }
-        long next = start + take >= Count ? 0 : start + take;
-
+        else
+        {
+            next = ScanBuckets(cursor, count, nodes);
+        }
+        if (!matchAll)
+        {
+            int kept = 0;
+            for (int i = 0; i < nodes.Count; i++)
+            {
+                if (GlobPattern.IsMatch(pattern, nodes[i].Member))
+                    nodes[kept++] = nodes[i];
+            }
+            nodes.RemoveRange(kept, nodes.Count - kept);
+        }
         writer.WriteArrayHeader(2);
-        writer.WriteBulkInteger(next);
+        Span<byte> digits = stackalloc byte[20];
+        next.TryFormat(digits, out int digitCount);
+        writer.WriteBulk(digits.Slice(0, digitCount));
         writer.WriteArrayHeader(noScores ? nodes.Count : nodes.Count * 2);
-        Span<byte> text = stackalloc byte[NumberFormat.MaxDoubleLength];
+        Span<byte> text = stackalloc byte[SortedSetScores.MaxLength];
         foreach (var item in nodes)
         {
             writer.WriteBulk(item.Member);
             if (!noScores)
-                writer.WriteBulk(text.Slice(0, NumberFormat.FormatDouble(item.Score, text)));
+                writer.WriteBulk(text.Slice(0, SortedSetScores.Format(item.Score, text)));
         }
     }
 

@@ -26,7 +26,8 @@ public sealed partial class SortedSetObject
     private AddOutcome AddWithFlags(ReadOnlySpan<byte> member, double score, ZAddFlags flags, out double newScore)
     {
         newScore = score;
-        if (TryGetNode(member, out var node))
+        int hash = MemberHash.Compute(member);
+        if (FindNode(member, hash) is { } node)
         {
             if ((flags & ZAddFlags.Nx) != 0)
                 return AddOutcome.Skipped;
@@ -47,7 +48,7 @@ public sealed partial class SortedSetObject
         }
         if ((flags & ZAddFlags.Xx) != 0)
             return AddOutcome.Skipped;
-        AddNew(member.ToArray(), score);
+        AddNew(member.ToArray(), hash, score);
         return AddOutcome.Added;
     }
 
@@ -63,7 +64,7 @@ public sealed partial class SortedSetObject
         double lastScore = 0;
         for (int i = pairsAt; i < input.ArgCount; i += 2)
         {
-            NumberFormat.TryParseDouble(input.Arg(i), out double score);
+            SortedSetScores.TryParse(input.Arg(i), out double score);
             switch (AddWithFlags(input.Arg(i + 1), score, flags, out double newScore))
             {
                 case AddOutcome.NaN:
@@ -86,7 +87,7 @@ public sealed partial class SortedSetObject
         if ((flags & ZAddFlags.Incr) != 0)
         {
             if (processed > 0)
-                output.Writer.WriteDouble(lastScore);
+                SortedSetScores.Write(ref output.Writer, lastScore);
             else
                 output.Writer.WriteNull();
         }
@@ -98,7 +99,7 @@ public sealed partial class SortedSetObject
 
     private void ZIncrBy(ref ObjectInput input, ref ObjectOutput output)
     {
-        if (!NumberFormat.TryParseDouble(input.Arg(0), out double increment))
+        if (!SortedSetScores.TryParse(input.Arg(0), out double increment))
         {
             output.Writer.WriteError(RespStrings.ErrNotFloat);
             return;
@@ -106,7 +107,7 @@ public sealed partial class SortedSetObject
         if (AddWithFlags(input.Arg(1), increment, ZAddFlags.Incr, out double newScore) == AddOutcome.NaN)
             output.Writer.WriteError(SortedSetStrings.ErrScoreNaN);
         else
-            output.Writer.WriteDouble(newScore);
+            SortedSetScores.Write(ref output.Writer, newScore);
     }
 
     private void ZRem(ref ObjectInput input, ref ObjectOutput output)
@@ -123,7 +124,7 @@ public sealed partial class SortedSetObject
     /// <summary>Removes and returns the lowest (or highest) member, or null when empty.</summary>
     private SortedSetNode? PopOne(bool max)
     {
-        var node = max ? _list.Last : _list.First;
+        var node = max ? _tree.Last : _tree.First;
         if (node != null)
             RemoveNode(node);
         return node;
@@ -149,7 +150,7 @@ public sealed partial class SortedSetObject
             output.Double = node.Score;
             writer.WriteArrayHeader(2);
             writer.WriteBulk(node.Member);
-            writer.WriteDouble(node.Score);
+            SortedSetScores.Write(ref writer, node.Score);
             return;
         }
         var error = SortedSetOptions.ParsePositiveCount(input.Arg(0), out long count);
@@ -167,7 +168,7 @@ public sealed partial class SortedSetObject
             if (nested)
                 writer.WriteArrayHeader(2);
             writer.WriteBulk(node.Member);
-            writer.WriteDouble(node.Score);
+            SortedSetScores.Write(ref writer, node.Score);
         }
     }
 
@@ -189,7 +190,7 @@ public sealed partial class SortedSetObject
             var node = PopOne(input.Flags == 1)!;
             writer.WriteArrayHeader(2);
             writer.WriteBulk(node.Member);
-            writer.WriteDouble(node.Score);
+            SortedSetScores.Write(ref writer, node.Score);
         }
     }
 
@@ -203,17 +204,17 @@ public sealed partial class SortedSetObject
             case RespCommand.ZREMRANGEBYRANK:
                 error = SortedSetOptions.ParseRanks(input.Arg(0), input.Arg(1), out long start, out long stop);
                 if (error.IsEmpty && SortedSetOptions.ClampRanks(start, stop, Count, out long first, out long last))
-                    _list.DeleteRangeByRank(first + 1, last + 1, removed);
+                    _tree.DeleteRangeByRank(first + 1, last + 1, removed);
                 break;
             case RespCommand.ZREMRANGEBYSCORE:
                 error = SortedSetOptions.ParseScoreRange(input.Arg(0), input.Arg(1), out var scores);
                 if (error.IsEmpty)
-                    _list.DeleteRange(in scores, removed);
+                    _tree.DeleteRange(in scores, removed);
                 break;
             default:
                 error = SortedSetOptions.ParseLexRange(input.Arg(0), input.Arg(1), out var lex);
                 if (error.IsEmpty)
-                    _list.DeleteRange(in lex, removed);
+                    _tree.DeleteRange(in lex, removed);
                 break;
         }
         if (!error.IsEmpty)

@@ -6,20 +6,17 @@ namespace Garnet.server;
 
 /// <summary>
 /// A sorted set: unique members (byte strings) each with a double score, ordered by (score, member
-/// bytewise). A skip list with span counts keeps the order (insert, delete, rank, index in O(log n));
-/// a dictionary maps each member to its node for score lookups. Scores are never NaN.
+/// bytewise). A B+tree with subtree counts keeps the order (insert, delete, rank, index in O(log n));
+/// a hash index threaded through the nodes maps each member to its node (SortedSetObject.Index.cs).
+/// Scores are never NaN.
 /// The commands themselves are in the partial files by group (Write, Read, Range).
 /// </summary>
 public sealed partial class SortedSetObject : GarnetObject
 {
-    /// <summary>Estimated managed bytes per member besides its bytes: node, levels, dictionary entry, array header.</summary>
-    private const int ElementOverhead = 112;
+    /// <summary>Estimated managed bytes per member besides its bytes: node, leaf slots (with slack), bucket, array header.</summary>
+    private const int ElementOverhead = 120;
 
-    private readonly Dictionary<byte[], SortedSetNode> _members;
-#if NET9_0_OR_GREATER
-    private readonly Dictionary<byte[], SortedSetNode>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
-#endif
-    private readonly SortedSetSkipList _list = new();
+    private readonly SortedSetTree _tree = new();
 
     /// <summary>An empty sorted set.</summary>
     public SortedSetObject()
@@ -29,27 +26,15 @@ public sealed partial class SortedSetObject : GarnetObject
 
     private SortedSetObject(int capacity)
     {
-        _members = new Dictionary<byte[], SortedSetNode>(capacity, MemberComparer.Instance);
-#if NET9_0_OR_GREATER
-        _lookup = _members.GetAlternateLookup<ReadOnlySpan<byte>>();
-#endif
+        if (capacity > 0)
+            EnsureBuckets(capacity);
     }
 
     /// <inheritdoc/>
     public override GarnetObjectType Type => GarnetObjectType.SortedSet;
 
     /// <inheritdoc/>
-    public override long Count => _list.Length;
-
-    /// <summary>The node of <paramref name="member"/>, looked up without allocating on .NET 9 and later.</summary>
-    private bool TryGetNode(ReadOnlySpan<byte> member, out SortedSetNode node)
-    {
-#if NET9_0_OR_GREATER
-        return _lookup.TryGetValue(member, out node!);
-#else
-        return _members.TryGetValue(member.ToArray(), out node!);
-#endif
-    }
+    public override long Count => _tree.Length;
 
     /// <summary>The score of <paramref name="member"/>, if it is in the set.</summary>
     public bool TryGetScore(ReadOnlySpan<byte> member, out double score)
@@ -68,12 +53,13 @@ public sealed partial class SortedSetObject : GarnetObject
     {
         if (double.IsNaN(score))
             throw new ArgumentOutOfRangeException(nameof(score), "A sorted-set score cannot be NaN.");
-        if (TryGetNode(member, out var node))
+        int hash = MemberHash.Compute(member);
+        if (FindNode(member, hash) is { } node)
         {
             SetScore(node, score);
             return false;
         }
-        AddNew(member, score);
+        AddNew(member, hash, score);
         return true;
     }
 
@@ -90,21 +76,21 @@ public sealed partial class SortedSetObject : GarnetObject
     public void RangeByScore(double min, double max, List<(byte[] Member, double Score)> results)
     {
         var range = new ScoreRange(min, false, max, false);
-        for (var node = _list.FirstInRange(in range, out _); node != null && range.BelowMax(node); node = node.Next)
+        for (var node = _tree.FirstInRange(in range, out _); node != null && range.BelowMax(node); node = node.Next)
             results.Add((node.Member, node.Score));
     }
 
     /// <summary>Appends every member to <paramref name="destination"/> in score order.</summary>
     public void CopyElementsTo(List<byte[]> destination)
     {
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
             destination.Add(node.Member);
     }
 
     /// <summary>Appends every (member, score) pair to <paramref name="destination"/> in score order.</summary>
     public void CopyElementsTo(List<(byte[] Member, double Score)> destination)
     {
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
             destination.Add((node.Member, node.Score));
     }
 
@@ -118,11 +104,11 @@ public sealed partial class SortedSetObject : GarnetObject
     }
 
     /// <summary>Adds a member known to be absent.</summary>
-    private SortedSetNode AddNew(byte[] member, double score)
+    private SortedSetNode AddNew(byte[] member, int hash, double score)
     {
-        var node = new SortedSetNode(member, score, SortedSetSkipList.RandomLevel());
-        _list.Insert(node);
-        _members.Add(member, node);
+        var node = new SortedSetNode(member, hash, score);
+        _tree.Insert(node);
+        IndexAdd(node);
         HeapSize += member.Length + ElementOverhead;
         return node;
     }
@@ -131,20 +117,20 @@ public sealed partial class SortedSetObject : GarnetObject
     private void SetScore(SortedSetNode node, double score)
     {
         if (node.Score != score)
-            _list.UpdateScore(node, score);
+            _tree.UpdateScore(node, score);
     }
 
     /// <summary>Removes a member in the set.</summary>
     private void RemoveNode(SortedSetNode node)
     {
-        _list.Delete(node);
+        _tree.Delete(node);
         ForgetNode(node);
     }
 
     /// <summary>Drops an unlinked node from the dictionary and the size estimate.</summary>
     private void ForgetNode(SortedSetNode node)
     {
-        _members.Remove(node.Member);
+        IndexRemove(node);
         HeapSize -= node.Member.Length + ElementOverhead;
     }
 
@@ -152,29 +138,30 @@ public sealed partial class SortedSetObject : GarnetObject
     private sealed class Builder
     {
         private readonly SortedSetObject _set;
-        private readonly SortedSetNode?[] _lastAtLevel;
-        private readonly long[] _rankAtLevel;
 
         public Builder(int capacity)
         {
             _set = new SortedSetObject(capacity);
-            (_lastAtLevel, _rankAtLevel) = SortedSetSkipList.NewAppendState();
         }
 
         public SortedSetObject Set => _set;
 
         /// <summary>Appends a pair that sorts after every pair so far (false if it does not, or repeats a member).</summary>
-        public bool TryAppend(byte[] member, double score, int level)
+        public bool TryAppend(byte[] member, double score) => TryAppend(member, MemberHash.Compute(member), score);
+
+        /// <inheritdoc cref="TryAppend(byte[], double)"/>
+        public bool TryAppend(byte[] member, int hash, double score)
         {
             if (double.IsNaN(score))
                 return false;
-            var last = _set._list.Last;
-            if (last != null && SortedSetSkipList.Compare(last.Score, last.Member, score, member) >= 0)
+            var last = _set._tree.Last;
+            if (last != null && SortedSetTree.Compare(last.Score, last.Member, score, member) >= 0)
                 return false;
-            var node = new SortedSetNode(member, score, level);
-            if (!_set._members.TryAdd(member, node))
+            if (_set.FindNode(member, hash) != null)
                 return false;
-            _set._list.Append(node, _lastAtLevel, _rankAtLevel);
+            var node = new SortedSetNode(member, hash, score);
+            _set.IndexAdd(node);
+            _set._tree.Insert(node);
             _set.HeapSize += member.Length + ElementOverhead;
             return true;
         }
@@ -187,7 +174,7 @@ public sealed partial class SortedSetObject : GarnetObject
         for (int i = 0; i < nodes.Count; i++)
         {
             var node = nodes[reversed ? nodes.Count - 1 - i : i];
-            builder.TryAppend(node.Member, node.Score, SortedSetSkipList.RandomLevel());
+            builder.TryAppend(node.Member, node.Hash, node.Score);
         }
         return builder.Set;
     }
@@ -196,9 +183,9 @@ public sealed partial class SortedSetObject : GarnetObject
     public override GarnetObject Clone()
     {
         // Member arrays are never changed once stored, so the copy shares them.
-        var builder = new Builder(_members.Count);
-        for (var node = _list.First; node != null; node = node.Next)
-            builder.TryAppend(node.Member, node.Score, node.Levels.Length);
+        var builder = new Builder((int)Count);
+        for (var node = _tree.First; node != null; node = node.Next)
+            builder.TryAppend(node.Member, node.Hash, node.Score);
         return builder.Set;
     }
 
@@ -206,7 +193,7 @@ public sealed partial class SortedSetObject : GarnetObject
     public override void Serialize(BinaryWriter writer)
     {
         writer.Write(checked((int)Count));
-        for (var node = _list.First; node != null; node = node.Next)
+        for (var node = _tree.First; node != null; node = node.Next)
         {
             writer.Write(node.Member.Length);
             writer.Write(node.Member);
@@ -230,7 +217,7 @@ public sealed partial class SortedSetObject : GarnetObject
             if (member.Length != length)
                 throw new EndOfStreamException();
             double score = reader.ReadDouble();
-            if (!builder.TryAppend(member, score, SortedSetSkipList.RandomLevel()))
+            if (!builder.TryAppend(member, score))
                 throw new InvalidDataException("Sorted-set members out of order, repeated, or with a NaN score.");
         }
         return builder.Set;

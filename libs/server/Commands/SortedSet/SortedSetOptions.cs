@@ -49,7 +49,7 @@ internal static class SortedSetOptions
             return SortedSetStrings.ErrIncrSinglePair;
         for (int j = i; checkScores && j < count; j += 2)
         {
-            if (!NumberFormat.TryParseDouble(args[first + j].Span, out _))
+            if (!SortedSetScores.TryParse(args[first + j].Span, out _))
                 return RespStrings.ErrNotFloat;
         }
         return default;

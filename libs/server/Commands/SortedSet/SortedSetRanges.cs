@@ -34,7 +34,7 @@ internal readonly struct ScoreRange : ISortedSetRange
         exclusive = text.Length > 0 && text[0] == '(';
         if (exclusive)
             text = text.Slice(1);
-        return NumberFormat.TryParseDouble(text, out value);
+        return SortedSetScores.TryParse(text, out value);
     }
 
     public bool IsEmpty => Min > Max || (Min == Max && (MinExclusive || MaxExclusive));
@@ -44,6 +44,10 @@ internal readonly struct ScoreRange : ISortedSetRange
     public bool AboveMin(double score) => MinExclusive ? score > Min : score >= Min;
 
     public bool BelowMax(double score) => MaxExclusive ? score < Max : score <= Max;
+
+    public bool AboveMin(double score, ReadOnlySpan<byte> member) => AboveMin(score);
+
+    public bool BelowMax(double score, ReadOnlySpan<byte> member) => BelowMax(score);
 
     public bool AboveMin(SortedSetNode node) => AboveMin(node.Score);
 
@@ -149,6 +153,10 @@ internal readonly struct LexRange : ISortedSetRange
         int c = CompareBound(_maxKind, _max, member);
         return _maxExclusive ? c > 0 : c >= 0;
     }
+
+    public bool AboveMin(double score, ReadOnlySpan<byte> member) => AboveMin(member);
+
+    public bool BelowMax(double score, ReadOnlySpan<byte> member) => BelowMax(member);
 
     public bool AboveMin(SortedSetNode node) => AboveMin(node.Member);
 
