@@ -2,12 +2,13 @@
 # Runs the same workloads against this server and against redis-server, one after the other, and
 # writes a Markdown table, a CSV and an SVG chart to benchmark/compare/results/<date>/.
 #
-#   benchmark/compare/compare.sh [--quick] [--runtime S] [--requests N] [--out DIR]
+#   benchmark/compare/compare.sh [--quick] [--runtime S] [--requests N] [--out DIR] [--only REGEX]
 #
 # --quick      1 s per workload and 100k redis-benchmark requests: a smoke check, not a measurement.
 # --runtime S  seconds per Resp.benchmark workload (default 5).
 # --requests N requests per redis-benchmark test (default 1000000).
 # --out DIR    output directory (default benchmark/compare/results/<UTC date-time>).
+# --only REGEX run only the workloads whose name matches (grep -E), e.g. --only 'ZADD|ZREM'.
 #
 # Both servers listen on free loopback ports. With 2+ cores, servers are pinned to core 0 and the
 # load generators to core 1 (taskset), so client and server never share a core.
@@ -17,6 +18,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 RUNTIME=5
 REQUESTS=1000000
 OUT=""
+ONLY=""
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -24,7 +26,8 @@ while [ $# -gt 0 ]; do
         --runtime) RUNTIME="$2"; shift ;;
         --requests) REQUESTS="$2"; shift ;;
         --out) OUT="$2"; shift ;;
-        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --only) ONLY="$2"; shift ;;
+        -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -141,9 +144,12 @@ resp_run() {
     fi
 }
 
+selected() { [ -z "$ONLY" ] || echo "$1" | grep -Eq -- "$ONLY"; }
+
 workload() { # NAME ARGS...: runs against this server, then Redis
     local name=$1
     shift
+    selected "$name" || return 0
     RESULT_ORDER+=("$name")
     resp_run "$name" this "$@"
     resp_run "$name" redis "$@"
@@ -152,6 +158,7 @@ workload() { # NAME ARGS...: runs against this server, then Redis
 # redis-benchmark -t get,set with pipeline depth P; parses its --csv output (rps, p99 in ms).
 redis_benchmark() {
     local depth=$1 server port log line
+    selected "redis-benchmark -P $depth" || return 0
     for server in this redis; do
         port=$(port_of "$server")
         log="$RAW/redis-benchmark-P$depth-$server.csv"
@@ -191,6 +198,11 @@ done
 workload "ZADD batch=64" --op ZADD --batchsize 64 "${SMALL[@]}"
 workload "ZREM batch=64" --op ZREM --batchsize 64 "${SMALL[@]}"
 workload "PFADD batch=64" --op PFADD --batchsize 64 "${SMALL[@]}"
+workload "LPUSH batch=64" --op LPUSH --batchsize 64 "${SMALL[@]}"
+workload "LPOP batch=64" --op LPOP --batchsize 64 "${SMALL[@]}"
+workload "HSET batch=64" --op HSET --batchsize 64 "${SMALL[@]}"
+workload "HGET batch=64" --op HGET --batchsize 64 "${SMALL[@]}"
+workload "SADD batch=64" --op SADD --batchsize 64 "${SMALL[@]}"
 workload "BITCOUNT 1 MB value batch=1" --op BITCOUNT --batchsize 1 --dbsize 16 --keylength 8 --valuelength 1048576
 redis_benchmark 1
 redis_benchmark 64

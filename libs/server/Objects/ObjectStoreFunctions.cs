@@ -88,8 +88,23 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
     {
         if (input.Operation == ObjectOperation.Install)
             return input.Install != null;
+        // Commands that only remove cannot create a key: no record is allocated for them, and the
+        // session answers from an empty object.
+        if (OnlyRemoves(input.Command))
+            return false;
         return !RefusedForMemory(ref input, ref output);
     }
+
+    /// <summary>Whether a command can only remove elements, so on an absent key it finds nothing and changes nothing.</summary>
+    internal static bool OnlyRemoves(RespCommand command) => command switch
+    {
+        RespCommand.LPOP or RespCommand.RPOP or RespCommand.LREM or RespCommand.LTRIM or RespCommand.LMPOP
+            or RespCommand.HDEL
+            or RespCommand.SREM or RespCommand.SPOP
+            or RespCommand.ZREM or RespCommand.ZREMRANGEBYRANK or RespCommand.ZREMRANGEBYSCORE or RespCommand.ZREMRANGEBYLEX
+            or RespCommand.ZPOPMIN or RespCommand.ZPOPMAX or RespCommand.ZMPOP => true,
+        _ => false,
+    };
 
     public RecordFieldInfo GetRMWInitialFieldInfo(ReadOnlySpan<byte> key, ref ObjectInput input)
         => new(ObjectRecord.ValueLength) { HasExpiration = input.Operation == ObjectOperation.Install && input.ExpirationTicks != 0 };

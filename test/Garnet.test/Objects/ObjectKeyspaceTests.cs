@@ -355,4 +355,33 @@ public class ObjectKeyspaceTests : ServerTestBase
         Assert.That(LiveObjects(), Is.EqualTo(0));
         Assert.That(client.Execute("GET", "l"), Is.EqualTo("$6\r\nstring\r\n"));
     }
+
+    [Test]
+    public void RemovalsOnAbsentKeysAllocateNothingAndLeaveTheSharedEmptyObjectsEmpty()
+    {
+        using var client = ConnectRaw();
+        client.Execute("SET", "warm", "up");
+        var log = Server.Store.GetDatabase(0).MainStore.Log;
+        long tail = log.TailAddress;
+        for (int i = 0; i < 100; i++)
+        {
+            Assert.That(client.Execute("LPOP", "l" + i), Is.EqualTo("$-1\r\n"));
+            Assert.That(client.Execute("RPOP", "l" + i, "2"), Is.EqualTo("*-1\r\n"));
+            Assert.That(client.Execute("SPOP", "s" + i, "3"), Is.EqualTo("*0\r\n"));
+            Assert.That(client.Execute("SREM", "s" + i, "m"), Is.EqualTo(":0\r\n"));
+            Assert.That(client.Execute("HDEL", "h" + i, "f"), Is.EqualTo(":0\r\n"));
+            Assert.That(client.Execute("ZPOPMIN", "z" + i), Is.EqualTo("*0\r\n"));
+            Assert.That(client.Execute("ZREMRANGEBYRANK", "z" + i, "0", "-1"), Is.EqualTo(":0\r\n"));
+            Assert.That(client.Execute("LTRIM", "l" + i, "0", "1"), Is.EqualTo("+OK\r\n"));
+            Assert.That(client.Execute("LREM", "l" + i, "0", "x"), Is.EqualTo(":0\r\n"));
+        }
+        Assert.That(log.TailAddress, Is.EqualTo(tail), "no record was allocated for a removal on an absent key");
+        Assert.That(client.Execute("DBSIZE"), Is.EqualTo(":1\r\n"));
+
+        client.Execute("SADD", "source", "m");
+        Assert.That(client.Execute("SMOVE", "source", "created", "m"), Is.EqualTo(":1\r\n"), "SMOVE creates its destination");
+        Assert.That(client.Execute("SMEMBERS", "created"), Is.EqualTo("*1\r\n$1\r\nm\r\n"));
+        foreach (var type in new[] { Garnet.server.GarnetObjectType.List, Garnet.server.GarnetObjectType.Hash, Garnet.server.GarnetObjectType.Set, Garnet.server.GarnetObjectType.SortedSet })
+            Assert.That(Garnet.server.GarnetObjectFactory.Empty(type).Count, Is.EqualTo(0), type.ToString());
+    }
 }
