@@ -61,6 +61,10 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("NOAUTH Authentication required."u8);
             return;
         }
+        // Pub/sub (libs/server/PubSub): a client that ever subscribed first gets the messages queued
+        // for it, and in RESP2's subscribe mode only a few commands may run.
+        if (_outbox != null && !PubSubAdmits(info))
+            return;
 
         LastCommand = info.Command;
         _server.Statistics.AddCommandCall(info.Command);

@@ -42,6 +42,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
     public BlockingRegistry Blocking { get; } = new();
 
+    /// <summary>Pub/sub channels and patterns and their subscribers.</summary>
+    public PubSubBroker PubSub { get; } = new();
+
     /// <summary>When the server started.</summary>
     public DateTimeOffset StartTime { get; }
 
