@@ -29,6 +29,16 @@ public class PubSubClientTests : PubSubTestBase
     }
 
     [Test]
+    public void ClientOpensItsSubscriptionConnection()
+    {
+        // StackExchange.Redis 1.2.6 subscribes to its master-changed channel on connect.
+        using var connection = Connect();
+        using var observer = ConnectRaw();
+        WaitUntil(() => observer.Execute("PUBSUB", "CHANNELS").Contains("__Booksleeve_MasterChanged"), "the client subscribed");
+        Assert.That(observer.Execute("CLIENT", "LIST"), Does.Contain(" flags=P "));
+    }
+
+    [Test]
     public void PatternSubscriptionThroughClient()
     {
         using var connection = Connect();
