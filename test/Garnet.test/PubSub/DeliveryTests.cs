@@ -122,4 +122,58 @@ public class DeliveryTests : PubSubTestBase
         reading.Wait();
         Assert.That(received, Is.EqualTo(Count));
     }
+
+    [Test]
+    public void SubscriptionChurnUnderPublishingLeavesNothingBehind()
+    {
+        const int Clients = 4;
+        const int Rounds = 200;
+        using var publisher = ConnectRaw();
+        using var stop = new CancellationTokenSource();
+        long published = 0;
+        var publishing = Task.Run(() =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                publisher.Execute("PUBLISH", "ch" + (published % 3), "m");
+                published++;
+            }
+        });
+        var churn = new List<Task>();
+        for (int c = 0; c < Clients; c++)
+        {
+            int id = c;
+            churn.Add(Task.Run(() =>
+            {
+                for (int round = 0; round < Rounds; round++)
+                {
+                    var client = ConnectRaw();
+                    bool resp3 = (round + id) % 2 == 0;
+                    if (resp3)
+                        client.Execute("HELLO", "3");
+                    client.Send("SUBSCRIBE", "ch0", "ch1");
+                    client.Send("PSUBSCRIBE", "ch*");
+                    if (round % 3 == 0)
+                    {
+                        // Read until the unsubscribe confirmations (messages may come first).
+                        client.Send("UNSUBSCRIBE");
+                        int confirmations = 0;
+                        while (confirmations < 2)
+                        {
+                            if (client.ReadReply().Contains("\r\nunsubscribe\r\n"))
+                                confirmations++;
+                        }
+                    }
+                    // Leave without reading the rest: the disconnect cleans up.
+                    client.Dispose();
+                }
+            }));
+        }
+        Task.WaitAll(churn.ToArray());
+        stop.Cancel();
+        publishing.Wait();
+        Assert.That(published, Is.GreaterThan(0));
+        WaitUntil(() => Server.Store.PubSub.ChannelCount == 0 && Server.Store.PubSub.PatternCount == 0, "every subscription is gone");
+        Assert.That(publisher.Execute("PUBLISH", "ch0", "m"), Is.EqualTo(":0\r\n"));
+    }
 }

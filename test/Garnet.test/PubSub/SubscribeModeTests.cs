@@ -153,6 +153,24 @@ public class SubscribeModeTests : PubSubTestBase
         Assert.That(client.Execute("INFO", "stats"), Does.Contain("pubsub_channels:1\r\n"));
     }
 
+    [Test]
+    public void SubscribersAreOfClientTypePubSub()
+    {
+        using var subscriber = Subscriber(false, "a");
+        using var client = ConnectRaw();
+        client.Execute("CLIENT", "SETNAME", "plain");
+        string pubsub = client.Execute("CLIENT", "LIST", "TYPE", "pubsub");
+        Assert.That(Regex.Matches(pubsub, "id=").Count, Is.EqualTo(1));
+        Assert.That(pubsub, Does.Contain(" sub=1 "));
+        string normal = client.Execute("CLIENT", "LIST", "TYPE", "normal");
+        Assert.That(Regex.Matches(normal, "id=").Count, Is.EqualTo(1));
+        Assert.That(normal, Does.Contain(" name=plain "));
+
+        Assert.That(client.Execute("CLIENT", "KILL", "TYPE", "pubsub"), Is.EqualTo(":1\r\n"));
+        Assert.That(subscriber.IsClosedByServer(), Is.True);
+        WaitUntil(() => client.Execute("PUBSUB", "NUMSUB", "a") == "*2\r\n$1\r\na\r\n:0\r\n", "the killed subscriber left its channel");
+    }
+
     private static string[] Sorted(string reply)
     {
         var names = new System.Collections.Generic.List<string>();
