@@ -1,6 +1,7 @@
 using System;
 using System.Diagnostics;
 using System.Threading;
+using System.Threading.Tasks;
 using NUnit.Framework;
 
 namespace Garnet.test.PubSub;
@@ -39,6 +40,13 @@ public abstract class PubSubTestBase : ServerTestBase
     /// <summary>A (p)(un)subscribe confirmation.</summary>
     protected static string Confirmation(bool resp3, string kind, string name, int count)
         => $"{(resp3 ? '>' : '*')}3\r\n${kind.Length}\r\n{kind}\r\n${name.Length}\r\n{name}\r\n:{count}\r\n";
+
+    /// <summary>
+    /// Runs a test client's loop on its own thread: its blocking socket calls must not hold the
+    /// thread pool the in-process server delivers messages on.
+    /// </summary>
+    protected static Task Background(Action action)
+        => Task.Factory.StartNew(action, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 
     /// <summary>Waits (up to 10 s) for <paramref name="condition"/>, failing with <paramref name="what"/>.</summary>
     protected static void WaitUntil(Func<bool> condition, string what)
