@@ -44,4 +44,19 @@ public sealed class ServerOptions
 
     /// <summary>Initial network receive buffer per connection. Default 128 KB.</summary>
     public int NetworkBufferSize { get; set; } = 1 << 17;
+
+    /// <summary>
+    /// Most bytes of published messages a subscriber may have waiting to be sent before it is
+    /// disconnected (Redis's client-output-buffer-limit pubsub hard limit); 0 for no limit. Default 32 MB.
+    /// </summary>
+    public long PubSubOutputHardLimit { get; set; } = 32L << 20;
+
+    /// <summary>
+    /// Bytes of waiting messages a subscriber may stay above for <see cref="PubSubOutputSoftSeconds"/>
+    /// before it is disconnected (the soft limit); 0 for none. Default 8 MB.
+    /// </summary>
+    public long PubSubOutputSoftLimit { get; set; } = 8L << 20;
+
+    /// <summary>Seconds a subscriber may stay above <see cref="PubSubOutputSoftLimit"/>. Default 60.</summary>
+    public int PubSubOutputSoftSeconds { get; set; } = 60;
 }

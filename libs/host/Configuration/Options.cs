@@ -73,6 +73,9 @@ public sealed class Options
     [Option("network-buffer", HelpText = "Initial receive buffer per connection, 1k to 1g; it grows for larger requests. (default: 128k)")]
     public string? NetworkBufferSize { get; set; }
 
+    [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
+    public string? PubSubOutputLimit { get; set; }
+
     /// <summary>Positional arguments, which the server does not take; any is an error.</summary>
     [Value(0, Hidden = true)]
     public IEnumerable<string>? UnexpectedArguments { get; set; }

@@ -64,6 +64,10 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("NOAUTH Authentication required."u8);
             return;
         }
+        // Pub/sub (libs/server/PubSub): a client that ever subscribed first gets the messages queued
+        // for it, and in RESP2's subscribe mode only a few commands may run.
+        if (_outbox != null && !PubSubAdmits(info))
+            return;
 
         // Transactions: between MULTI and EXEC commands are queued, not run; RESET forgets the transaction.
         if (_transaction != null)

@@ -230,6 +230,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 return;
             _disposed = true;
             CancelBlocking();
+            ResetPubSub(closing: true); // leaves every channel and pattern (PubSub/RespServerSession.PubSub.cs)
             _server.Clients.Remove(this);
             _storeSession?.Dispose();
             _database?.RemoveUser();

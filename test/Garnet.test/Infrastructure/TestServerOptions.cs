@@ -10,4 +10,5 @@ public sealed record TestServerOptions
     public bool EnableDebugCommand { get; init; } = true;
     public string? Password { get; init; }
     public bool UseLogDirectory { get; init; }
+    public long PubSubOutputLimit { get; init; } = 32L << 20;
 }

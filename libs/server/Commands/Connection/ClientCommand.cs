@@ -111,11 +111,11 @@ public sealed unsafe partial class RespServerSession
         var text = new StringBuilder();
         if (_argCount == 4 && _args[2].EqualsUpper("TYPE"u8))
         {
-            if (!TryParseClientType(_args[3], out bool normal))
+            if (!TryParseClientType(_args[3], out var type))
                 return;
-            if (normal)
+            foreach (var session in sessions)
             {
-                foreach (var session in sessions)
+                if (IsOfType(session, type))
                     text.Append(FormatClientInfo(session, now)).Append('\n');
             }
         }
@@ -151,14 +151,32 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteVerbatim(Encoding.UTF8.GetBytes(text.ToString()));
     }
 
-    /// <summary>
-    /// Parses a client type for CLIENT LIST and KILL. Every connection is a normal one for now, so
-    /// <paramref name="normal"/> tells whether the type matches them all or none.
-    /// </summary>
-    private bool TryParseClientType(in ArgSlice type, out bool normal)
+    /// <summary>The client types of CLIENT LIST and KILL; there are no replication connections, so MASTER and REPLICA match none.</summary>
+    private enum ClientType
     {
-        normal = type.EqualsUpper("NORMAL"u8);
-        if (normal || type.EqualsUpper("MASTER"u8) || type.EqualsUpper("REPLICA"u8) || type.EqualsUpper("SLAVE"u8) || type.EqualsUpper("PUBSUB"u8))
+        Normal,
+        PubSub,
+        Replication,
+    }
+
+    /// <summary>Whether <paramref name="session"/> is of <paramref name="type"/>: a subscriber is a pubsub client, as in Redis.</summary>
+    private static bool IsOfType(RespServerSession session, ClientType type)
+        => type switch
+        {
+            ClientType.Normal => !session.IsSubscriber,
+            ClientType.PubSub => session.IsSubscriber,
+            _ => false,
+        };
+
+    /// <summary>Parses a client type for CLIENT LIST and KILL.</summary>
+    private bool TryParseClientType(in ArgSlice type, out ClientType kind)
+    {
+        kind = ClientType.Replication;
+        if (type.EqualsUpper("NORMAL"u8))
+            kind = ClientType.Normal;
+        else if (type.EqualsUpper("PUBSUB"u8))
+            kind = ClientType.PubSub;
+        if (kind != ClientType.Replication || type.EqualsUpper("MASTER"u8) || type.EqualsUpper("REPLICA"u8) || type.EqualsUpper("SLAVE"u8))
             return true;
         _writer.WriteError($"ERR Unknown client type '{type}'");
         return false;
@@ -190,7 +208,7 @@ public sealed unsafe partial class RespServerSession
         long id = 0;
         string? remote = null;
         string? local = null;
-        bool anyType = true;
+        ClientType? type = null;
         long maxAge = 0;
         bool skipMe = true;
         for (int i = 2; i < _argCount; i += 2)
@@ -212,9 +230,9 @@ public sealed unsafe partial class RespServerSession
             }
             else if (option.EqualsUpper("TYPE"u8))
             {
-                if (!TryParseClientType(value, out bool normal))
+                if (!TryParseClientType(value, out var kind))
                     return;
-                anyType &= normal;
+                type = kind;
             }
             else if (option.EqualsUpper("ADDR"u8))
             {
@@ -268,7 +286,7 @@ public sealed unsafe partial class RespServerSession
         bool killSelf = false;
         foreach (var session in sessions)
         {
-            if (!anyType
+            if ((type != null && !IsOfType(session, type.Value))
                 || (id != 0 && session.ClientId != id)
                 || (remote != null && session.RemoteEndpoint != remote)
                 || (local != null && session.LocalEndpoint != local)
@@ -375,10 +393,10 @@ public sealed unsafe partial class RespServerSession
     {
         var line = new StringBuilder(320);
         var invariant = CultureInfo.InvariantCulture;
-        string flags = (session.IsBlocked ? "b" : "") + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
+        string flags = (session.IsSubscriber ? "P" : "") + (session.IsBlocked ? "b" : "") + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
         line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd=-1");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
-        line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub=0 psub=0 ssub=0 multi=-1");
+        line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub=0 multi=-1");
         line.Append(" qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r");
         line.Append(invariant, $" cmd={LastCommandName(session)} user=default redir=-1 resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");

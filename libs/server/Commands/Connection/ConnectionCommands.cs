@@ -31,6 +31,8 @@ public sealed unsafe partial class RespServerSession
 
     private void Ping()
     {
+        if (TryWriteSubscribePong()) // RESP2 subscribe mode's PING reply (PubSub/RespServerSession.PubSub.cs)
+            return;
         if (_argCount == 1)
             _writer.WriteRaw(RespStrings.Pong);
         else if (_argCount == 2)
@@ -177,6 +179,7 @@ public sealed unsafe partial class RespServerSession
         _noEvict = false;
         _noTouch = false;
         Authenticated = _server.Options.Password == null;
+        ResetPubSub(closing: false); // leaves every channel and pattern
         _writer.WriteRaw(ConnectionStrings.Reset);
     }
 

@@ -2,15 +2,115 @@ using System;
 
 namespace Garnet.server;
 
-/// <summary>The pub/sub commands. (Skeleton: the family fills this in.)</summary>
+/// <summary>
+/// The pub/sub commands: SUBSCRIBE, UNSUBSCRIBE, PSUBSCRIBE, PUNSUBSCRIBE, PUBLISH and PUBSUB
+/// CHANNELS / NUMSUB / NUMPAT / HELP. Subscriptions and delivery live in libs/server/PubSub.
+/// </summary>
 public sealed unsafe partial class RespServerSession
 {
+    private static readonly string[] s_pubSubHelp =
+    [
+        "CHANNELS [<pattern>]",
+        "    Return the currently active channels matching a <pattern> (default: '*').",
+        "NUMPAT",
+        "    Return number of subscriptions to patterns.",
+        "NUMSUB [<channel> ...]",
+        "    Return the number of subscribers for the specified channels, excluding",
+        "    pattern subscriptions(default: no channels).",
+    ];
+
     private void ExecutePubSubCommand(RespCommand command)
     {
         switch (command)
         {
+            case RespCommand.SUBSCRIBE:
+            case RespCommand.PSUBSCRIBE:
+                for (int i = 1; i < _argCount; i++)
+                    Subscribe(_args[i].Span, pattern: command == RespCommand.PSUBSCRIBE);
+                break;
+            case RespCommand.UNSUBSCRIBE:
+            case RespCommand.PUNSUBSCRIBE:
+                bool pattern = command == RespCommand.PUNSUBSCRIBE;
+                if (_argCount == 1)
+                    UnsubscribeAll(pattern, reply: true);
+                for (int i = 1; i < _argCount; i++)
+                    Unsubscribe(_args[i].Span.ToArray(), pattern, reply: true);
+                break;
+            case RespCommand.PUBLISH:
+                Publish();
+                break;
+            case RespCommand.PUBSUB:
+                PubSub();
+                break;
             default:
-                _writer.WriteError("ERR " + command + " is not implemented yet");
+                throw new InvalidOperationException($"{command} is not a pub/sub command.");
+        }
+    }
+
+    private void Publish()
+    {
+        int receivers = Broker.Publish(_args[1].Span, _args[2].Span);
+        // A RESP3 client publishing to itself gets the message before the reply, as from Redis.
+        if (_outbox != null && _outbox.HasPending)
+            WriteQueuedMessages(int.MaxValue);
+        _writer.WriteInteger(receivers);
+    }
+
+    /// <summary>The PUBSUB subcommand in argument 1 and its arity (counting PUBSUB itself; negative: at least), or null.</summary>
+    private (string Name, int Arity)? FindPubSubSubcommand()
+    {
+        ref readonly var name = ref _args[1];
+        if (name.EqualsUpper("CHANNELS"u8))
+            return ("channels", -2);
+        if (name.EqualsUpper("NUMSUB"u8))
+            return ("numsub", -2);
+        if (name.EqualsUpper("NUMPAT"u8))
+            return ("numpat", 2);
+        if (name.EqualsUpper("HELP"u8))
+            return ("help", 2);
+        return null;
+    }
+
+    private void PubSub()
+    {
+        var found = FindPubSubSubcommand();
+        if (found == null)
+        {
+            WriteUnknownSubcommand("PUBSUB");
+            return;
+        }
+        var (name, arity) = found.Value;
+        if (arity > 0 ? _argCount != arity : _argCount < -arity)
+        {
+            WriteWrongArity("pubsub|" + name);
+            return;
+        }
+        switch (name)
+        {
+            case "channels":
+                if (_argCount > 3)
+                {
+                    _writer.WriteError($"ERR unknown subcommand or wrong number of arguments for '{_args[1]}'. Try PUBSUB HELP.");
+                    return;
+                }
+                var channels = Broker.Channels(_argCount == 3 ? _args[2].Span.ToArray() : null);
+                _writer.WriteArrayHeader(channels.Count);
+                foreach (var channel in channels)
+                    _writer.WriteBulk(channel);
+                break;
+            case "numsub":
+                _writer.WriteArrayHeader((_argCount - 2) * 2);
+                for (int i = 2; i < _argCount; i++)
+                {
+                    _writer.WriteBulk(_args[i].Span);
+                    _writer.WriteInteger(Broker.SubscriberCount(_args[i].Span));
+                }
+                break;
+            case "numpat":
+                _writer.WriteInteger(Broker.PatternCount);
+                break;
+            default:
+                WriteHelp(s_pubSubHelp);
                 break;
         }
     }

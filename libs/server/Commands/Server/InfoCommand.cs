@@ -163,8 +163,8 @@ public sealed unsafe partial class RespServerSession
             info.Line("evicted_keys", 0);
             info.Line("keyspace_hits", statistics.KeyspaceHits);
             info.Line("keyspace_misses", statistics.KeyspaceMisses);
-            info.Line("pubsub_channels", 0);
-            info.Line("pubsub_patterns", 0);
+            info.Line("pubsub_channels", _server.PubSub.ChannelCount);
+            info.Line("pubsub_patterns", _server.PubSub.PatternCount);
         }
 
         if ((sections & InfoSections.Replication) != 0)

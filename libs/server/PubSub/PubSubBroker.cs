@@ -1,0 +1,327 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The server's pub/sub registry: which subscribers listen on each channel and on each pattern,
+/// and the delivery of published messages into their <see cref="PubSubOutbox"/>es.
+/// </summary>
+/// <remarks>
+/// Subscriber lists are copy-on-write arrays, so a publisher only holds the read lock while it
+/// looks a channel up and picks up the arrays, and delivers after releasing it. PUBLISH to a
+/// server with no subscriptions at all takes no lock and allocates nothing; with subscribers, it
+/// encodes each message once (per channel or matching pattern) and shares the bytes among the
+/// subscribers' outboxes. Lock order: a session's gate, then this lock, then an outbox's lock.
+/// </remarks>
+public sealed class PubSubBroker
+{
+    private readonly ReaderWriterLockSlim _lock = new(LockRecursionPolicy.NoRecursion);
+
+    /// <summary>Channels with at least one subscriber, by hash of the name; colliding names chain through <see cref="Subscription.Next"/>.</summary>
+    private readonly Dictionary<int, Subscription> _channels = new();
+
+    /// <summary>Patterns with at least one subscriber (copy-on-write, so counting needs no lock).</summary>
+    private Subscription[] _patterns = Array.Empty<Subscription>();
+
+    private int _channelCount;
+
+    /// <summary>Number of channels with at least one subscriber (PUBSUB CHANNELS, INFO pubsub_channels).</summary>
+    public int ChannelCount => Volatile.Read(ref _channelCount);
+
+    /// <summary>Number of distinct patterns subscribed to (PUBSUB NUMPAT, INFO pubsub_patterns).</summary>
+    public int PatternCount => Volatile.Read(ref _patterns).Length;
+
+    /// <summary>A channel or pattern and its subscribers.</summary>
+    private sealed class Subscription
+    {
+        public Subscription(byte[] name, int hash)
+        {
+            Name = name;
+            Hash = hash;
+        }
+
+        public byte[] Name { get; }
+
+        public int Hash { get; }
+
+        /// <summary>Replaced, never changed in place, so publishers may keep using the array they read.</summary>
+        public PubSubOutbox[] Subscribers = Array.Empty<PubSubOutbox>();
+
+        /// <summary>The next channel whose name has the same hash.</summary>
+        public Subscription? Next;
+    }
+
+    private static int HashOf(ReadOnlySpan<byte> name)
+    {
+        var hash = new HashCode();
+        hash.AddBytes(name);
+        return hash.ToHashCode();
+    }
+
+    /// <summary>Adds <paramref name="subscriber"/> to <paramref name="channel"/>; false if it was already there.</summary>
+    internal bool SubscribeChannel(byte[] channel, PubSubOutbox subscriber)
+    {
+        int hash = HashOf(channel);
+        _lock.EnterWriteLock();
+        try
+        {
+            var entry = FindChannel(channel, hash);
+            if (entry == null)
+            {
+                entry = new Subscription(channel, hash);
+                if (_channels.TryGetValue(hash, out var first))
+                    entry.Next = first;
+                _channels[hash] = entry;
+                _channelCount++;
+            }
+            return TryAdd(entry, subscriber);
+        }
+        finally
+        {
+            _lock.ExitWriteLock();
+        }
+    }
+
+    /// <summary>Removes <paramref name="subscriber"/> from <paramref name="channel"/>; false if it was not there.</summary>
+    internal bool UnsubscribeChannel(ReadOnlySpan<byte> channel, PubSubOutbox subscriber)
+    {
+        int hash = HashOf(channel);
+        _lock.EnterWriteLock();
+        try
+        {
+            var entry = FindChannel(channel, hash);
+            if (entry == null || !TryRemove(entry, subscriber))
+                return false;
+            if (entry.Subscribers.Length == 0)
+                RemoveChannel(entry);
+            return true;
+        }
+        finally
+        {
+            _lock.ExitWriteLock();
+        }
+    }
+
+    /// <summary>Adds <paramref name="subscriber"/> to <paramref name="pattern"/>; false if it was already there.</summary>
+    internal bool SubscribePattern(byte[] pattern, PubSubOutbox subscriber)
+    {
+        _lock.EnterWriteLock();
+        try
+        {
+            var patterns = _patterns;
+            var entry = FindPattern(patterns, pattern);
+            if (entry == null)
+            {
+                entry = new Subscription(pattern, 0);
+                var grown = new Subscription[patterns.Length + 1];
+                patterns.CopyTo(grown, 0);
+                grown[^1] = entry;
+                Volatile.Write(ref _patterns, grown);
+            }
+            return TryAdd(entry, subscriber);
+        }
+        finally
+        {
+            _lock.ExitWriteLock();
+        }
+    }
+
+    /// <summary>Removes <paramref name="subscriber"/> from <paramref name="pattern"/>; false if it was not there.</summary>
+    internal bool UnsubscribePattern(ReadOnlySpan<byte> pattern, PubSubOutbox subscriber)
+    {
+        _lock.EnterWriteLock();
+        try
+        {
+            var patterns = _patterns;
+            var entry = FindPattern(patterns, pattern);
+            if (entry == null || !TryRemove(entry, subscriber))
+                return false;
+            if (entry.Subscribers.Length == 0)
+            {
+                var shrunk = new Subscription[patterns.Length - 1];
+                int at = 0;
+                foreach (var other in patterns)
+                {
+                    if (other != entry)
+                        shrunk[at++] = other;
+                }
+                Volatile.Write(ref _patterns, shrunk);
+            }
+            return true;
+        }
+        finally
+        {
+            _lock.ExitWriteLock();
+        }
+    }
+
+    /// <summary>
+    /// PUBLISH: queues <paramref name="message"/> for every subscriber of <paramref name="channel"/>
+    /// and for every subscription to a matching pattern; returns how many deliveries that made.
+    /// </summary>
+    /// <remarks>
+    /// The messages are queued under the read lock, so an unsubscribe (which takes the write lock)
+    /// is ordered after every publish that reached the subscriber: the subscriber writes those
+    /// messages before its unsubscribe confirmation, as in Redis.
+    /// </remarks>
+    public int Publish(ReadOnlySpan<byte> channel, ReadOnlySpan<byte> message)
+    {
+        if (Volatile.Read(ref _channelCount) == 0 && Volatile.Read(ref _patterns).Length == 0)
+            return 0;
+
+        int receivers = 0;
+        List<PubSubOutbox>? overflowed = null;
+        _lock.EnterReadLock();
+        try
+        {
+            if (_channelCount != 0)
+            {
+                var entry = FindChannel(channel, HashOf(channel));
+                if (entry != null)
+                {
+                    var encoded = PubSubMessages.Message(channel, message);
+                    foreach (var subscriber in entry.Subscribers)
+                    {
+                        if (!subscriber.Enqueue(encoded))
+                            (overflowed ??= new()).Add(subscriber);
+                    }
+                    receivers += entry.Subscribers.Length;
+                }
+            }
+            foreach (var pattern in _patterns)
+            {
+                if (!GlobPattern.IsMatch(pattern.Name, channel))
+                    continue;
+                var encoded = PubSubMessages.PatternMessage(pattern.Name, channel, message);
+                foreach (var subscriber in pattern.Subscribers)
+                {
+                    if (!subscriber.Enqueue(encoded))
+                        (overflowed ??= new()).Add(subscriber);
+                }
+                receivers += pattern.Subscribers.Length;
+            }
+        }
+        finally
+        {
+            _lock.ExitReadLock();
+        }
+
+        // Disconnecting touches the socket and other registries: not under this lock.
+        if (overflowed != null)
+        {
+            foreach (var subscriber in overflowed)
+                subscriber.Disconnect();
+        }
+        return receivers;
+    }
+
+    /// <summary>Number of subscribers of <paramref name="channel"/> (PUBSUB NUMSUB; pattern subscriptions not counted).</summary>
+    public int SubscriberCount(ReadOnlySpan<byte> channel)
+    {
+        if (Volatile.Read(ref _channelCount) == 0)
+            return 0;
+        int hash = HashOf(channel);
+        _lock.EnterReadLock();
+        try
+        {
+            return FindChannel(channel, hash)?.Subscribers.Length ?? 0;
+        }
+        finally
+        {
+            _lock.ExitReadLock();
+        }
+    }
+
+    /// <summary>The channels with subscribers whose names match <paramref name="pattern"/> (all when null), PUBSUB CHANNELS.</summary>
+    public List<byte[]> Channels(byte[]? pattern)
+    {
+        var names = new List<byte[]>();
+        _lock.EnterReadLock();
+        try
+        {
+            foreach (var first in _channels.Values)
+            {
+                for (var entry = first; entry != null; entry = entry.Next)
+                {
+                    if (pattern == null || GlobPattern.IsMatch(pattern, entry.Name))
+                        names.Add(entry.Name);
+                }
+            }
+        }
+        finally
+        {
+            _lock.ExitReadLock();
+        }
+        return names;
+    }
+
+    private Subscription? FindChannel(ReadOnlySpan<byte> channel, int hash)
+    {
+        if (!_channels.TryGetValue(hash, out var entry))
+            return null;
+        for (; entry != null; entry = entry.Next)
+        {
+            if (channel.SequenceEqual(entry.Name))
+                return entry;
+        }
+        return null;
+    }
+
+    private static Subscription? FindPattern(Subscription[] patterns, ReadOnlySpan<byte> pattern)
+    {
+        foreach (var entry in patterns)
+        {
+            if (pattern.SequenceEqual(entry.Name))
+                return entry;
+        }
+        return null;
+    }
+
+    private void RemoveChannel(Subscription entry)
+    {
+        var first = _channels[entry.Hash];
+        if (first == entry)
+        {
+            if (entry.Next == null)
+                _channels.Remove(entry.Hash);
+            else
+                _channels[entry.Hash] = entry.Next;
+        }
+        else
+        {
+            var previous = first;
+            while (previous.Next != entry)
+                previous = previous.Next!;
+            previous.Next = entry.Next;
+        }
+        _channelCount--;
+    }
+
+    private static bool TryAdd(Subscription entry, PubSubOutbox subscriber)
+    {
+        var current = entry.Subscribers;
+        if (Array.IndexOf(current, subscriber) >= 0)
+            return false;
+        var grown = new PubSubOutbox[current.Length + 1];
+        current.CopyTo(grown, 0);
+        grown[^1] = subscriber;
+        Volatile.Write(ref entry.Subscribers, grown);
+        return true;
+    }
+
+    private static bool TryRemove(Subscription entry, PubSubOutbox subscriber)
+    {
+        var current = entry.Subscribers;
+        int index = Array.IndexOf(current, subscriber);
+        if (index < 0)
+            return false;
+        var shrunk = new PubSubOutbox[current.Length - 1];
+        Array.Copy(current, 0, shrunk, 0, index);
+        Array.Copy(current, index + 1, shrunk, index, current.Length - index - 1);
+        Volatile.Write(ref entry.Subscribers, shrunk);
+        return true;
+    }
+}

@@ -1,0 +1,168 @@
+using System;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// One subscriber's queue of published messages not yet written to its connection, and the
+/// scheduling of their delivery.
+/// </summary>
+/// <remarks>
+/// Publishers run on their own sessions' threads and must never write to a subscriber's connection
+/// themselves: it may be busy replying to its own commands, or slow to read. They only append the
+/// encoded message here (a brief lock) and make sure a delivery is scheduled on the thread pool;
+/// delivery takes the subscriber session's gate, so messages never interleave with its replies,
+/// and the subscriber's own commands deliver what is queued before they reply. Order per
+/// subscriber is the order of <see cref="Enqueue"/>. Bytes count against a limit until their
+/// delivery has been sent (Redis's client-output-buffer-limit for pubsub clients): past the hard
+/// limit, or past the soft one for longer than its period, the subscriber is disconnected and its
+/// queue dropped, and publishers carry on.
+/// </remarks>
+internal sealed class PubSubOutbox : IThreadPoolWorkItem
+{
+    private readonly RespServerSession _session;
+    private readonly long _hardLimit;
+    private readonly long _softLimit;
+    private readonly long _softPeriodMs;
+    private readonly object _lock = new();
+    private byte[][] _ring = new byte[16][];
+    private int _head;
+    private int _count;
+
+    /// <summary>Bytes queued or taken for delivery and not yet sent.</summary>
+    private long _pendingBytes;
+
+    /// <summary>When the pending bytes first went over the soft limit (<see cref="Environment.TickCount64"/>), or 0.</summary>
+    private long _overSoftSince;
+
+    private bool _closed;
+    private int _deliveryScheduled;
+
+    public PubSubOutbox(RespServerSession session, long hardLimit, long softLimit, long softPeriodMs)
+    {
+        _session = session;
+        _hardLimit = hardLimit <= 0 ? long.MaxValue : hardLimit;
+        _softLimit = softLimit <= 0 ? long.MaxValue : softLimit;
+        _softPeriodMs = softPeriodMs;
+    }
+
+    /// <summary>Whether messages wait for delivery.</summary>
+    public bool HasPending => Volatile.Read(ref _count) > 0;
+
+    /// <summary>Bytes not yet sent.</summary>
+    public long PendingBytes => Volatile.Read(ref _pendingBytes);
+
+    /// <summary>
+    /// Queues <paramref name="message"/> (RESP2-encoded, shared with other subscribers) and
+    /// schedules its delivery. Returns false when this message overflowed the limit: the queue is
+    /// dropped and the caller must <see cref="Disconnect"/> the subscriber.
+    /// </summary>
+    public bool Enqueue(byte[] message)
+    {
+        lock (_lock)
+        {
+            if (_closed)
+                return true;
+            long pending = _pendingBytes + message.Length;
+            if (pending > _hardLimit || IsOverSoftLimitTooLong(pending))
+            {
+                CloseLocked();
+                return false;
+            }
+            if (_count == _ring.Length)
+                Grow();
+            _ring[(_head + _count) % _ring.Length] = message;
+            _count++;
+            _pendingBytes = pending;
+        }
+        if (Interlocked.Exchange(ref _deliveryScheduled, 1) == 0)
+            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+        return true;
+    }
+
+    /// <summary>Disconnects the subscriber whose queue overflowed.</summary>
+    public void Disconnect() => _session.DisconnectSlowSubscriber();
+
+    private bool IsOverSoftLimitTooLong(long pending)
+    {
+        if (pending <= _softLimit)
+        {
+            _overSoftSince = 0;
+            return false;
+        }
+        long now = Environment.TickCount64;
+        if (_overSoftSince == 0)
+        {
+            _overSoftSince = now;
+            return false;
+        }
+        return now - _overSoftSince >= _softPeriodMs;
+    }
+
+    /// <summary>
+    /// Takes the next message to write, after recording that <paramref name="sentBytes"/> of those
+    /// taken before were sent. Called only by whoever holds the subscriber's gate.
+    /// </summary>
+    public byte[]? TryDequeue(long sentBytes)
+    {
+        lock (_lock)
+        {
+            _pendingBytes = Math.Max(0, _pendingBytes - sentBytes);
+            if (_count == 0)
+                return null;
+            var message = _ring[_head];
+            _ring[_head] = null!;
+            _head = (_head + 1) % _ring.Length;
+            _count--;
+            return message;
+        }
+    }
+
+    /// <summary>Records that <paramref name="sentBytes"/> of the messages taken were sent.</summary>
+    public void Sent(long sentBytes)
+    {
+        if (sentBytes == 0)
+            return;
+        lock (_lock)
+            _pendingBytes = Math.Max(0, _pendingBytes - sentBytes);
+    }
+
+    /// <summary>Drops what is queued and ignores later messages (the subscriber is gone).</summary>
+    public void Close()
+    {
+        lock (_lock)
+            CloseLocked();
+    }
+
+    private void CloseLocked()
+    {
+        _closed = true;
+        Array.Clear(_ring);
+        _head = 0;
+        _count = 0;
+        _pendingBytes = 0;
+    }
+
+    private void Grow()
+    {
+        var grown = new byte[_ring.Length * 2][];
+        for (int i = 0; i < _count; i++)
+            grown[i] = _ring[(_head + i) % _ring.Length];
+        _ring = grown;
+        _head = 0;
+    }
+
+    /// <summary>The scheduled delivery, on a thread-pool thread.</summary>
+    void IThreadPoolWorkItem.Execute()
+    {
+        while (true)
+        {
+            _session.DeliverQueuedMessages();
+            Volatile.Write(ref _deliveryScheduled, 0);
+            // A message queued after the delivery finished but before the flag was cleared found
+            // the delivery still scheduled: pick it up here.
+            if (!HasPending || Interlocked.Exchange(ref _deliveryScheduled, 1) != 0)
+                return;
+        }
+    }
+}

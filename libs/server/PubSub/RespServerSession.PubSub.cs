@@ -1,0 +1,236 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Pub/sub, session side: this client's subscriptions, the delivery of the messages queued for it
+/// (under its gate, so they never interleave with its replies), RESP2's subscribe mode, and the
+/// cleanup when the client resets or leaves.
+/// </summary>
+public sealed unsafe partial class RespServerSession
+{
+    /// <summary>Most messages written per hold of the gate by a delivery, so the client's own commands get their turn.</summary>
+    private const int MessagesPerDelivery = 1024;
+
+    /// <summary>This client's queue of published messages, from its first subscription on.</summary>
+    private PubSubOutbox? _outbox;
+
+    /// <summary>Channels subscribed to.</summary>
+    private readonly HashSet<byte[]> _subscribedChannels = new(MemberComparer.Instance);
+
+    /// <summary>Patterns subscribed to.</summary>
+    private readonly HashSet<byte[]> _subscribedPatterns = new(MemberComparer.Instance);
+
+    private int _channelSubscriptions;
+    private int _patternSubscriptions;
+
+    /// <summary>Number of channels subscribed to (CLIENT LIST sub=).</summary>
+    public int ChannelSubscriptions => Volatile.Read(ref _channelSubscriptions);
+
+    /// <summary>Number of patterns subscribed to (CLIENT LIST psub=).</summary>
+    public int PatternSubscriptions => Volatile.Read(ref _patternSubscriptions);
+
+    /// <summary>Whether the client has any subscription (CLIENT LIST flag 'P').</summary>
+    public bool IsSubscriber => ChannelSubscriptions + PatternSubscriptions > 0;
+
+    /// <summary>Whether the client is in RESP2's subscribe mode, where only the pub/sub commands, PING, QUIT and RESET run.</summary>
+    internal bool InSubscribeMode => !_writer.Resp3 && IsSubscriber;
+
+    private PubSubBroker Broker => _server.PubSub;
+
+    private PubSubOutbox Outbox
+    {
+        get
+        {
+            if (_outbox == null)
+            {
+                var options = _server.Options;
+                _outbox = new PubSubOutbox(this, options.PubSubOutputHardLimit, options.PubSubOutputSoftLimit, options.PubSubOutputSoftSeconds * 1000L);
+            }
+            return _outbox;
+        }
+    }
+
+    /// <summary>
+    /// Called before every command of a client that ever subscribed: writes the messages queued for
+    /// it first (they were published before this command ran), then applies RESP2's subscribe mode.
+    /// Returns false, having written the error, when the command may not run.
+    /// </summary>
+    private bool PubSubAdmits(RespCommandInfo info)
+    {
+        if (_outbox!.HasPending)
+            WriteQueuedMessages(int.MaxValue);
+        if (!InSubscribeMode)
+            return true;
+        switch (info.Command)
+        {
+            case RespCommand.SUBSCRIBE:
+            case RespCommand.UNSUBSCRIBE:
+            case RespCommand.PSUBSCRIBE:
+            case RespCommand.PUNSUBSCRIBE:
+            case RespCommand.PING:
+            case RespCommand.QUIT:
+            case RespCommand.RESET:
+                return true;
+        }
+        _writer.WriteError($"ERR Can't execute '{FullCommandName(info)}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+        return false;
+    }
+
+    /// <summary>The name Redis shows for the command: "get", or "client|list" for a container's subcommand.</summary>
+    private string FullCommandName(RespCommandInfo info)
+    {
+        if (_argCount < 2)
+            return info.LowerName;
+        if (SubcommandTable.IsContainer(info.Command))
+        {
+            var subcommand = SubcommandTable.Find(info.Command, _args[1]);
+            return subcommand?.Info.LowerName ?? info.LowerName;
+        }
+        if (info.Command == RespCommand.PUBSUB && FindPubSubSubcommand() is { } pubSubSubcommand)
+            return "pubsub|" + pubSubSubcommand.Name;
+        return info.LowerName;
+    }
+
+    /// <summary>PING in subscribe mode: <c>*2 $4 pong $0 ""</c>, or the argument in place of the empty string.</summary>
+    internal bool TryWriteSubscribePong()
+    {
+        if (!InSubscribeMode || _argCount > 2)
+            return false;
+        _writer.WriteArrayHeader(2);
+        _writer.WriteBulk("pong"u8);
+        _writer.WriteBulk(_argCount == 2 ? _args[1].Span : ReadOnlySpan<byte>.Empty);
+        return true;
+    }
+
+    /// <summary>
+    /// Writes up to <paramref name="maxMessages"/> queued messages into the reply stream (which
+    /// flushes as it fills). The caller holds the gate.
+    /// </summary>
+    private void WriteQueuedMessages(int maxMessages)
+    {
+        var outbox = _outbox!;
+        long sent = 0;
+        for (int i = 0; i < maxMessages; i++)
+        {
+            var message = outbox.TryDequeue(sent);
+            sent = 0;
+            if (message == null)
+                return;
+            // Encoded as a RESP2 array; a RESP3 client gets it as a push.
+            _writer.WriteRaw(_writer.Resp3 ? ">"u8 : "*"u8);
+            _writer.WriteRaw(message.AsSpan(1));
+            sent = message.Length;
+        }
+        outbox.Sent(sent);
+    }
+
+    /// <summary>A delivery scheduled by a publisher: writes queued messages and sends them, under the gate.</summary>
+    internal void DeliverQueuedMessages()
+    {
+        lock (_gate)
+        {
+            if (_disposed || _outbox == null)
+                return;
+            try
+            {
+                WriteQueuedMessages(MessagesPerDelivery);
+                _writer.Flush();
+            }
+            catch (Exception)
+            {
+                // Like a failing command, a failing delivery ends this connection only.
+                _outbox.Close();
+                _sender.CloseAfterSend();
+            }
+        }
+    }
+
+    /// <summary>The subscriber fell too far behind (its outbox overflowed): disconnect it; publishers carry on.</summary>
+    internal void DisconnectSlowSubscriber() => RequestKill();
+
+    /// <summary>SUBSCRIBE / PSUBSCRIBE one channel or pattern; writes the confirmation.</summary>
+    private void Subscribe(ReadOnlySpan<byte> name, bool pattern)
+    {
+        var set = pattern ? _subscribedPatterns : _subscribedChannels;
+        var copy = name.ToArray();
+        if (set.Add(copy))
+        {
+            if (pattern)
+            {
+                Broker.SubscribePattern(copy, Outbox);
+                Interlocked.Increment(ref _patternSubscriptions);
+            }
+            else
+            {
+                Broker.SubscribeChannel(copy, Outbox);
+                Interlocked.Increment(ref _channelSubscriptions);
+            }
+        }
+        WriteSubscriptionReply(pattern ? "psubscribe"u8 : "subscribe"u8, name);
+    }
+
+    /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE one channel or pattern; writes the confirmation when <paramref name="reply"/>.</summary>
+    private void Unsubscribe(byte[] name, bool pattern, bool reply)
+    {
+        var set = pattern ? _subscribedPatterns : _subscribedChannels;
+        if (set.Remove(name))
+        {
+            if (pattern)
+            {
+                Broker.UnsubscribePattern(name, _outbox!);
+                Interlocked.Decrement(ref _patternSubscriptions);
+            }
+            else
+            {
+                Broker.UnsubscribeChannel(name, _outbox!);
+                Interlocked.Decrement(ref _channelSubscriptions);
+            }
+            // Messages published before the unsubscribe come before its confirmation.
+            if (reply && _outbox!.HasPending)
+                WriteQueuedMessages(int.MaxValue);
+        }
+        if (reply)
+            WriteSubscriptionReply(pattern ? "punsubscribe"u8 : "unsubscribe"u8, name);
+    }
+
+    /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE without arguments: every channel (pattern), or the nil confirmation when there is none.</summary>
+    private void UnsubscribeAll(bool pattern, bool reply)
+    {
+        var set = pattern ? _subscribedPatterns : _subscribedChannels;
+        if (set.Count == 0)
+        {
+            if (reply)
+            {
+                _writer.WritePushHeader(3);
+                _writer.WriteBulk(pattern ? "punsubscribe"u8 : "unsubscribe"u8);
+                _writer.WriteNull();
+                _writer.WriteInteger(ChannelSubscriptions + PatternSubscriptions);
+            }
+            return;
+        }
+        foreach (var name in new List<byte[]>(set))
+            Unsubscribe(name, pattern, reply);
+    }
+
+    private void WriteSubscriptionReply(ReadOnlySpan<byte> kind, ReadOnlySpan<byte> name)
+    {
+        _writer.WritePushHeader(3);
+        _writer.WriteBulk(kind);
+        _writer.WriteBulk(name);
+        _writer.WriteInteger(ChannelSubscriptions + PatternSubscriptions);
+    }
+
+    /// <summary>RESET and disconnect: drops every subscription, and with <paramref name="closing"/> the queued messages too.</summary>
+    private void ResetPubSub(bool closing)
+    {
+        if (_outbox == null)
+            return;
+        UnsubscribeAll(pattern: false, reply: false);
+        UnsubscribeAll(pattern: true, reply: false);
+        if (closing)
+            _outbox.Close();
+    }
+}

@@ -1,0 +1,78 @@
+using System.Collections.Concurrent;
+using System.Threading;
+using NUnit.Framework;
+using StackExchange.Redis;
+
+namespace Garnet.test.PubSub;
+
+/// <summary>Pub/sub through StackExchange.Redis, which keeps a separate subscription connection.</summary>
+public class PubSubClientTests : PubSubTestBase
+{
+    [Test]
+    public void SubscribeAndPublishRoundTrip()
+    {
+        using var connection = Connect();
+        var subscriber = connection.GetSubscriber();
+        var received = new BlockingCollection<string>();
+        subscriber.Subscribe("greetings", (channel, message) => received.Add(channel + "=" + message));
+
+        Assert.That(subscriber.Publish("greetings", "hello"), Is.EqualTo(1));
+        Assert.That(received.TryTake(out string? first, 10000), Is.True);
+        Assert.That(first, Is.EqualTo("greetings=hello"));
+
+        Assert.That(connection.GetDatabase().Publish("greetings", "again"), Is.EqualTo(1));
+        Assert.That(received.TryTake(out string? second, 10000), Is.True);
+        Assert.That(second, Is.EqualTo("greetings=again"));
+
+        subscriber.Unsubscribe("greetings");
+        Assert.That(subscriber.Publish("greetings", "nobody"), Is.EqualTo(0));
+    }
+
+    [Test]
+    public void ClientOpensItsSubscriptionConnection()
+    {
+        // StackExchange.Redis 1.2.6 subscribes to its master-changed channel on connect.
+        using var connection = Connect();
+        using var observer = ConnectRaw();
+        WaitUntil(() => observer.Execute("PUBSUB", "CHANNELS").Contains("__Booksleeve_MasterChanged"), "the client subscribed");
+        Assert.That(observer.Execute("CLIENT", "LIST"), Does.Contain(" flags=P "));
+    }
+
+    [Test]
+    public void PatternSubscriptionThroughClient()
+    {
+        using var connection = Connect();
+        var subscriber = connection.GetSubscriber();
+        var received = new BlockingCollection<string>();
+        subscriber.Subscribe(new RedisChannel("news.*", RedisChannel.PatternMode.Pattern), (channel, message) => received.Add(channel + "=" + message));
+
+        Assert.That(subscriber.Publish("news.tech", "chips"), Is.EqualTo(1));
+        Assert.That(received.TryTake(out string? first, 10000), Is.True);
+        Assert.That(first, Is.EqualTo("news.tech=chips"));
+        Assert.That(subscriber.Publish("sport", "x"), Is.EqualTo(0));
+    }
+
+    [Test]
+    public void ManyMessagesThroughClientArriveInOrder()
+    {
+        const int Count = 2000;
+        using var connection = Connect();
+        var subscriber = connection.GetSubscriber();
+        var received = new ConcurrentQueue<string>();
+        int count = 0;
+        using var done = new ManualResetEventSlim();
+        subscriber.Subscribe("seq", (_, message) =>
+        {
+            received.Enqueue(message);
+            if (Interlocked.Increment(ref count) == Count)
+                done.Set();
+        });
+        var database = connection.GetDatabase();
+        for (int i = 0; i < Count; i++)
+            database.Publish("seq", i.ToString(), CommandFlags.FireAndForget);
+        Assert.That(done.Wait(20000), Is.True);
+        int expected = 0;
+        foreach (string message in received)
+            Assert.That(message, Is.EqualTo((expected++).ToString()));
+    }
+}

@@ -1,0 +1,29 @@
+using Garnet.server;
+using Garnet.test.Host;
+using NUnit.Framework;
+
+namespace Garnet.test.PubSub;
+
+/// <summary>--pubsub-output-limit, the subscribers' output bound.</summary>
+[TestFixture]
+public sealed class PubSubOptionsTests
+{
+    [Test]
+    public void DefaultsAreRedisPubSubClientOutputLimits()
+    {
+        var options = OptionsParserTests.Settings().Server;
+        Assert.That(options.PubSubOutputHardLimit, Is.EqualTo(32L << 20));
+        Assert.That(options.PubSubOutputSoftLimit, Is.EqualTo(8L << 20));
+        Assert.That(options.PubSubOutputSoftSeconds, Is.EqualTo(60));
+    }
+
+    [TestCase("64k", 64L << 10)]
+    [TestCase("1g", 1L << 30)]
+    [TestCase("0", 0L)]
+    public void OutputLimitIsASize(string value, long expected)
+        => Assert.That(OptionsParserTests.Settings("--pubsub-output-limit", value).Server.PubSubOutputHardLimit, Is.EqualTo(expected));
+
+    [Test]
+    public void BadOutputLimitIsAnError()
+        => Assert.That(OptionsParserTests.Error("--pubsub-output-limit", "lots"), Does.Contain("--pubsub-output-limit"));
+}
