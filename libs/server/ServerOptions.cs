@@ -44,4 +44,10 @@ public sealed class ServerOptions
 
     /// <summary>Initial network receive buffer per connection. Default 128 KB.</summary>
     public int NetworkBufferSize { get; set; } = 1 << 17;
+
+    /// <summary>
+    /// Milliseconds a Lua script may run before other clients get -BUSY and SCRIPT KILL may stop it
+    /// (Redis's lua-time-limit); 0 or less never times out. Default 5000.
+    /// </summary>
+    public long LuaTimeLimitMilliseconds { get; set; } = 5000;
 }

@@ -73,6 +73,9 @@ public sealed class Options
     [Option("network-buffer", HelpText = "Initial receive buffer per connection, 1k to 1g; it grows for larger requests. (default: 128k)")]
     public string? NetworkBufferSize { get; set; }
 
+    [Option("lua-time-limit", HelpText = "Milliseconds a Lua script runs before other clients get -BUSY and SCRIPT KILL can stop it; 0 never. (default: 5000)")]
+    public string? LuaTimeLimit { get; set; }
+
     /// <summary>Positional arguments, which the server does not take; any is an error.</summary>
     [Value(0, Hidden = true)]
     public IEnumerable<string>? UnexpectedArguments { get; set; }

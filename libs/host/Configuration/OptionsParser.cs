@@ -211,6 +211,8 @@ public static class OptionsParser
             server.EnableDebugCommand = ParseDebugCommand(options.EnableDebugCommand, server.Address);
         if (options.ExpiredKeyDeletionScanFrequencySecs != null)
             server.ExpiredKeyDeletionScanFrequencySecs = Math.Max(0, ParseInt(options.ExpiredKeyDeletionScanFrequencySecs, "expired-key-deletion-scan-freq", -1, int.MaxValue));
+        if (options.LuaTimeLimit != null)
+            server.LuaTimeLimitMilliseconds = ParseInt(options.LuaTimeLimit, "lua-time-limit", 0, int.MaxValue);
         if (options.NetworkBufferSize != null)
             server.NetworkBufferSize = (int)ParseSize(options.NetworkBufferSize, "network-buffer", MinNetworkBufferSize, MaxNetworkBufferSize);
 

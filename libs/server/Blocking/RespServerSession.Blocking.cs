@@ -99,6 +99,15 @@ public sealed unsafe partial class RespServerSession
             _retryFoundNothing = true;
             return;
         }
+        // Scripting: a blocking command called from a script does not block; it times out at once, as in Redis.
+        if (_inScriptCommand)
+        {
+            if (CurrentCommand.Command is RespCommand.BLMOVE or RespCommand.BRPOPLPUSH)
+                _writer.WriteNull();
+            else
+                _writer.WriteNullArray();
+            return;
+        }
         var waiter = new BlockedWaiter(this, _databaseIndex, CurrentCommand, _args, _argCount, firstKey, keyCount, deadline);
         Volatile.Write(ref _blockedOn, waiter);
         _server.Blocking.Register(waiter);

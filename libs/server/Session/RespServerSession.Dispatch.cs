@@ -61,6 +61,9 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("NOAUTH Authentication required."u8);
             return;
         }
+        // Scripting: while another client's script runs past lua-time-limit, most commands get -BUSY.
+        if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))
+            return;
 
         LastCommand = info.Command;
         _server.Statistics.AddCommandCall(info.Command);
