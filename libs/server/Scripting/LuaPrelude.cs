@@ -311,16 +311,30 @@ local function to_error_text(s)
   return code .. ' ' .. msg
 end
 
-redis.call = function(...)
-  local r, raise = rcall(...)
-  if raise then error(r, 0) end
-  return r
+-- redis.call and redis.pcall raise errors from Lua (the C# side only returns them). They are callable
+-- tables whose __call is a coroutine.wrap function: a C function, so "return redis.call(...)" is not a
+-- Lua tail call and the error keeps the script's line. A wrap that raised is dead, so it is replaced.
+local wrap, yield = coroutine.wrap, coroutine.yield
+local function callable(raise_from)
+  local mt = { __metatable = false }
+  local function step(_, ...) return rcall(...) end
+  local function body(...)
+    local r, raise = step(...)
+    while true do
+      if raise and raise >= raise_from then
+        mt.__call = wrap(body)
+        error(r, 0)
+      end
+      r, raise = step(yield(r))
+    end
+  end
+  mt.__call = wrap(body)
+  local t = setmetatable({}, mt)
+  protected[t] = true
+  return t
 end
-redis.pcall = function(...)
-  local r, raise = rcall(...)
-  if raise == 2 then error(r, 0) end
-  return r
-end
+redis.call = callable(1)
+redis.pcall = callable(2)
 redis.error_reply = function(...)
   local s = ...
   if select('#', ...) ~= 1 or type(s) ~= 'string' then return err_table('ERR wrong number or type of arguments') end

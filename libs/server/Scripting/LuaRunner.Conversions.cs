@@ -39,59 +39,59 @@ internal sealed unsafe partial class LuaRunner
                 PushInteger(L, ParseLong(line));
                 return;
             case (byte)'$':
-            {
-                long length = ParseLong(line);
-                if (length < 0)
                 {
-                    PushBoolean(L, 0);
+                    long length = ParseLong(line);
+                    if (length < 0)
+                    {
+                        PushBoolean(L, 0);
+                        return;
+                    }
+                    PushBytes(L, data.Slice(position, (int)length));
+                    position += (int)length + 2;
                     return;
                 }
-                PushBytes(L, data.Slice(position, (int)length));
-                position += (int)length + 2;
-                return;
-            }
             case (byte)'*':
             case (byte)'>':
-            {
-                long count = ParseLong(line);
-                if (count < 0)
                 {
-                    PushBoolean(L, 0);
+                    long count = ParseLong(line);
+                    if (count < 0)
+                    {
+                        PushBoolean(L, 0);
+                        return;
+                    }
+                    CheckDepth(L, depth);
+                    CreateTable(L, (int)count, 0);
+                    for (int i = 1; i <= count; i++)
+                    {
+                        PushReply(L, data, ref position, depth + 1);
+                        RawSetI(L, -2, i);
+                    }
                     return;
                 }
-                CheckDepth(L, depth);
-                CreateTable(L, (int)count, 0);
-                for (int i = 1; i <= count; i++)
-                {
-                    PushReply(L, data, ref position, depth + 1);
-                    RawSetI(L, -2, i);
-                }
-                return;
-            }
             case (byte)'%':
             case (byte)'~':
-            {
-                bool map = kind == '%';
-                long count = ParseLong(line);
-                CheckDepth(L, depth);
-                CreateTable(L, 0, 1);
-                PushBytes(L, map ? "map"u8 : "set"u8);
-                CreateTable(L, 0, (int)count);
-                for (long i = 0; i < count; i++)
                 {
-                    PushReply(L, data, ref position, depth + 1);
-                    if (map)
+                    bool map = kind == '%';
+                    long count = ParseLong(line);
+                    CheckDepth(L, depth);
+                    CreateTable(L, 0, 1);
+                    PushBytes(L, map ? "map"u8 : "set"u8);
+                    CreateTable(L, 0, (int)count);
+                    for (long i = 0; i < count; i++)
+                    {
                         PushReply(L, data, ref position, depth + 1);
-                    else
-                        PushBoolean(L, 1);
-                    if (Type(L, -2) == TypeNil)
-                        Pop(L, 2);
-                    else
-                        RawSet(L, -3);
+                        if (map)
+                            PushReply(L, data, ref position, depth + 1);
+                        else
+                            PushBoolean(L, 1);
+                        if (Type(L, -2) == TypeNil)
+                            Pop(L, 2);
+                        else
+                            RawSet(L, -3);
+                    }
+                    RawSet(L, -3);
+                    return;
                 }
-                RawSet(L, -3);
-                return;
-            }
             case (byte)'_':
                 PushNil(L);
                 return;
@@ -99,33 +99,33 @@ internal sealed unsafe partial class LuaRunner
                 PushBoolean(L, line.Length > 0 && line[0] == 't' ? 1 : 0);
                 return;
             case (byte)',':
-            {
-                CreateTable(L, 0, 1);
-                PushBytes(L, "double"u8);
-                PushNumber(L, ParseDouble(line));
-                RawSet(L, -3);
-                return;
-            }
+                {
+                    CreateTable(L, 0, 1);
+                    PushBytes(L, "double"u8);
+                    PushNumber(L, ParseDouble(line));
+                    RawSet(L, -3);
+                    return;
+                }
             case (byte)'(':
                 PushFieldTable(L, "big_number"u8, line);
                 return;
             case (byte)'=':
-            {
-                long length = ParseLong(line);
-                var text = data.Slice(position, (int)length);
-                position += (int)length + 2;
-                CreateTable(L, 0, 1);
-                PushBytes(L, "verbatim_string"u8);
-                CreateTable(L, 0, 2);
-                PushBytes(L, "format"u8);
-                PushBytes(L, text.Slice(0, Math.Min(3, text.Length)));
-                RawSet(L, -3);
-                PushBytes(L, "string"u8);
-                PushBytes(L, text.Length > 4 ? text.Slice(4) : ReadOnlySpan<byte>.Empty);
-                RawSet(L, -3);
-                RawSet(L, -3);
-                return;
-            }
+                {
+                    long length = ParseLong(line);
+                    var text = data.Slice(position, (int)length);
+                    position += (int)length + 2;
+                    CreateTable(L, 0, 1);
+                    PushBytes(L, "verbatim_string"u8);
+                    CreateTable(L, 0, 2);
+                    PushBytes(L, "format"u8);
+                    PushBytes(L, text.Slice(0, Math.Min(3, text.Length)));
+                    RawSet(L, -3);
+                    PushBytes(L, "string"u8);
+                    PushBytes(L, text.Length > 4 ? text.Slice(4) : ReadOnlySpan<byte>.Empty);
+                    RawSet(L, -3);
+                    RawSet(L, -3);
+                    return;
+                }
             default:
                 throw new InvalidOperationException($"Unexpected reply type '{(char)kind}' in a script.");
         }

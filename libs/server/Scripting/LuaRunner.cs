@@ -252,7 +252,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             if (line > 0)
                 message += $" script: {digest}, on @user_script:{line}.";
             writer.WriteError(message);
+            // Resetting a failed thread leaves the error object on its stack: a new run needs it empty.
             CloseThread(L, _state);
+            SetTop(L, 0);
         }
     }
 
