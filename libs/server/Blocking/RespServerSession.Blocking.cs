@@ -94,6 +94,16 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void BlockOnKeys(int firstKey, int keyCount, long deadline)
     {
+        // Transactions: inside EXEC a blocking command never blocks; it answers as if it timed out
+        // (nil, as Redis: a null bulk for BLMOVE and BRPOPLPUSH, a null array for the others).
+        if (_inExec)
+        {
+            if (CurrentCommand.Command is RespCommand.BLMOVE or RespCommand.BRPOPLPUSH)
+                _writer.WriteNull();
+            else
+                _writer.WriteNullArray();
+            return;
+        }
         if (_blockingRetry)
         {
             _retryFoundNothing = true;
@@ -270,7 +280,8 @@ public sealed unsafe partial class RespServerSession
         BeginBatch();
         try
         {
-            ExecuteBlockingCommand(waiter.Command.Command);
+            // Transactions: with the command's key locks (BLMOVE is atomic) and watch-version bumps.
+            RunBlockingRetry(waiter.Command);
             return !_retryFoundNothing;
         }
         catch (Tsavorite.TsavoriteException e)

@@ -47,17 +47,20 @@ public sealed unsafe partial class RespServerSession
         var info = LookupCommand(_args[0].Span);
         if (info == null)
         {
+            FlagTransactionError();
             WriteUnknownCommand();
             return;
         }
         _currentCommand = info;
         if (!info.ArityAccepts(_argCount))
         {
+            FlagTransactionError();
             WriteWrongArity(info.LowerName);
             return;
         }
         if (!Authenticated && (info.Flags & CommandFlags.NoAuth) == 0)
         {
+            FlagTransactionError();
             _writer.WriteError("NOAUTH Authentication required."u8);
             return;
         }
@@ -65,16 +68,19 @@ public sealed unsafe partial class RespServerSession
         if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))
             return;
 
+        // Transactions: between MULTI and EXEC commands are queued, not run; RESET forgets the transaction.
+        if (_transaction != null)
+        {
+            if (_transaction.InMulti && TryQueueCommand(info))
+                return;
+            if (info.Command == RespCommand.RESET)
+                ResetTransaction();
+        }
+
         LastCommand = info.Command;
         _server.Statistics.AddCommandCall(info.Command);
-        try
-        {
-            Dispatch(info.Command);
-        }
-        catch (TsavoriteException e)
-        {
-            _writer.WriteError("ERR " + e.Message);
-        }
+        // RunCommand (Transactions/RespServerSession.Transactions.cs) dispatches with the key locks and watch versions of the command.
+        RunCommand(info);
     }
 
     /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog, lists, hashes, sets, sorted sets, geo, blocking, sort).</summary>

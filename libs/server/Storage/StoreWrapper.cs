@@ -21,6 +21,7 @@ public sealed class StoreWrapper : IDisposable
             throw new ArgumentOutOfRangeException(nameof(options), "At least one database is needed.");
         Options = options;
         _databases = new GarnetDatabase?[options.Databases];
+        WatchVersions = new WatchVersionTable(options.Databases);
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
         if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
@@ -41,6 +42,12 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
     public BlockingRegistry Blocking { get; } = new();
+
+    /// <summary>Versions of keys and databases that WATCH compares (see Transactions/).</summary>
+    public WatchVersionTable WatchVersions { get; }
+
+    /// <summary>The gate every holder of multi-key locks passes (see Transactions/KeyLockGate.cs).</summary>
+    internal KeyLockGate KeyLockGate { get; } = new();
 
     /// <summary>When the server started.</summary>
     public DateTimeOffset StartTime { get; }

@@ -56,15 +56,50 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// <summary>Moves this thread to the current epoch and runs actions that became safe.</summary>
     public void Refresh() => _store.Epoch.ProtectAndDrain();
 
+    /// <summary>The latches held across operations by this session or its linked sessions, if any.</summary>
+    private HeldLocks? Held => _protection.Locks.Count != 0 ? _protection.Locks : null;
+
+    /// <summary>
+    /// Latches the hash buckets of <paramref name="keys"/> until <see cref="UnlockKeys"/>, so the
+    /// operations that follow on those keys (through this session or its linked sessions) run as one
+    /// atomic unit: exclusive for keys that will be written, shared for keys only read. Buckets are
+    /// taken in ascending bucket order, each once, so two sessions locking overlapping key sets
+    /// cannot deadlock. Operations on the locked keys do not latch again; operations on other keys
+    /// latch per operation as usual. While locks are held, only declared keys may be operated on
+    /// for deadlock freedom: waiting for an undeclared key's latch while holding others can close a
+    /// cycle with another session doing the same. Writing a key locked shared throws.
+    /// The session may be epoch-protected (<see cref="BeginUnsafe"/>) or not; waits refresh the epoch
+    /// when it is, so they never hold back the log.
+    /// </summary>
+    public void LockKeys(ReadOnlySpan<KeyLockRequest> keys)
+        => _protection.Locks.Acquire(_store, keys, _protection.Protected ? _store.Epoch : null);
+
+    /// <summary>Releases the latches taken by <see cref="LockKeys"/>; does nothing if none are held.</summary>
+    public void UnlockKeys()
+    {
+        if (_protection.Locks.Count != 0)
+            _protection.Locks.Release();
+    }
+
+    /// <summary>Whether this session (or a linked one) holds latches taken by <see cref="LockKeys"/>.</summary>
+    public bool HoldsKeyLocks => _protection.Locks.Count != 0;
+
+    /// <summary>
+    /// Whether <paramref name="key"/>'s bucket is latched by <see cref="LockKeys"/>, and whether
+    /// exclusively (for tests and diagnostics; keys sharing a bucket share its latch).
+    /// </summary>
+    public bool IsKeyLocked(ReadOnlySpan<byte> key, out bool exclusive)
+        => _protection.Locks.TryGetMode(_store.Index.BucketIndexOf(KeyHash.Hash(key)), out exclusive);
+
     /// <summary>Reads <paramref name="key"/>: the Reader callback fills <paramref name="output"/>.</summary>
     public Status Read(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
     {
         if (_protection.Protected)
-            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
         }
         finally
         {
@@ -83,11 +118,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status Upsert(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output)
     {
         if (_protection.Protected)
-            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output);
+            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output, Held);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output);
+            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output, Held);
         }
         finally
         {
@@ -107,11 +142,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status RMW(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
     {
         if (_protection.Protected)
-            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output);
+            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
         }
         finally
         {
@@ -130,11 +165,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status Delete(ReadOnlySpan<byte> key)
     {
         if (_protection.Protected)
-            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key);
+            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key);
+            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held);
         }
         finally
         {
@@ -153,11 +188,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
         where TScanFunctions : IScanFunctions
     {
         if (_protection.Protected)
-            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress, flags);
+            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress, flags, Held);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress, flags);
+            return _store.InternalScan(ref scanFunctions, fromAddress, untilAddress, flags, Held);
         }
         finally
         {
@@ -165,16 +200,21 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
         }
     }
 
-    /// <summary>Ends the session (and its epoch protection, if a batch was left open).</summary>
+    /// <summary>Ends the session (its key locks and its epoch protection, if left open).</summary>
     public void Dispose()
     {
+        UnlockKeys();
         if (_protection.Protected)
             EndUnsafe();
     }
 }
 
-/// <summary>Whether the sessions sharing this object are inside a batch begun with BeginUnsafe.</summary>
+/// <summary>
+/// State shared by a session and its linked sessions: whether they are inside a batch begun with
+/// BeginUnsafe, and the bucket latches they hold across operations (LockKeys).
+/// </summary>
 internal sealed class EpochProtection
 {
     public bool Protected;
+    public readonly HeldLocks Locks = new();
 }

@@ -9,16 +9,19 @@ namespace Tsavorite;
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalDelete<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key)
+    internal Status InternalDelete<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, HeldLocks? held = null)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
         long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
+        // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
+        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
         while (true)
         {
-            HashBucket.AcquireExclusive(bucket, Epoch);
+            if (latch)
+                HashBucket.AcquireExclusive(bucket, Epoch);
             OperationOutcome outcome;
             Status status;
             try
@@ -31,7 +34,8 @@ public sealed unsafe partial class TsavoriteKV
             }
             finally
             {
-                HashBucket.ReleaseExclusive(bucket);
+                if (latch)
+                    HashBucket.ReleaseExclusive(bucket);
             }
             if (outcome == OperationOutcome.Done)
                 return status;

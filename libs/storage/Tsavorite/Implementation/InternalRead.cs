@@ -5,14 +5,17 @@ namespace Tsavorite;
 /// <summary>Read: find the newest live record of a key and hand it to the Reader callback.</summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalRead<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
+    internal Status InternalRead<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
         long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
 
-        HashBucket.AcquireShared(bucket, Epoch);
+        // A bucket the session locked with LockKeys is already latched (see HeldLocks).
+        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: false);
+        if (latch)
+            HashBucket.AcquireShared(bucket, Epoch);
         try
         {
             long* entry = Index.FindTag(bucket, tag);
@@ -33,7 +36,8 @@ public sealed unsafe partial class TsavoriteKV
         }
         finally
         {
-            HashBucket.ReleaseShared(bucket);
+            if (latch)
+                HashBucket.ReleaseShared(bucket);
         }
     }
 }

@@ -9,17 +9,20 @@ namespace Tsavorite;
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalUpsert<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output)
+    internal Status InternalUpsert<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output, HeldLocks? held = null)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
         long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
+        // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
+        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
         while (true)
         {
             long* entry = Index.FindOrCreateTag(bucket, tag);
-            HashBucket.AcquireExclusive(bucket, Epoch);
+            if (latch)
+                HashBucket.AcquireExclusive(bucket, Epoch);
             OperationOutcome outcome;
             Status status;
             try
@@ -30,7 +33,8 @@ public sealed unsafe partial class TsavoriteKV
             }
             finally
             {
-                HashBucket.ReleaseExclusive(bucket);
+                if (latch)
+                    HashBucket.ReleaseExclusive(bucket);
             }
             if (outcome == OperationOutcome.Done)
                 return status;

@@ -22,7 +22,7 @@ public sealed unsafe partial class TsavoriteKV
     /// tail when negative), and more as <paramref name="flags"/> asks. Returns the address to resume
     /// from: where the callback stopped, or the end. The caller must be epoch-protected.
     /// </summary>
-    internal long InternalScan<TScanFunctions>(ref TScanFunctions functions, long fromAddress, long untilAddress, ScanFlags flags = ScanFlags.None)
+    internal long InternalScan<TScanFunctions>(ref TScanFunctions functions, long fromAddress, long untilAddress, ScanFlags flags = ScanFlags.None, HeldLocks? held = null)
         where TScanFunctions : IScanFunctions
     {
         bool includeMoved = (flags & ScanFlags.IncludeMovedPastEnd) != 0;
@@ -72,7 +72,9 @@ public sealed unsafe partial class TsavoriteKV
                 int size;
                 bool stop = false;
                 // Waiting refreshes the epoch; the record stays put meanwhile, since reuse is paused and pages stay in memory.
-                HashBucket.AcquireShared(bucket, Epoch);
+                bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: false);
+                if (latch)
+                    HashBucket.AcquireShared(bucket, Epoch);
                 try
                 {
                     // In-place updates change value lengths under the exclusive latch, so sizes are read under the shared one.
@@ -82,7 +84,8 @@ public sealed unsafe partial class TsavoriteKV
                 }
                 finally
                 {
-                    HashBucket.ReleaseShared(bucket);
+                    if (latch)
+                        HashBucket.ReleaseShared(bucket);
                 }
                 if (size <= 0)
                 {

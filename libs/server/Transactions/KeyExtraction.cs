@@ -1,0 +1,204 @@
+using System;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>How a command reaches the keyspace, for locking.</summary>
+internal enum KeyScope : byte
+{
+    /// <summary>The command touches no keys.</summary>
+    None,
+
+    /// <summary>The command touches exactly the keys extracted from its arguments.</summary>
+    Declared,
+
+    /// <summary>
+    /// The command may touch keys it does not name (KEYS, SCAN, SORT ... BY/GET, scripts, DEBUG...):
+    /// it must run with no other multi-key lock holder (see <see cref="KeyLockGate"/>).
+    /// </summary>
+    Keyspace,
+
+    /// <summary>The command replaces or switches databases (SELECT, FLUSHDB, FLUSHALL, SWAPDB): it runs with no key locks held.</summary>
+    DatabaseSwitch,
+}
+
+/// <summary>The keys of one command (argument positions, and whether each is written) and its scope.</summary>
+internal sealed class KeyList
+{
+    private int[] _positions = new int[8];
+    private bool[] _writes = new bool[8];
+
+    /// <summary>Number of keys.</summary>
+    public int Count { get; private set; }
+
+    /// <summary>How the command reaches the keyspace.</summary>
+    public KeyScope Scope { get; set; }
+
+    /// <summary>The argument index of key <paramref name="i"/>.</summary>
+    public int Position(int i) => _positions[i];
+
+    /// <summary>Whether key <paramref name="i"/> may be written.</summary>
+    public bool IsWrite(int i) => _writes[i];
+
+    public void Clear()
+    {
+        Count = 0;
+        Scope = KeyScope.None;
+    }
+
+    public void Add(int position, bool write)
+    {
+        if (Count == _positions.Length)
+        {
+            Array.Resize(ref _positions, Count * 2);
+            Array.Resize(ref _writes, Count * 2);
+        }
+        _positions[Count] = position;
+        _writes[Count] = write;
+        Count++;
+        if (Scope == KeyScope.None)
+            Scope = KeyScope.Declared;
+    }
+}
+
+/// <summary>
+/// Finds the keys of any command: the command table's key positions (first, last, step), and the
+/// argument-dependent positions of the movable-key commands (numkeys forms, SORT, GEORADIUS STORE,
+/// scripts). Transactions lock these keys; scripting uses the same helper. Keys of a command flagged
+/// write are treated as written (exclusive), others as read (shared): conservative for commands
+/// that read some keys and write one (SUNIONSTORE's sources), never wrong.
+/// </summary>
+internal static class KeyExtraction
+{
+    /// <summary>
+    /// Fills <paramref name="keys"/> with the keys of <paramref name="info"/> given its
+    /// <paramref name="argCount"/> arguments (the name at 0). Malformed arguments (a numkeys that is
+    /// not a number) give fewer keys; the command reports the error itself when it runs.
+    /// </summary>
+    public static void Extract(RespCommandInfo info, ReadOnlySpan<ArgSlice> args, int argCount, KeyList keys)
+    {
+        keys.Clear();
+        bool write = (info.Flags & CommandFlags.ReadOnly) == 0;
+        switch (info.Command)
+        {
+            case RespCommand.SELECT:
+            case RespCommand.SWAPDB:
+            case RespCommand.FLUSHDB:
+            case RespCommand.FLUSHALL:
+                keys.Scope = KeyScope.DatabaseSwitch;
+                return;
+
+            case RespCommand.ZUNION:
+            case RespCommand.ZINTER:
+            case RespCommand.ZDIFF:
+            case RespCommand.ZINTERCARD:
+            case RespCommand.SINTERCARD:
+            case RespCommand.LMPOP:
+            case RespCommand.ZMPOP:
+                AddNumKeys(args, argCount, 1, write, keys);
+                return;
+
+            case RespCommand.ZUNIONSTORE:
+            case RespCommand.ZINTERSTORE:
+            case RespCommand.ZDIFFSTORE:
+                keys.Add(1, write: true);
+                AddNumKeys(args, argCount, 2, write, keys);
+                return;
+
+            case RespCommand.BLMPOP:
+            case RespCommand.BZMPOP:
+                AddNumKeys(args, argCount, 2, write, keys);
+                return;
+
+            case RespCommand.SORT:
+            case RespCommand.SORT_RO:
+                AddSortKeys(args, argCount, write, keys);
+                return;
+
+            case RespCommand.GEORADIUS:
+            case RespCommand.GEORADIUSBYMEMBER:
+                keys.Add(1, write);
+                for (int i = info.Command == RespCommand.GEORADIUS ? 6 : 5; i + 1 < argCount; i++)
+                {
+                    if (args[i].EqualsUpper("STORE"u8) || args[i].EqualsUpper("STOREDIST"u8))
+                        keys.Add(++i, write: true);
+                }
+                return;
+
+            case RespCommand.EVAL:
+            case RespCommand.EVALSHA:
+            case RespCommand.EVAL_RO:
+            case RespCommand.EVALSHA_RO:
+            case RespCommand.FCALL:
+            case RespCommand.FCALL_RO:
+                AddNumKeys(args, argCount, 2, write, keys);
+                // A script may reach keys it did not declare.
+                keys.Scope = KeyScope.Keyspace;
+                return;
+
+            case RespCommand.MEMORY:
+                if (argCount >= 3 && args[1].EqualsUpper("USAGE"u8))
+                    keys.Add(2, write: false);
+                else
+                    keys.Scope = KeyScope.Keyspace;
+                return;
+        }
+
+        if (info.FirstKey > 0)
+        {
+            int last = info.LastKey < 0 ? argCount + info.LastKey : Math.Min(info.LastKey, argCount - 1);
+            int step = Math.Max(1, info.Step);
+            for (int i = info.FirstKey; i <= last; i += step)
+                keys.Add(i, write);
+            return;
+        }
+        keys.Scope = TouchesNoKeys(info) ? KeyScope.None : KeyScope.Keyspace;
+    }
+
+    /// <summary>Whether a command without key arguments stays away from the keyspace (connection, transaction and pub/sub commands, TIME...).</summary>
+    private static bool TouchesNoKeys(RespCommandInfo info)
+    {
+        if ((info.AclCategories & (AclCategories.Connection | AclCategories.Transaction | AclCategories.PubSub)) != 0)
+            return true;
+        return info.Command is RespCommand.TIME or RespCommand.LASTSAVE or RespCommand.CONFIG or RespCommand.COMMAND or RespCommand.SHUTDOWN;
+    }
+
+    /// <summary>numkeys at <paramref name="numKeysAt"/>, then that many keys.</summary>
+    private static void AddNumKeys(ReadOnlySpan<ArgSlice> args, int argCount, int numKeysAt, bool write, KeyList keys)
+    {
+        if (numKeysAt >= argCount || !NumberFormat.TryParseLong(args[numKeysAt].Span, out long count) || count <= 0)
+            return;
+        long end = Math.Min(argCount, numKeysAt + 1 + count);
+        for (int i = numKeysAt + 1; i < end; i++)
+            keys.Add(i, write);
+    }
+
+    /// <summary>SORT key [BY pattern] [LIMIT offset count] [GET pattern ...] [ASC|DESC] [ALPHA] [STORE destination].</summary>
+    private static void AddSortKeys(ReadOnlySpan<ArgSlice> args, int argCount, bool write, KeyList keys)
+    {
+        keys.Add(1, write: false);
+        bool external = false;
+        for (int i = 2; i < argCount; i++)
+        {
+            if (args[i].EqualsUpper("LIMIT"u8))
+            {
+                i += 2;
+            }
+            else if (i + 1 < argCount && args[i].EqualsUpper("BY"u8))
+            {
+                // BY without '*' only turns sorting off; a pattern reads other keys.
+                external |= args[++i].Span.IndexOf((byte)'*') >= 0;
+            }
+            else if (i + 1 < argCount && args[i].EqualsUpper("GET"u8))
+            {
+                external |= !args[++i].Span.SequenceEqual("#"u8);
+            }
+            else if (write && i + 1 < argCount && args[i].EqualsUpper("STORE"u8))
+            {
+                keys.Add(++i, write: true);
+            }
+        }
+        if (external)
+            keys.Scope = KeyScope.Keyspace;
+    }
+}

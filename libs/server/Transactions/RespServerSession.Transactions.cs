@@ -1,0 +1,386 @@
+using System;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Transactions, session side: queuing between MULTI and EXEC, running a transaction under the
+/// locks of all its keys, WATCH validation, and the per-command key work every command goes
+/// through (<see cref="RunCommand"/>): watched-version bumps for writes and locks for multi-key commands.
+/// </summary>
+/// <remarks>
+/// EXEC is pessimistic two-phase locking on the engine's bucket latches: the keys of every queued
+/// command come from the command table (<see cref="KeyExtraction"/>), the engine takes their buckets
+/// in sorted order (no deadlocks), the watches are checked, the commands run through the normal
+/// dispatch with their replies inside EXEC's array, and the locks are released. Commands that
+/// switch databases (SELECT, FLUSHDB, FLUSHALL, SWAPDB) split a transaction: each run of commands
+/// between them is locked and atomic on its own database.
+/// </remarks>
+public sealed unsafe partial class RespServerSession
+{
+    private static ReadOnlySpan<byte> ErrExecAbort => "EXECABORT Transaction discarded because of previous errors."u8;
+
+    private TransactionState? _transaction;
+
+    /// <summary>The keys of the command being run (by <see cref="RunCommand"/>).</summary>
+    private readonly KeyList _commandKeys = new();
+
+    /// <summary>Keys of one queued command while EXEC gathers its lock set.</summary>
+    private readonly KeyList _queuedKeys = new();
+
+    private KeyLockRequest[] _lockRequests = new KeyLockRequest[16];
+    private int[] _writeSlots = new int[16];
+    private ArgSlice[] _execArgs = new ArgSlice[16];
+
+    /// <summary>How this session holds the server's <see cref="KeyLockGate"/>: 0 not, 1 shared, 2 exclusive.</summary>
+    private int _gateMode;
+    private Action? _refreshWhileWaiting;
+
+    /// <summary>Set while EXEC runs the queued commands: blocking commands answer as if timed out instead of blocking.</summary>
+    private bool _inExec;
+
+    /// <summary>Whether MULTI is open (commands are being queued).</summary>
+    public bool InMulti => _transaction is { InMulti: true };
+
+    /// <summary>Whether EXEC is running this session's queued commands.</summary>
+    internal bool InExec => _inExec;
+
+    /// <summary>A refused command (unknown, wrong arity, not allowed) inside MULTI makes EXEC abort, as in Redis.</summary>
+    private void FlagTransactionError()
+    {
+        if (_transaction is { InMulti: true } transaction)
+            transaction.Dirty = true;
+    }
+
+    /// <summary>
+    /// Inside MULTI, queues the command (+QUEUED) unless it is one that runs at once (EXEC, DISCARD,
+    /// MULTI, WATCH, QUIT, RESET). Returns whether the command was handled here.
+    /// </summary>
+    private bool TryQueueCommand(RespCommandInfo info)
+    {
+        switch (info.Command)
+        {
+            case RespCommand.EXEC:
+            case RespCommand.DISCARD:
+            case RespCommand.MULTI:
+            case RespCommand.WATCH:
+            case RespCommand.QUIT:
+            case RespCommand.RESET:
+                return false;
+        }
+        var transaction = _transaction!;
+        if ((info.Flags & CommandFlags.NoMulti) != 0)
+        {
+            transaction.Dirty = true;
+            _writer.WriteError("ERR Command not allowed inside a transaction"u8);
+            return true;
+        }
+        // Container commands are checked as Redis checks subcommands when queuing: unknown or wrong arity refuses.
+        if (SubcommandTable.IsContainer(info.Command) && _argCount >= 2)
+        {
+            var subcommand = SubcommandTable.Find(info.Command, _args[1]);
+            if (subcommand == null)
+            {
+                transaction.Dirty = true;
+                WriteUnknownSubcommand(info.Name);
+                return true;
+            }
+            if (!subcommand.Info.ArityAccepts(_argCount))
+            {
+                transaction.Dirty = true;
+                WriteWrongArity(subcommand.Info.LowerName);
+                return true;
+            }
+        }
+        transaction.Queue(info, _args.AsSpan(0, _argCount));
+        _writer.WriteSimpleString("QUEUED"u8);
+        return true;
+    }
+
+    /// <summary>
+    /// Runs the current command (<c>_args</c>) through its family's handler, around it: the watched
+    /// versions of the keys of a write move (a flush or swap moves its databases' generations), and a
+    /// command with several keys runs under their locks unless this session already holds locks
+    /// (inside EXEC), which makes RPOPLPUSH, LMOVE, SMOVE, RENAME, the *STORE commands, MSET... atomic.
+    /// </summary>
+    private void RunCommand(RespCommandInfo info) => RunCommandCore(info, blockingRetry: false);
+
+    /// <summary>Re-runs a blocked command for a waker (RespServerSession.Blocking.cs) with the same locks and version bumps.</summary>
+    private void RunBlockingRetry(RespCommandInfo info) => RunCommandCore(info, blockingRetry: true);
+
+    private void RunCommandCore(RespCommandInfo info, bool blockingRetry)
+    {
+        var flags = info.Flags;
+        bool write = (flags & CommandFlags.Write) != 0;
+        // Reads of one key (GET, HGET...) and keyless commands need none of this.
+        if (!write && info.FirstKey == info.LastKey && (flags & CommandFlags.MovableKeys) == 0)
+        {
+            DispatchOrRetry(info.Command, blockingRetry);
+            return;
+        }
+
+        var keys = _commandKeys;
+        KeyExtraction.Extract(info, _args, _argCount, keys);
+        bool lockHere = keys.Scope == KeyScope.Declared && keys.Count > 1 && _gateMode == 0;
+        if (lockHere)
+        {
+            int count = 0;
+            for (int i = 0; i < keys.Count; i++)
+                AddLockRequest(ref count, KeyLockRequest.For(_args[keys.Position(i)].Span, keys.IsWrite(i)));
+            LockKeys(count, keyspace: false);
+        }
+
+        int writes = 0;
+        bool databaseChange = false;
+        var versions = _server.WatchVersions;
+        try
+        {
+            if (write)
+            {
+                if (keys.Scope == KeyScope.DatabaseSwitch)
+                {
+                    databaseChange = true;
+                    for (int db = 0; db < _server.DatabaseCount; db++)
+                        versions.BeginDatabaseChange(db);
+                }
+                if (_writeSlots.Length < keys.Count)
+                    _writeSlots = new int[Math.Max(keys.Count, _writeSlots.Length * 2)];
+                for (int i = 0; i < keys.Count; i++)
+                {
+                    if (!keys.IsWrite(i))
+                        continue;
+                    int slot = WatchVersionTable.SlotOf(_args[keys.Position(i)].Span);
+                    versions.BeginWrite(slot);
+                    _writeSlots[writes++] = slot;
+                }
+            }
+            DispatchOrRetry(info.Command, blockingRetry);
+        }
+        finally
+        {
+            for (int i = 0; i < writes; i++)
+                versions.EndWrite(_writeSlots[i]);
+            if (databaseChange)
+            {
+                for (int db = 0; db < _server.DatabaseCount; db++)
+                    versions.EndDatabaseChange(db);
+            }
+            if (lockHere)
+                UnlockKeys();
+        }
+    }
+
+    private void DispatchOrRetry(RespCommand command, bool blockingRetry)
+    {
+        if (blockingRetry)
+        {
+            ExecuteBlockingCommand(command);
+            return;
+        }
+        try
+        {
+            Dispatch(command);
+        }
+        catch (TsavoriteException e)
+        {
+            _writer.WriteError("ERR " + e.Message);
+        }
+    }
+
+    private void AddLockRequest(ref int count, KeyLockRequest request)
+    {
+        if (count == _lockRequests.Length)
+            Array.Resize(ref _lockRequests, count * 2);
+        _lockRequests[count++] = request;
+    }
+
+    /// <summary>
+    /// Takes the server's gate (exclusive when the commands may touch undeclared keys) and then the
+    /// bucket locks of the first <paramref name="count"/> requests in <c>_lockRequests</c>.
+    /// </summary>
+    private void LockKeys(int count, bool keyspace)
+    {
+        _refreshWhileWaiting ??= () =>
+        {
+            if (_batchActive)
+                _storeSession!.Refresh();
+        };
+        var gate = _server.KeyLockGate;
+        if (keyspace)
+        {
+            gate.EnterExclusive(_refreshWhileWaiting);
+            _gateMode = 2;
+        }
+        else
+        {
+            gate.EnterShared(_refreshWhileWaiting);
+            _gateMode = 1;
+        }
+        try
+        {
+            Store.LockKeys(_lockRequests.AsSpan(0, count));
+        }
+        catch
+        {
+            ExitGate();
+            throw;
+        }
+    }
+
+    private void UnlockKeys()
+    {
+        Store.UnlockKeys();
+        ExitGate();
+    }
+
+    private void ExitGate()
+    {
+        if (_gateMode == 2)
+            _server.KeyLockGate.ExitExclusive();
+        else if (_gateMode == 1)
+            _server.KeyLockGate.ExitShared();
+        _gateMode = 0;
+    }
+
+    /// <summary>
+    /// EXEC: EXECABORT after a queuing error; otherwise, under the locks of the first run of
+    /// commands, nil if a watched key changed, else the array of the queued commands' replies.
+    /// </summary>
+    private void Exec()
+    {
+        var transaction = _transaction;
+        if (transaction is not { InMulti: true })
+        {
+            _writer.WriteError("ERR EXEC without MULTI"u8);
+            return;
+        }
+        if (transaction.Dirty)
+        {
+            transaction.EndMulti();
+            transaction.Unwatch();
+            _writer.WriteError(ErrExecAbort);
+            return;
+        }
+
+        var savedArgs = _args;
+        int savedArgCount = _argCount;
+        var savedCommand = _currentCommand;
+        _inExec = true;
+        try
+        {
+            fixed (byte* arena = transaction.Arena)
+                RunQueuedCommands(transaction, arena);
+        }
+        finally
+        {
+            _inExec = false;
+            _args = savedArgs;
+            _argCount = savedArgCount;
+            _currentCommand = savedCommand;
+            transaction.EndMulti();
+            transaction.Unwatch();
+        }
+    }
+
+    private void RunQueuedCommands(TransactionState transaction, byte* arena)
+    {
+        int total = transaction.Count;
+        int start = 0;
+        bool validated = false;
+        while (true)
+        {
+            // Gather the lock set of the commands up to the next database switch.
+            int count = 0;
+            bool keyspace = false;
+            if (!validated)
+            {
+                // Watched keys of this database are locked too, so checking them reads declared keys only.
+                foreach (var watched in transaction.Watched)
+                {
+                    if (watched.Database == _databaseIndex)
+                        AddLockRequest(ref count, KeyLockRequest.For(watched.Key, exclusive: false));
+                }
+            }
+            int end = start;
+            for (; end < total; end++)
+            {
+                transaction.FillArgs(end, arena, ref _execArgs);
+                KeyExtraction.Extract(transaction.CommandAt(end), _execArgs, transaction.ArgCountAt(end), _queuedKeys);
+                if (_queuedKeys.Scope == KeyScope.DatabaseSwitch)
+                    break;
+                keyspace |= _queuedKeys.Scope == KeyScope.Keyspace;
+                for (int i = 0; i < _queuedKeys.Count; i++)
+                    AddLockRequest(ref count, KeyLockRequest.For(_execArgs[_queuedKeys.Position(i)].Span, _queuedKeys.IsWrite(i)));
+            }
+
+            LockKeys(count, keyspace);
+            try
+            {
+                if (!validated)
+                {
+                    validated = true;
+                    if (!WatchesHold(transaction))
+                    {
+                        _writer.WriteNullArray();
+                        return;
+                    }
+                    _writer.WriteArrayHeader(total);
+                }
+                for (int i = start; i < end; i++)
+                    RunQueued(transaction, i, arena);
+            }
+            finally
+            {
+                UnlockKeys();
+            }
+
+            if (end == total)
+                return;
+            RunQueued(transaction, end, arena);
+            start = end + 1;
+            if (start == total)
+                return;
+        }
+    }
+
+    private void RunQueued(TransactionState transaction, int index, byte* arena)
+    {
+        transaction.FillArgs(index, arena, ref _execArgs);
+        _args = _execArgs;
+        _argCount = transaction.ArgCountAt(index);
+        var info = transaction.CommandAt(index);
+        _currentCommand = info;
+        LastCommand = info.Command;
+        _server.Statistics.AddCommandCall(info.Command);
+        RunCommand(info);
+    }
+
+    /// <summary>
+    /// Whether no watched key changed since WATCH: same version with no write in flight, not expired
+    /// meanwhile (Redis 7 aborts then too), and not flushed or swapped away (a flush only matters to
+    /// a key that existed, or exists now, as in Redis).
+    /// </summary>
+    private bool WatchesHold(TransactionState transaction)
+    {
+        var versions = _server.WatchVersions;
+        long now = DateTime.UtcNow.Ticks;
+        foreach (var watched in transaction.Watched)
+        {
+            if (!WatchVersionTable.Unchanged(watched.Version, versions.Read(watched.Slot)))
+                return false;
+            if (watched.ExpirationTicks != 0 && now >= watched.ExpirationTicks)
+                return false;
+            if (!WatchVersionTable.Unchanged(watched.Generation, versions.ReadGeneration(watched.Database))
+                && (watched.Existed || watched.Database != _databaseIndex || KeyExists(watched.Key)))
+                return false;
+        }
+        return true;
+    }
+
+    /// <summary>Forgets the transaction and the watches (RESET, and when the connection ends).</summary>
+    private void ResetTransaction()
+    {
+        _transaction?.EndMulti();
+        _transaction?.Unwatch();
+    }
+}

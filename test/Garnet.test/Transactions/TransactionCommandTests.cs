@@ -1,0 +1,260 @@
+using NUnit.Framework;
+
+namespace Garnet.test.Transactions;
+
+/// <summary>MULTI, EXEC and DISCARD: queued replies, EXEC's reply array, queuing errors (EXECABORT) and runtime errors.</summary>
+public class TransactionCommandTests : ServerTestBase
+{
+    private const string ExecAbort = "-EXECABORT Transaction discarded because of previous errors.\r\n";
+
+    [Test]
+    public void ExecRunsQueuedCommandsAndRepliesInOneArray()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("SET", "a", "1"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("INCR", "a"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("GET", "a"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("RPUSH", "l", "x", "y"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("LRANGE", "l", "0", "-1"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*5\r\n+OK\r\n:2\r\n$1\r\n2\r\n:2\r\n*2\r\n$1\r\nx\r\n$1\r\ny\r\n"));
+        Assert.That(client.Execute("GET", "a"), Is.EqualTo("$1\r\n2\r\n"));
+    }
+
+    [Test]
+    public void QueuedCommandsDoNotRunBeforeExec()
+    {
+        using var client = ConnectRaw();
+        using var other = ConnectRaw();
+        client.Execute("MULTI");
+        client.Execute("SET", "a", "1");
+        Assert.That(other.Execute("GET", "a"), Is.EqualTo("$-1\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*1\r\n+OK\r\n"));
+        Assert.That(other.Execute("GET", "a"), Is.EqualTo("$1\r\n1\r\n"));
+    }
+
+    [Test]
+    public void EmptyTransactionRepliesEmptyArray()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*0\r\n"));
+    }
+
+    [Test]
+    public void ExecAndDiscardWithoutMultiAreErrors()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("-ERR EXEC without MULTI\r\n"));
+        Assert.That(client.Execute("DISCARD"), Is.EqualTo("-ERR DISCARD without MULTI\r\n"));
+    }
+
+    [Test]
+    public void NestedMultiAndWatchInsideMultiAreRefusedWithoutAbortingTheTransaction()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        Assert.That(client.Execute("MULTI"), Is.EqualTo("-ERR MULTI calls can not be nested\r\n"));
+        Assert.That(client.Execute("WATCH", "k"), Is.EqualTo("-ERR WATCH inside MULTI is not allowed\r\n"));
+        client.Execute("SET", "a", "1");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*1\r\n+OK\r\n"));
+    }
+
+    [Test]
+    public void DiscardDropsTheQueuedCommands()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        client.Execute("SET", "a", "1");
+        Assert.That(client.Execute("DISCARD"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("GET", "a"), Is.EqualTo("$-1\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("-ERR EXEC without MULTI\r\n"));
+    }
+
+    [Test]
+    public void UnknownCommandWhileQueuingAbortsExec()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        client.Execute("SET", "a", "1");
+        Assert.That(client.Execute("NOSUCHCOMMAND", "x"), Is.EqualTo("-ERR unknown command 'NOSUCHCOMMAND', with args beginning with: 'x' \r\n"));
+        Assert.That(client.Execute("SET", "b", "1"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo(ExecAbort));
+        Assert.That(client.Execute("EXISTS", "a", "b"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("-ERR EXEC without MULTI\r\n"));
+    }
+
+    [Test]
+    public void ArityErrorWhileQueuingAbortsExec()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        Assert.That(client.Execute("GET"), Is.EqualTo("-ERR wrong number of arguments for 'get' command\r\n"));
+        client.Execute("SET", "a", "1");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo(ExecAbort));
+        Assert.That(client.Execute("GET", "a"), Is.EqualTo("$-1\r\n"));
+    }
+
+    [Test]
+    public void UnknownSubcommandWhileQueuingAbortsExec()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        Assert.That(client.Execute("CONFIG", "NOSUCH"), Does.StartWith("-ERR unknown subcommand 'NOSUCH'."));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo(ExecAbort));
+    }
+
+    [Test]
+    public void NoMultiCommandIsRefusedAndAbortsExec()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        Assert.That(client.Execute("SHUTDOWN"), Is.EqualTo("-ERR Command not allowed inside a transaction\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo(ExecAbort));
+    }
+
+    [Test]
+    public void RuntimeErrorsAreReportedPerCommandAndTheOthersRun()
+    {
+        using var client = ConnectRaw();
+        client.Execute("SET", "s", "abc");
+        client.Execute("MULTI");
+        client.Execute("INCR", "s");
+        client.Execute("SET", "t", "1");
+        client.Execute("LPUSH", "s", "x");
+        client.Execute("INCR", "t");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo(
+            "*4\r\n-ERR value is not an integer or out of range\r\n+OK\r\n"
+            + "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n:2\r\n"));
+        Assert.That(client.Execute("GET", "s"), Is.EqualTo("$3\r\nabc\r\n"));
+    }
+
+    [Test]
+    public void ArgumentsSurviveAcrossBatchesWhileQueued()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        var big = new string('v', 20_000);
+        for (int i = 0; i < 50; i++)
+            Assert.That(client.Execute("SET", "key" + i, big + i), Is.EqualTo("+QUEUED\r\n"));
+        client.Execute("MGET", "key0", "key49");
+        string reply = client.Execute("EXEC");
+        Assert.That(reply, Does.StartWith("*51\r\n+OK\r\n"));
+        Assert.That(reply, Does.EndWith("*2\r\n$20001\r\n" + big + "0\r\n$20002\r\n" + big + "49\r\n"));
+    }
+
+    [Test]
+    public void PipelinedTransactionInOneBatch()
+    {
+        using var client = ConnectRaw();
+        client.SendRaw(RawClient.Encode("MULTI") + RawClient.Encode("INCR", "n") + RawClient.Encode("INCR", "n") + RawClient.Encode("EXEC"));
+        Assert.That(client.ReadReply(), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.ReadReply(), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.ReadReply(), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.ReadReply(), Is.EqualTo("*2\r\n:1\r\n:2\r\n"));
+    }
+
+    [Test]
+    public void BlockingCommandsInsideMultiAnswerAsTimedOut()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        client.Execute("BLPOP", "empty", "0");
+        client.Execute("BLMOVE", "empty", "dst", "LEFT", "LEFT", "0");
+        client.Execute("BRPOPLPUSH", "empty", "dst", "0");
+        client.Execute("BZPOPMIN", "emptyz", "0");
+        client.Execute("RPUSH", "l", "x");
+        client.Execute("BLPOP", "l", "0");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*6\r\n*-1\r\n$-1\r\n$-1\r\n*-1\r\n:1\r\n*2\r\n$1\r\nl\r\n$1\r\nx\r\n"));
+        Assert.That(client.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+        Assert.That(Server.Store.Blocking.BlockedClients, Is.EqualTo(0));
+    }
+
+    [Test]
+    public void SelectInsideMultiSwitchesDatabaseForTheRest()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        client.Execute("SET", "a", "0");
+        client.Execute("SELECT", "1");
+        client.Execute("SET", "a", "1");
+        client.Execute("RENAME", "a", "b");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*4\r\n+OK\r\n+OK\r\n+OK\r\n+OK\r\n"));
+        Assert.That(client.Execute("GET", "b"), Is.EqualTo("$1\r\n1\r\n"));
+        client.Execute("SELECT", "0");
+        Assert.That(client.Execute("GET", "a"), Is.EqualTo("$1\r\n0\r\n"));
+    }
+
+    [Test]
+    public void FlushAllAndKeyspaceCommandsInsideMulti()
+    {
+        using var client = ConnectRaw();
+        client.Execute("SET", "old", "1");
+        client.Execute("MULTI");
+        client.Execute("KEYS", "*");
+        client.Execute("FLUSHALL");
+        client.Execute("SET", "new", "1");
+        client.Execute("DBSIZE");
+        client.Execute("SCAN", "0");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*5\r\n*1\r\n$3\r\nold\r\n+OK\r\n+OK\r\n:1\r\n*2\r\n$1\r\n0\r\n*1\r\n$3\r\nnew\r\n"));
+    }
+
+    [Test]
+    public void ResetInsideMultiDiscards()
+    {
+        using var client = ConnectRaw();
+        client.Execute("MULTI");
+        client.Execute("SET", "a", "1");
+        Assert.That(client.Execute("RESET"), Is.EqualTo("+RESET\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("-ERR EXEC without MULTI\r\n"));
+        Assert.That(client.Execute("GET", "a"), Is.EqualTo("$-1\r\n"));
+    }
+
+    [Test]
+    public void Resp3RepliesInsideExec()
+    {
+        using var client = ConnectRaw();
+        client.Execute("HELLO", "3");
+        client.Execute("MULTI");
+        client.Execute("GET", "missing");
+        client.Execute("SADD", "s", "m");
+        client.Execute("SMEMBERS", "s");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*3\r\n_\r\n:1\r\n~1\r\n$1\r\nm\r\n"));
+    }
+
+    [Test]
+    public void SortWithExternalKeysInsideMulti()
+    {
+        using var client = ConnectRaw();
+        client.Execute("RPUSH", "ids", "2", "1");
+        client.Execute("SET", "w_1", "10");
+        client.Execute("SET", "w_2", "5");
+        client.Execute("SET", "o_1", "one");
+        client.Execute("SET", "o_2", "two");
+        client.Execute("MULTI");
+        client.Execute("SORT", "ids", "BY", "w_*", "GET", "o_*", "STORE", "out");
+        client.Execute("LRANGE", "out", "0", "-1");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*2\r\n:2\r\n*2\r\n$3\r\ntwo\r\n$3\r\none\r\n"));
+    }
+
+    [Test]
+    public void SeRedisTransactionRoundTrip()
+    {
+        using var redis = Connect();
+        var db = redis.GetDatabase();
+        db.StringSet("x", 10);
+        var tran = db.CreateTransaction();
+        var incr = tran.StringIncrementAsync("x", 5);
+        var get = tran.StringGetAsync("x");
+        Assert.That(tran.Execute(), Is.True);
+        Assert.That(incr.Result, Is.EqualTo(15));
+        Assert.That((long)get.Result, Is.EqualTo(15));
+
+        // A condition is WATCH underneath; a failing one aborts.
+        var conditional = db.CreateTransaction();
+        conditional.AddCondition(StackExchange.Redis.Condition.StringEqual("x", 99));
+        _ = conditional.StringSetAsync("x", 1);
+        Assert.That(conditional.Execute(), Is.False);
+        Assert.That((long)db.StringGet("x"), Is.EqualTo(15));
+    }
+}
