@@ -109,7 +109,7 @@ public sealed unsafe partial class RespServerSession
         var keys = new ReadOnlySpan<ArgSlice>(_args, 3, (int)keyCount);
         var args = new ReadOnlySpan<ArgSlice>(_args, 3 + (int)keyCount, _argCount - 3 - (int)keyCount);
         int database = _databaseIndex;
-        LockScriptKeys(keys);
+        LockScriptKeys(keys, readOnly);
         try
         {
             runner.Run(digest, keys, args, readOnly, ref _writer);
@@ -123,18 +123,38 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
+    /// <summary>Whether this script run took key locks (not when already inside EXEC's locks).</summary>
+    private bool _scriptLocked;
+
+    /// <summary>Lock requests of the running script's declared keys (kept to re-lock after a database switch).</summary>
+    private int _scriptLockCount;
+
     /// <summary>
-    /// Locks the keys a script declared for the script's duration, so scripts on the same keys run one
-    /// at a time. (Placeholder until the engine's lock API lands: scripts on different sessions are not
-    /// yet isolated from each other.)
+    /// Makes the script atomic: it enters the server's key-lock gate exclusively (a script may touch keys
+    /// it did not declare, so scripts and transactions take turns, as scripts do in Redis) and locks its
+    /// declared keys — exclusively unless the script is read-only — so single commands of other clients
+    /// on them wait. Inside EXEC the transaction's locks already cover the script.
     /// </summary>
-    private void LockScriptKeys(ReadOnlySpan<ArgSlice> keys)
+    private void LockScriptKeys(ReadOnlySpan<ArgSlice> keys, bool readOnly)
     {
+        _scriptLocked = false;
+        if (_gateMode != 0)
+            return;
+        int count = 0;
+        foreach (ref readonly var key in keys)
+            AddLockRequest(ref count, KeyLockRequest.For(key.Span, exclusive: !readOnly));
+        _scriptLockCount = count;
+        LockKeys(count, keyspace: true);
+        _scriptLocked = true;
     }
 
     /// <summary>Releases what <see cref="LockScriptKeys"/> took.</summary>
     private void UnlockScriptKeys()
     {
+        if (!_scriptLocked)
+            return;
+        _scriptLocked = false;
+        UnlockKeys();
     }
 
     /// <summary>
@@ -186,13 +206,20 @@ public sealed unsafe partial class RespServerSession
                     wrote = true;
                 _currentCommand = info;
                 _server.Statistics.AddCommandCall(info.Command);
+                // SELECT, FLUSHDB, FLUSHALL and SWAPDB run with no key locks held (they may replace the
+                // engine session): the script's locks are released around them and taken again after.
+                bool relock = _scriptLocked && info.Command is RespCommand.SELECT or RespCommand.FLUSHDB or RespCommand.FLUSHALL or RespCommand.SWAPDB;
+                if (relock)
+                    UnlockKeys();
                 try
                 {
-                    Dispatch(info.Command);
+                    // Through the transactions layer: watched keys of other clients see the script's writes.
+                    RunCommand(info);
                 }
-                catch (TsavoriteException e)
+                finally
                 {
-                    _writer.WriteError("ERR " + e.Message);
+                    if (relock)
+                        LockKeys(_scriptLockCount, keyspace: true);
                 }
             }
             _writer.Flush();
