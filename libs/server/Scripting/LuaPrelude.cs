@@ -5,7 +5,7 @@ namespace Garnet.server.Scripting;
 /// libraries. It builds the sandbox scripts see: a read-only global table (assigning a global fails
 /// as in Redis 7, reading a missing one fails too), read-only library tables, no io/os (but
 /// os.clock)/package/debug/dofile/loadfile/print, text-only loadstring, and the redis, bit and cjson
-/// libraries. struct and cmsgpack are not provided: using them fails with a clear error.
+/// libraries, plus struct and cmsgpack.
 /// Errors are raised here in Lua (never from C# callbacks, see <see cref="LuaNative"/>).
 /// It returns the globals table (where the runner sets KEYS and ARGV) and the environment proxy that
 /// compiled scripts get as their _ENV.
@@ -286,14 +286,128 @@ cjson.encode_invalid_numbers = function() return false end
 cjson.decode_invalid_numbers = function() return true end
 
 ------------------------------------------------------------------------------------------------
--- Libraries this server does not provide fail clearly on use.
+-- struct (pack, unpack, size) over string.pack: the formats match but for 's' (zero-terminated), 'z' here.
 ------------------------------------------------------------------------------------------------
-local function missing(name)
-  return setmetatable({}, {
-    __index = function(_, k) error(name .. "." .. tostring(k) .. " is not supported by this server (the " .. name .. " library is not provided)", 2) end,
-    __newindex = readonly_error,
-    __metatable = false,
-  })
+local spack, sunpack, spacksize = string.pack, string.unpack, string.packsize
+local function struct_format(fmt)
+  if type(fmt) ~= 'string' then error("bad argument #1 to 'struct' (string expected)", 0) end
+  return (sgsub(fmt, 's', 'z'))
+end
+local struct = {
+  pack = function(fmt, ...) return spack(struct_format(fmt), ...) end,
+  unpack = function(fmt, s, pos) return sunpack(struct_format(fmt), s, pos) end,
+  size = function(fmt) return spacksize(struct_format(fmt)) end,
+}
+
+------------------------------------------------------------------------------------------------
+-- cmsgpack (pack, unpack): MessagePack as lua-cmsgpack writes and reads it.
+------------------------------------------------------------------------------------------------
+local cmsgpack = {}
+local mp_encode
+local function mp_table(t, buf, depth)
+  if depth > 16 then buf[#buf + 1] = '\xc0' return end
+  local n, isarray = 0, true
+  for k in next, t do
+    n = n + 1
+    if type(k) ~= 'number' or k ~= n and not (mtointeger(k) and k > 0) then isarray = false end
+  end
+  if isarray then for i = 1, n do if rawget(t, i) == nil then isarray = false break end end end
+  if isarray then
+    if n < 16 then buf[#buf + 1] = schar(0x90 + n) elseif n < 65536 then buf[#buf + 1] = spack('>BI2', 0xdc, n) else buf[#buf + 1] = spack('>BI4', 0xdd, n) end
+    for i = 1, n do mp_encode(rawget(t, i), buf, depth + 1) end
+  else
+    if n < 16 then buf[#buf + 1] = schar(0x80 + n) elseif n < 65536 then buf[#buf + 1] = spack('>BI2', 0xde, n) else buf[#buf + 1] = spack('>BI4', 0xdf, n) end
+    for k, v in next, t do mp_encode(k, buf, depth + 1) mp_encode(v, buf, depth + 1) end
+  end
+end
+mp_encode = function(v, buf, depth)
+  local tv = type(v)
+  if tv == 'nil' then buf[#buf + 1] = '\xc0'
+  elseif tv == 'boolean' then buf[#buf + 1] = v and '\xc3' or '\xc2'
+  elseif tv == 'number' then
+    local i = mtointeger(v)
+    if i then
+      if i >= 0 then
+        if i < 128 then buf[#buf + 1] = schar(i)
+        elseif i < 256 then buf[#buf + 1] = spack('>BB', 0xcc, i)
+        elseif i < 65536 then buf[#buf + 1] = spack('>BI2', 0xcd, i)
+        elseif i < 4294967296 then buf[#buf + 1] = spack('>BI4', 0xce, i)
+        else buf[#buf + 1] = spack('>BI8', 0xcf, i) end
+      else
+        if i >= -32 then buf[#buf + 1] = spack('>b', i)
+        elseif i >= -128 then buf[#buf + 1] = spack('>Bb', 0xd0, i)
+        elseif i >= -32768 then buf[#buf + 1] = spack('>Bi2', 0xd1, i)
+        elseif i >= -2147483648 then buf[#buf + 1] = spack('>Bi4', 0xd2, i)
+        else buf[#buf + 1] = spack('>Bi8', 0xd3, i) end
+      end
+    elseif sunpack('>f', spack('>f', v)) == v then buf[#buf + 1] = spack('>Bf', 0xca, v)
+    else buf[#buf + 1] = spack('>Bd', 0xcb, v) end
+  elseif tv == 'string' then
+    local n = #v
+    if n < 32 then buf[#buf + 1] = schar(0xa0 + n)
+    elseif n < 256 then buf[#buf + 1] = spack('>BB', 0xd9, n)
+    elseif n < 65536 then buf[#buf + 1] = spack('>BI2', 0xda, n)
+    else buf[#buf + 1] = spack('>BI4', 0xdb, n) end
+    buf[#buf + 1] = v
+  elseif tv == 'table' then mp_table(v, buf, depth)
+  else buf[#buf + 1] = '\xc0' end
+end
+cmsgpack.pack = function(...)
+  local n = select('#', ...)
+  if n == 0 then error("MessagePack pack needs input.", 0) end
+  local buf = {}
+  for i = 1, n do mp_encode((select(i, ...)), buf, 1) end
+  return tconcat(buf)
+end
+local mp_decode
+local function mp_items(s, i, n, map)
+  local t = {}
+  for j = 1, n do
+    if map then local k, v k, i = mp_decode(s, i) v, i = mp_decode(s, i) if k ~= nil then t[k] = v end
+    else t[j], i = mp_decode(s, i) end
+  end
+  return t, i
+end
+mp_decode = function(s, i)
+  local c = sbyte(s, i)
+  if c == nil then error("Missing bytes in input.", 0) end
+  i = i + 1
+  if c < 0x80 then return c, i
+  elseif c < 0x90 then return mp_items(s, i, c - 0x80, true)
+  elseif c < 0xa0 then return mp_items(s, i, c - 0x90, false)
+  elseif c < 0xc0 then local n = c - 0xa0 return ssub(s, i, i + n - 1), i + n
+  elseif c >= 0xe0 then return c - 256, i
+  elseif c == 0xc0 then return nil, i
+  elseif c == 0xc2 then return false, i
+  elseif c == 0xc3 then return true, i
+  elseif c == 0xca then return sunpack('>f', s, i)
+  elseif c == 0xcb then return sunpack('>d', s, i)
+  elseif c == 0xcc then return sunpack('>B', s, i)
+  elseif c == 0xcd then return sunpack('>I2', s, i)
+  elseif c == 0xce then return sunpack('>I4', s, i)
+  elseif c == 0xcf then return sunpack('>i8', s, i)
+  elseif c == 0xd0 then return sunpack('>b', s, i)
+  elseif c == 0xd1 then return sunpack('>i2', s, i)
+  elseif c == 0xd2 then return sunpack('>i4', s, i)
+  elseif c == 0xd3 then return sunpack('>i8', s, i)
+  elseif c == 0xd9 or c == 0xc4 then local n n, i = sunpack('>B', s, i) return ssub(s, i, i + n - 1), i + n
+  elseif c == 0xda or c == 0xc5 then local n n, i = sunpack('>I2', s, i) return ssub(s, i, i + n - 1), i + n
+  elseif c == 0xdb or c == 0xc6 then local n n, i = sunpack('>I4', s, i) return ssub(s, i, i + n - 1), i + n
+  elseif c == 0xdc then local n n, i = sunpack('>I2', s, i) return mp_items(s, i, n, false)
+  elseif c == 0xdd then local n n, i = sunpack('>I4', s, i) return mp_items(s, i, n, false)
+  elseif c == 0xde then local n n, i = sunpack('>I2', s, i) return mp_items(s, i, n, true)
+  elseif c == 0xdf then local n n, i = sunpack('>I4', s, i) return mp_items(s, i, n, true)
+  end
+  error("Bad data format in input.", 0)
+end
+cmsgpack.unpack = function(s)
+  if type(s) ~= 'string' then error("bad argument #1 to 'unpack' (string expected)", 0) end
+  local out, n, i = {}, 0, 1
+  while i <= #s do
+    n = n + 1
+    out[n], i = mp_decode(s, i)
+  end
+  return table.unpack(out, 1, n)
 end
 
 ------------------------------------------------------------------------------------------------
@@ -414,8 +528,8 @@ G.coroutine = readonly(coroutine)
 G.os = readonly({ clock = os.clock })
 G.bit = readonly(bit)
 G.cjson = readonly(cjson)
-G.struct = missing('struct')
-G.cmsgpack = missing('cmsgpack')
+G.struct = readonly(struct)
+G.cmsgpack = readonly(cmsgpack)
 G.redis = readonly(redis)
 
 setmetatable(G, {

@@ -63,7 +63,7 @@ public class ScriptCommandTests : ServerTestBase
         using var client = ConnectRaw();
         Assert.That(client.Execute("CONFIG", "GET", "lua-time-limit"), Is.EqualTo("*2\r\n$14\r\nlua-time-limit\r\n$4\r\n5000\r\n"));
         Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "250"), Is.EqualTo("+OK\r\n"));
-        Assert.That(client.Execute("CONFIG", "GET", "busy-reply-threshold"), Is.EqualTo("*2\r\n$20\r\nbusy-reply-threshold\r\n$3\r\n250\r\n"));
+        Assert.That(client.Execute("CONFIG", "GET", "lua-time-limit"), Is.EqualTo("*2\r\n$14\r\nlua-time-limit\r\n$3\r\n250\r\n"));
     }
 
     [Test]

@@ -66,9 +66,8 @@ public sealed unsafe partial class RespServerSession
         new("page", ConfigKind.Immutable, static s => s._server.Options.PageSize.ToString(CultureInfo.InvariantCulture)),
         new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
         new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
-        // Scripting: the time limit before -BUSY (busy-reply-threshold is its Redis 7 name).
+        // Scripting: the time limit before -BUSY.
         new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit),
-        new("busy-reply-threshold", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
     ];
 
