@@ -136,6 +136,17 @@ internal static class KeyExtraction
                 keys.Scope = KeyScope.Keyspace;
                 return;
 
+            case RespCommand.COPY:
+                keys.Add(1, write);
+                keys.Add(2, write);
+                // COPY ... DB n writes another database's store: its latches are not in this lock set.
+                for (int i = 3; i < argCount; i++)
+                {
+                    if (args[i].EqualsUpper("DB"u8))
+                        keys.Scope = KeyScope.Keyspace;
+                }
+                return;
+
             case RespCommand.MEMORY:
                 if (argCount >= 3 && args[1].EqualsUpper("USAGE"u8))
                     keys.Add(2, write: false);

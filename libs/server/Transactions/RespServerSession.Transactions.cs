@@ -262,6 +262,8 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
+        // The queued commands run outside MULTI: a command that dispatches others (a script) must not queue them.
+        transaction.InMulti = false;
         var savedArgs = _args;
         int savedArgCount = _argCount;
         var savedCommand = _currentCommand;

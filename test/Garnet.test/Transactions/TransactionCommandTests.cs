@@ -257,4 +257,57 @@ public class TransactionCommandTests : ServerTestBase
         Assert.That(conditional.Execute(), Is.False);
         Assert.That((long)db.StringGet("x"), Is.EqualTo(15));
     }
+
+    [Test]
+    public void CopyToAnotherDatabaseInsideMulti()
+    {
+        using var client = ConnectRaw();
+        client.Execute("SET", "a", "1");
+        client.Execute("MULTI");
+        client.Execute("COPY", "a", "b", "DB", "2");
+        client.Execute("INCR", "a");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*2\r\n:1\r\n:2\r\n"));
+        client.Execute("SELECT", "2");
+        Assert.That(client.Execute("GET", "b"), Is.EqualTo("$1\r\n1\r\n"));
+    }
+
+    [Test]
+    public void MovableKeyCommandsRunUnderTheirLocksInsideMulti()
+    {
+        using var client = ConnectRaw();
+        client.Execute("ZADD", "z1", "1", "a", "2", "b");
+        client.Execute("ZADD", "z2", "1", "b");
+        client.Execute("SADD", "s1", "a", "b");
+        client.Execute("SADD", "s2", "b");
+        client.Execute("RPUSH", "l1", "x", "y");
+        client.Execute("GEOADD", "g", "13.361389", "38.115556", "Palermo");
+        string[][] commands =
+        [
+            ["ZUNIONSTORE", "zout", "2", "z1", "z2"],
+            ["ZINTERCARD", "2", "z1", "z2"],
+            ["ZDIFF", "2", "z1", "z2"],
+            ["ZMPOP", "2", "z2", "z1", "MIN"],
+            ["SINTERCARD", "2", "s1", "s2"],
+            ["SINTERSTORE", "sout", "s1", "s2"],
+            ["LMPOP", "2", "l0", "l1", "LEFT"],
+            ["BLMPOP", "0", "1", "l1", "RIGHT"],
+            ["BZMPOP", "0", "1", "z1", "MAX"],
+            ["GEORADIUS", "g", "15", "37", "200", "km", "STORE", "gout"],
+            ["SORT", "s1", "ALPHA", "STORE", "sorted"],
+            ["MEMORY", "USAGE", "s1"],
+            ["RPOPLPUSH", "sorted", "l1"],
+            ["MSET", "m1", "1", "m2", "2"],
+            ["BITOP", "AND", "bout", "m1", "m2"],
+            ["PFMERGE", "h", "h1", "h2"],
+        ];
+        client.Execute("MULTI");
+        foreach (var command in commands)
+            Assert.That(client.Execute(command), Is.EqualTo("+QUEUED\r\n"), command[0]);
+        string reply = client.Execute("EXEC");
+        Assert.That(reply, Does.StartWith("*" + commands.Length + "\r\n"));
+        Assert.That(reply, Does.Not.Contain("-ERR"));
+        Assert.That(client.Execute("ZRANGE", "zout", "0", "-1"), Is.EqualTo("*2\r\n$1\r\na\r\n$1\r\nb\r\n"));
+        Assert.That(client.Execute("ZCARD", "gout"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("LRANGE", "l1", "0", "-1"), Is.EqualTo("*1\r\n$1\r\nb\r\n"));
+    }
 }
