@@ -59,4 +59,10 @@ public sealed class ServerOptions
 
     /// <summary>Seconds a subscriber may stay above <see cref="PubSubOutputSoftLimit"/>. Default 60.</summary>
     public int PubSubOutputSoftSeconds { get; set; } = 60;
+
+    /// <summary>
+    /// Milliseconds a Lua script may run before other clients get -BUSY and SCRIPT KILL may stop it
+    /// (Redis's lua-time-limit); 0 or less never times out. Default 5000.
+    /// </summary>
+    public long LuaTimeLimitMilliseconds { get; set; } = 5000;
 }

@@ -76,6 +76,9 @@ public sealed class Options
     [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
     public string? PubSubOutputLimit { get; set; }
 
+    [Option("lua-time-limit", HelpText = "Milliseconds a Lua script runs before other clients get -BUSY and SCRIPT KILL can stop it; 0 never. (default: 5000)")]
+    public string? LuaTimeLimit { get; set; }
+
     /// <summary>Positional arguments, which the server does not take; any is an error.</summary>
     [Value(0, Hidden = true)]
     public IEnumerable<string>? UnexpectedArguments { get; set; }

@@ -213,6 +213,8 @@ public static class OptionsParser
             server.ExpiredKeyDeletionScanFrequencySecs = Math.Max(0, ParseInt(options.ExpiredKeyDeletionScanFrequencySecs, "expired-key-deletion-scan-freq", -1, int.MaxValue));
         if (options.PubSubOutputLimit != null)
             server.PubSubOutputHardLimit = options.PubSubOutputLimit.Trim() == "0" ? 0 : ParseSize(options.PubSubOutputLimit, "pubsub-output-limit", 1, long.MaxValue);
+        if (options.LuaTimeLimit != null)
+            server.LuaTimeLimitMilliseconds = ParseInt(options.LuaTimeLimit, "lua-time-limit", 0, int.MaxValue);
         if (options.NetworkBufferSize != null)
             server.NetworkBufferSize = (int)ParseSize(options.NetworkBufferSize, "network-buffer", MinNetworkBufferSize, MaxNetworkBufferSize);
 

@@ -94,9 +94,9 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void BlockOnKeys(int firstKey, int keyCount, long deadline)
     {
-        // Transactions: inside EXEC a blocking command never blocks; it answers as if it timed out
-        // (nil, as Redis: a null bulk for BLMOVE and BRPOPLPUSH, a null array for the others).
-        if (_inExec)
+        // Transactions and scripting: inside EXEC or called from a script a blocking command never blocks;
+        // it answers as if it timed out (nil, as Redis: a null bulk for BLMOVE and BRPOPLPUSH, a null array for the others).
+        if (_inExec || _inScriptCommand)
         {
             if (CurrentCommand.Command is RespCommand.BLMOVE or RespCommand.BRPOPLPUSH)
                 _writer.WriteNull();

@@ -64,6 +64,9 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("NOAUTH Authentication required."u8);
             return;
         }
+        // Scripting: while another client's script runs past lua-time-limit, most commands get -BUSY.
+        if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))
+            return;
         // Pub/sub (libs/server/PubSub): a client that ever subscribed first gets the messages queued
         // for it, and in RESP2's subscribe mode only a few commands may run.
         if (_outbox != null && !PubSubAdmits(info))

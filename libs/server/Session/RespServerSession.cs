@@ -236,6 +236,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             _database?.RemoveUser();
             _output.Dispose();
             _replyBuffer.Dispose();
+            _lua?.Dispose(); // Scripting: the session's Lua state.
         }
     }
 }

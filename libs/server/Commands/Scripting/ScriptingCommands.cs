@@ -1,17 +1,342 @@
 using System;
+using System.Text;
+using Garnet.common;
+using Garnet.server.Scripting;
+using Tsavorite;
 
 namespace Garnet.server;
 
-/// <summary>The scripting commands. (Skeleton: the family fills this in.)</summary>
+/// <summary>
+/// The scripting commands: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT. Each session runs scripts in
+/// its own Lua state (<see cref="LuaRunner"/>, created on first use); the script cache, the time
+/// limit and SCRIPT KILL are server-wide (<see cref="ScriptingState"/>). Commands a script calls go
+/// through the normal dispatch with their reply captured (<see cref="RunCommandFromScript"/>).
+/// </summary>
 public sealed unsafe partial class RespServerSession
 {
+    private ScriptingState? _scripting;
+    private LuaRunner? _lua;
+
+    /// <summary>Set while a command called by a script runs: blocking commands do not block then.</summary>
+    private bool _inScriptCommand;
+
+    /// <summary>The server's scripting state (cached: the BUSY check reads it on every command).</summary>
+    internal ScriptingState Scripting => _scripting ??= ScriptingState.Of(_server);
+
+    private static ReadOnlySpan<byte> ErrNoScript => "NOSCRIPT No matching script. Please use EVAL."u8;
+
+    private static readonly string[] s_scriptHelp =
+    [
+        "EXISTS <sha1> [<sha1> ...]",
+        "    Return information about the existence of the scripts in the script cache.",
+        "FLUSH [ASYNC|SYNC]",
+        "    Flush the Lua scripts cache. Very dangerous on replicas.",
+        "    When called without the optional mode argument, the behavior is determined by the",
+        "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+        "    * ASYNC: Asynchronously flush the scripts cache.",
+        "    * SYNC: Synchronously flush the scripts cache.",
+        "KILL",
+        "    Kill the currently executing Lua script.",
+        "LOAD <script>",
+        "    Load a script into the scripts cache without executing it.",
+    ];
+
     private void ExecuteScriptingCommand(RespCommand command)
     {
         switch (command)
         {
-            default:
-                _writer.WriteError("ERR " + command + " is not implemented yet");
+            case RespCommand.EVAL: Eval(bySha: false, readOnly: false); break;
+            case RespCommand.EVALSHA: Eval(bySha: true, readOnly: false); break;
+            case RespCommand.EVAL_RO: Eval(bySha: false, readOnly: true); break;
+            case RespCommand.EVALSHA_RO: Eval(bySha: true, readOnly: true); break;
+            case RespCommand.SCRIPT: Script(); break;
+            case RespCommand.FUNCTION:
+            case RespCommand.FCALL:
+            case RespCommand.FCALL_RO:
+                _writer.WriteError("ERR " + command + " is not supported by this server (Lua functions are not implemented)");
                 break;
+            default:
+                throw new InvalidOperationException($"{command} is not a scripting command.");
+        }
+    }
+
+    /// <summary>This session's Lua state, rebuilt after SCRIPT FLUSH.</summary>
+    private LuaRunner GetLuaRunner()
+    {
+        if (_lua != null && _lua.Generation != Scripting.Generation)
+        {
+            _lua.Dispose();
+            _lua = null;
+        }
+        return _lua ??= new LuaRunner(this, Scripting);
+    }
+
+    /// <summary>EVAL script numkeys [key ...] [arg ...], and its SHA and read-only variants.</summary>
+    private void Eval(bool bySha, bool readOnly)
+    {
+        if (!NumberFormat.TryParseLong(_args[2].Span, out long keyCount))
+        {
+            _writer.WriteError(RespStrings.ErrNotInteger);
+            return;
+        }
+        if (keyCount > _argCount - 3)
+        {
+            _writer.WriteError("ERR Number of keys can't be greater than number of args"u8);
+            return;
+        }
+        if (keyCount < 0)
+        {
+            _writer.WriteError("ERR Number of keys can't be negative"u8);
+            return;
+        }
+
+        ScriptDigest digest;
+        if (!bySha)
+            digest = ScriptDigest.Of(_args[1].Span);
+        else if (!ScriptDigest.TryParse(_args[1].Span, out digest))
+        {
+            _writer.WriteError(ErrNoScript);
+            return;
+        }
+        var runner = GetLuaRunner();
+        if (!runner.TryPrepare(digest, _args[1].Span, fromCache: bySha, out bool noWrites, out string? error))
+        {
+            _writer.WriteError(error ?? "NOSCRIPT No matching script. Please use EVAL.");
+            return;
+        }
+        readOnly |= noWrites;
+
+        var keys = new ReadOnlySpan<ArgSlice>(_args, 3, (int)keyCount);
+        var args = new ReadOnlySpan<ArgSlice>(_args, 3 + (int)keyCount, _argCount - 3 - (int)keyCount);
+        int database = _databaseIndex;
+        LockScriptKeys(keys, readOnly);
+        try
+        {
+            runner.Run(digest, keys, args, readOnly, ref _writer);
+        }
+        finally
+        {
+            UnlockScriptKeys();
+            // SELECT inside a script does not change the caller's database (as in Redis 7).
+            if (_databaseIndex != database)
+                SelectDatabase(database);
+        }
+    }
+
+    /// <summary>Whether this script run took key locks (not when already inside EXEC's locks).</summary>
+    private bool _scriptLocked;
+
+    /// <summary>Lock requests of the running script's declared keys (kept to re-lock after a database switch).</summary>
+    private int _scriptLockCount;
+
+    /// <summary>
+    /// Makes the script atomic: it enters the server's key-lock gate exclusively (a script may touch keys
+    /// it did not declare, so scripts and transactions take turns, as scripts do in Redis) and locks its
+    /// declared keys — exclusively unless the script is read-only — so single commands of other clients
+    /// on them wait. Inside EXEC the transaction's locks already cover the script.
+    /// </summary>
+    private void LockScriptKeys(ReadOnlySpan<ArgSlice> keys, bool readOnly)
+    {
+        _scriptLocked = false;
+        if (_gateMode != 0)
+            return;
+        int count = 0;
+        foreach (ref readonly var key in keys)
+            AddLockRequest(ref count, KeyLockRequest.For(key.Span, exclusive: !readOnly));
+        _scriptLockCount = count;
+        LockKeys(count, keyspace: true);
+        _scriptLocked = true;
+    }
+
+    /// <summary>Releases what <see cref="LockScriptKeys"/> took.</summary>
+    private void UnlockScriptKeys()
+    {
+        if (!_scriptLocked)
+            return;
+        _scriptLocked = false;
+        UnlockKeys();
+    }
+
+    /// <summary>
+    /// Runs one command for redis.call: the arguments are the script's, the reply goes into
+    /// <paramref name="reply"/> in the script's protocol. Script-specific refusals (unknown command,
+    /// no-script commands, arity, writes from a read-only script) are written there as errors too.
+    /// </summary>
+    internal void RunCommandFromScript(ArgSlice[] args, int count, ReplyBuffer reply, bool resp3, bool readOnly, ref bool wrote)
+    {
+        var savedArgs = _args;
+        int savedCount = _argCount;
+        var savedWriter = _writer;
+        var savedCommand = _currentCommand;
+        _args = args;
+        _argCount = count;
+        _writer = default;
+        _writer.Attach(reply);
+        _writer.Resp3 = resp3;
+        _inScriptCommand = true;
+        try
+        {
+            var info = LookupCommand(args[0].Span);
+            var flags = info?.Flags ?? CommandFlags.None;
+            if (info != null && count >= 2 && SubcommandTable.IsContainer(info.Command))
+            {
+                var subcommand = SubcommandTable.Find(info.Command, args[1]);
+                if (subcommand != null)
+                    flags = subcommand.Info.Flags;
+            }
+            if (info == null)
+            {
+                _writer.WriteError("ERR Unknown Redis command called from script"u8);
+            }
+            else if ((flags & CommandFlags.NoScript) != 0)
+            {
+                _writer.WriteError("ERR This Redis command is not allowed from script"u8);
+            }
+            else if (!info.ArityAccepts(count))
+            {
+                _writer.WriteError("ERR Wrong number of args calling Redis command from script"u8);
+            }
+            else if (readOnly && (flags & CommandFlags.Write) != 0)
+            {
+                _writer.WriteError("ERR Write commands are not allowed from read-only scripts."u8);
+            }
+            else
+            {
+                if ((flags & CommandFlags.Write) != 0)
+                    wrote = true;
+                _currentCommand = info;
+                _server.Statistics.AddCommandCall(info.Command);
+                // SELECT, FLUSHDB, FLUSHALL and SWAPDB run with no key locks held (they may replace the
+                // engine session): the script's locks are released around them and taken again after.
+                bool relock = _scriptLocked && info.Command is RespCommand.SELECT or RespCommand.FLUSHDB or RespCommand.FLUSHALL or RespCommand.SWAPDB;
+                if (relock)
+                    UnlockKeys();
+                try
+                {
+                    // Through the transactions layer: watched keys of other clients see the script's writes.
+                    RunCommand(info);
+                }
+                finally
+                {
+                    if (relock)
+                        LockKeys(_scriptLockCount, keyspace: true);
+                }
+            }
+            _writer.Flush();
+        }
+        finally
+        {
+            _inScriptCommand = false;
+            _args = savedArgs;
+            _argCount = savedCount;
+            _writer = savedWriter;
+            _currentCommand = savedCommand;
+        }
+    }
+
+    /// <summary>
+    /// Whether a command must be refused with -BUSY because a script runs past the time limit. As in
+    /// Redis, only a few commands pass: AUTH, HELLO, the transaction commands, SCRIPT KILL and SHUTDOWN.
+    /// </summary>
+    private bool RejectWhileBusy(RespCommandInfo info)
+    {
+        switch (info.Command)
+        {
+            case RespCommand.AUTH:
+            case RespCommand.HELLO:
+            case RespCommand.MULTI:
+            case RespCommand.DISCARD:
+            case RespCommand.WATCH:
+            case RespCommand.UNWATCH:
+            case RespCommand.SHUTDOWN:
+            case RespCommand.QUIT:
+                return false;
+            case RespCommand.SCRIPT when _argCount == 2 && _args[1].EqualsUpper("KILL"u8):
+                return false;
+        }
+        _writer.WriteError("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."u8);
+        return true;
+    }
+
+    /// <summary>SCRIPT LOAD / EXISTS / FLUSH / KILL / HELP.</summary>
+    private void Script()
+    {
+        ref readonly var sub = ref _args[1];
+        if (sub.EqualsUpper("LOAD"u8))
+        {
+            if (_argCount != 3)
+            {
+                WriteWrongArity("script|load");
+                return;
+            }
+            var digest = ScriptDigest.Of(_args[2].Span);
+            if (!GetLuaRunner().TryPrepare(digest, _args[2].Span, fromCache: false, out _, out string? error))
+            {
+                _writer.WriteError(error ?? "ERR script could not be loaded");
+                return;
+            }
+            Span<byte> hex = stackalloc byte[40];
+            digest.Format(hex);
+            _writer.WriteBulk(hex);
+        }
+        else if (sub.EqualsUpper("EXISTS"u8))
+        {
+            if (_argCount < 3)
+            {
+                WriteWrongArity("script|exists");
+                return;
+            }
+            _writer.WriteArrayHeader(_argCount - 2);
+            for (int i = 2; i < _argCount; i++)
+                _writer.WriteInteger(ScriptDigest.TryParse(_args[i].Span, out var digest) && Scripting.Contains(digest) ? 1 : 0);
+        }
+        else if (sub.EqualsUpper("FLUSH"u8))
+        {
+            if (_argCount > 3)
+            {
+                WriteWrongArity("script|flush");
+                return;
+            }
+            if (_argCount == 3 && !_args[2].EqualsUpper("ASYNC"u8) && !_args[2].EqualsUpper("SYNC"u8))
+            {
+                _writer.WriteError("ERR SCRIPT FLUSH only support SYNC|ASYNC option"u8);
+                return;
+            }
+            Scripting.Flush();
+            _writer.WriteOk();
+        }
+        else if (sub.EqualsUpper("KILL"u8))
+        {
+            if (_argCount != 2)
+            {
+                WriteWrongArity("script|kill");
+                return;
+            }
+            switch (Scripting.Kill())
+            {
+                case ScriptKillResult.NotBusy:
+                    _writer.WriteError("NOTBUSY No scripts in execution right now."u8);
+                    break;
+                case ScriptKillResult.Unkillable:
+                    _writer.WriteError("UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command."u8);
+                    break;
+                default:
+                    _writer.WriteOk();
+                    break;
+            }
+        }
+        else if (sub.EqualsUpper("HELP"u8))
+        {
+            if (_argCount != 2)
+            {
+                WriteWrongArity("script|help");
+                return;
+            }
+            WriteHelp(s_scriptHelp);
+        }
+        else
+        {
+            WriteUnknownSubcommand("SCRIPT");
         }
     }
 }

@@ -66,6 +66,8 @@ public sealed unsafe partial class RespServerSession
         new("page", ConfigKind.Immutable, static s => s._server.Options.PageSize.ToString(CultureInfo.InvariantCulture)),
         new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
         new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
+        // Scripting: the time limit before -BUSY.
+        new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
     ];
 
@@ -83,6 +85,13 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>requirepass: new connections and AUTH use the new password; connections already authenticated stay so, as in Redis.</summary>
     private static void SetPassword(StoreWrapper server, string value) => server.Options.Password = value.Length == 0 ? null : value;
+
+    /// <summary>lua-time-limit: applies to scripts started afterwards.</summary>
+    private static void SetLuaTimeLimit(StoreWrapper server, string value)
+    {
+        if (long.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out long milliseconds))
+            Garnet.server.Scripting.ScriptingState.Of(server).TimeLimitMilliseconds = milliseconds;
+    }
 
     private void Config()
     {

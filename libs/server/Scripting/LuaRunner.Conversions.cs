@@ -1,0 +1,365 @@
+using System;
+using System.Globalization;
+using System.Text;
+using Garnet.common;
+using static Garnet.server.Scripting.LuaNative;
+
+namespace Garnet.server.Scripting;
+
+/// <summary>
+/// Redis's conversions between replies and Lua values. Replies to Lua (redis.call): integer → number,
+/// bulk → string, null bulk or array → false, array → table, status → {ok=...}, error → {err=...};
+/// after redis.setresp(3) also map → {map=...}, set → {set=...}, null → nil, boolean, double →
+/// {double=...}, big number → {big_number=...}, verbatim → {verbatim_string=...}. Lua to the
+/// client: number → integer (truncated), string → bulk, true → 1, false and nil → null (booleans
+/// stay booleans after setresp(3)), {err=}, {ok=}, {double=}, {big_number=}, {map=}, {set=}, and
+/// any other table → array up to its first nil.
+/// </summary>
+internal sealed unsafe partial class LuaRunner
+{
+    /// <summary>Pushes the reply at <paramref name="position"/> as a Lua value and moves past it.</summary>
+    private static void PushReply(nint L, ReadOnlySpan<byte> data, ref int position, int depth)
+    {
+        if (position >= data.Length)
+        {
+            PushNil(L);
+            return;
+        }
+        byte kind = data[position];
+        var line = ReadLine(data, ref position);
+        switch (kind)
+        {
+            case (byte)'+':
+                PushFieldTable(L, "ok"u8, line);
+                return;
+            case (byte)'-':
+                PushFieldTable(L, "err"u8, line);
+                return;
+            case (byte)':':
+                PushInteger(L, ParseLong(line));
+                return;
+            case (byte)'$':
+                {
+                    long length = ParseLong(line);
+                    if (length < 0)
+                    {
+                        PushBoolean(L, 0);
+                        return;
+                    }
+                    PushBytes(L, data.Slice(position, (int)length));
+                    position += (int)length + 2;
+                    return;
+                }
+            case (byte)'*':
+            case (byte)'>':
+                {
+                    long count = ParseLong(line);
+                    if (count < 0)
+                    {
+                        PushBoolean(L, 0);
+                        return;
+                    }
+                    CheckDepth(L, depth);
+                    CreateTable(L, (int)count, 0);
+                    for (int i = 1; i <= count; i++)
+                    {
+                        PushReply(L, data, ref position, depth + 1);
+                        RawSetI(L, -2, i);
+                    }
+                    return;
+                }
+            case (byte)'%':
+            case (byte)'~':
+                {
+                    bool map = kind == '%';
+                    long count = ParseLong(line);
+                    CheckDepth(L, depth);
+                    CreateTable(L, 0, 1);
+                    PushBytes(L, map ? "map"u8 : "set"u8);
+                    CreateTable(L, 0, (int)count);
+                    for (long i = 0; i < count; i++)
+                    {
+                        PushReply(L, data, ref position, depth + 1);
+                        if (map)
+                            PushReply(L, data, ref position, depth + 1);
+                        else
+                            PushBoolean(L, 1);
+                        if (Type(L, -2) == TypeNil)
+                            Pop(L, 2);
+                        else
+                            RawSet(L, -3);
+                    }
+                    RawSet(L, -3);
+                    return;
+                }
+            case (byte)'_':
+                PushNil(L);
+                return;
+            case (byte)'#':
+                PushBoolean(L, line.Length > 0 && line[0] == 't' ? 1 : 0);
+                return;
+            case (byte)',':
+                {
+                    CreateTable(L, 0, 1);
+                    PushBytes(L, "double"u8);
+                    PushNumber(L, ParseDouble(line));
+                    RawSet(L, -3);
+                    return;
+                }
+            case (byte)'(':
+                PushFieldTable(L, "big_number"u8, line);
+                return;
+            case (byte)'=':
+                {
+                    long length = ParseLong(line);
+                    var text = data.Slice(position, (int)length);
+                    position += (int)length + 2;
+                    CreateTable(L, 0, 1);
+                    PushBytes(L, "verbatim_string"u8);
+                    CreateTable(L, 0, 2);
+                    PushBytes(L, "format"u8);
+                    PushBytes(L, text.Slice(0, Math.Min(3, text.Length)));
+                    RawSet(L, -3);
+                    PushBytes(L, "string"u8);
+                    PushBytes(L, text.Length > 4 ? text.Slice(4) : ReadOnlySpan<byte>.Empty);
+                    RawSet(L, -3);
+                    RawSet(L, -3);
+                    return;
+                }
+            default:
+                throw new InvalidOperationException($"Unexpected reply type '{(char)kind}' in a script.");
+        }
+    }
+
+    private static void CheckDepth(nint L, int depth)
+    {
+        if (depth > MaxNesting || CheckStack(L, 8) == 0)
+            throw new InvalidOperationException("reached lua stack limit");
+    }
+
+    private static void PushFieldTable(nint L, ReadOnlySpan<byte> field, ReadOnlySpan<byte> value)
+    {
+        CreateTable(L, 0, 1);
+        PushBytes(L, field);
+        PushBytes(L, value);
+        RawSet(L, -3);
+    }
+
+    /// <summary>The rest of the line after the type byte at <paramref name="position"/>; moves past its CRLF.</summary>
+    private static ReadOnlySpan<byte> ReadLine(ReadOnlySpan<byte> data, ref int position)
+    {
+        int start = position + 1;
+        int end = data.Slice(start).IndexOf("\r\n"u8);
+        if (end < 0)
+            throw new InvalidOperationException("Truncated reply in a script.");
+        position = start + end + 2;
+        return data.Slice(start, end);
+    }
+
+    private static long ParseLong(ReadOnlySpan<byte> text)
+    {
+        if (!System.Buffers.Text.Utf8Parser.TryParse(text, out long value, out int consumed) || consumed != text.Length)
+            throw new InvalidOperationException("Bad number in a reply.");
+        return value;
+    }
+
+    private static double ParseDouble(ReadOnlySpan<byte> text)
+    {
+        if (text.SequenceEqual("inf"u8))
+            return double.PositiveInfinity;
+        if (text.SequenceEqual("-inf"u8))
+            return double.NegativeInfinity;
+        if (text.SequenceEqual("nan"u8))
+            return double.NaN;
+        return double.Parse(Encoding.ASCII.GetString(text), CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>Writes the Lua value at absolute <paramref name="index"/> of <paramref name="L"/> as a reply.</summary>
+    private void WriteValue(nint L, int index, ref RespWriter writer, int depth)
+    {
+        switch (Type(L, index))
+        {
+            case TypeString:
+                writer.WriteBulk(ToSpan(L, index));
+                return;
+            case TypeNumber:
+                writer.WriteInteger(IsInteger(L, index) != 0 ? ToIntegerX(L, index, null) : Truncate(ToNumberX(L, index, null)));
+                return;
+            case TypeBoolean:
+                bool value = ToBoolean(L, index) != 0;
+                if (_resp3)
+                    writer.WriteBoolean(value);
+                else if (value)
+                    writer.WriteInteger(1);
+                else
+                    writer.WriteNull();
+                return;
+            case TypeTable:
+                WriteTable(L, index, ref writer, depth);
+                return;
+            default:
+                writer.WriteNull();
+                return;
+        }
+    }
+
+    private static long Truncate(double value)
+    {
+        if (double.IsNaN(value))
+            return long.MinValue;
+        if (value >= 9.2233720368547758e18)
+            return long.MaxValue;
+        if (value <= -9.2233720368547758e18)
+            return long.MinValue;
+        return (long)value;
+    }
+
+    private void WriteTable(nint L, int index, ref RespWriter writer, int depth)
+    {
+        if (depth > MaxNesting || CheckStack(L, 8) == 0)
+        {
+            writer.WriteError("ERR reached lua stack limit"u8);
+            return;
+        }
+        int fieldType = GetField(L, index, "err"u8);
+        if (fieldType == TypeString)
+        {
+            WriteErrorReply(ref writer, ToSpan(L, -1));
+            Pop(L, 1);
+            return;
+        }
+        Pop(L, 1);
+        fieldType = GetField(L, index, "ok"u8);
+        if (fieldType == TypeString)
+        {
+            WriteStatusReply(ref writer, ToSpan(L, -1));
+            Pop(L, 1);
+            return;
+        }
+        Pop(L, 1);
+        fieldType = GetField(L, index, "double"u8);
+        if (fieldType == TypeNumber)
+        {
+            writer.WriteDouble(ToNumberX(L, -1, null));
+            Pop(L, 1);
+            return;
+        }
+        Pop(L, 1);
+        fieldType = GetField(L, index, "big_number"u8);
+        if (fieldType == TypeString)
+        {
+            var text = ToSpan(L, -1);
+            if (writer.Resp3)
+            {
+                writer.WriteRaw("("u8);
+                WriteSanitized(ref writer, text);
+                writer.WriteRaw("\r\n"u8);
+            }
+            else
+            {
+                writer.WriteBulk(text);
+            }
+            Pop(L, 1);
+            return;
+        }
+        Pop(L, 1);
+        fieldType = GetField(L, index, "map"u8);
+        if (fieldType == TypeTable)
+        {
+            int map = GetTop(L);
+            writer.WriteMapHeader(CountPairs(L, map));
+            PushNil(L);
+            while (Next(L, map) != 0)
+            {
+                int top = GetTop(L);
+                WriteValue(L, top - 1, ref writer, depth + 1);
+                WriteValue(L, top, ref writer, depth + 1);
+                Pop(L, 1);
+            }
+            Pop(L, 1);
+            return;
+        }
+        Pop(L, 1);
+        fieldType = GetField(L, index, "set"u8);
+        if (fieldType == TypeTable)
+        {
+            int set = GetTop(L);
+            writer.WriteSetHeader(CountPairs(L, set));
+            PushNil(L);
+            while (Next(L, set) != 0)
+            {
+                WriteValue(L, GetTop(L) - 1, ref writer, depth + 1);
+                Pop(L, 1);
+            }
+            Pop(L, 1);
+            return;
+        }
+        Pop(L, 1);
+
+        // An array: elements 1..n up to the first nil.
+        int count = 0;
+        while (RawGetI(L, index, count + 1) != TypeNil)
+        {
+            Pop(L, 1);
+            count++;
+        }
+        Pop(L, 1);
+        writer.WriteArrayHeader(count);
+        for (int i = 1; i <= count; i++)
+        {
+            RawGetI(L, index, i);
+            WriteValue(L, GetTop(L), ref writer, depth + 1);
+            Pop(L, 1);
+        }
+    }
+
+    private static int GetField(nint L, int index, ReadOnlySpan<byte> name)
+    {
+        PushBytes(L, name);
+        return RawGet(L, index);
+    }
+
+    private static int CountPairs(nint L, int table)
+    {
+        int count = 0;
+        PushNil(L);
+        while (Next(L, table) != 0)
+        {
+            Pop(L, 1);
+            count++;
+        }
+        return count;
+    }
+
+    /// <summary>An error reply from an err field: Redis sends "-" + the text, newlines as spaces.</summary>
+    private static void WriteErrorReply(ref RespWriter writer, ReadOnlySpan<byte> text)
+    {
+        writer.WriteRaw("-"u8);
+        WriteSanitized(ref writer, text);
+        writer.WriteRaw("\r\n"u8);
+    }
+
+    /// <summary>A status reply from an ok field, newlines as spaces.</summary>
+    private static void WriteStatusReply(ref RespWriter writer, ReadOnlySpan<byte> text)
+    {
+        writer.WriteRaw("+"u8);
+        WriteSanitized(ref writer, text);
+        writer.WriteRaw("\r\n"u8);
+    }
+
+    private static void WriteSanitized(ref RespWriter writer, ReadOnlySpan<byte> text)
+    {
+        while (text.Length > 0)
+        {
+            int stop = text.IndexOfAny((byte)'\r', (byte)'\n');
+            if (stop < 0)
+            {
+                writer.WriteRaw(text);
+                return;
+            }
+            writer.WriteRaw(text.Slice(0, stop));
+            writer.WriteRaw(" "u8);
+            text = text.Slice(stop + 1);
+        }
+    }
+}

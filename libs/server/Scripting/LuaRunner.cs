@@ -1,0 +1,454 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text;
+using Garnet.common;
+using static Garnet.server.Scripting.LuaNative;
+
+namespace Garnet.server.Scripting;
+
+/// <summary>
+/// One session's Lua state (created on its first script): the sandbox from <see cref="LuaPrelude"/>,
+/// the session's compiled scripts by digest, and one coroutine that runs each script so a count hook
+/// can stop it (SCRIPT KILL) by yielding, which needs no longjmp through managed code.
+/// Scripts run on the session's thread; the C callbacks find the runner through a thread-static.
+/// </summary>
+internal sealed unsafe partial class LuaRunner : IDisposable
+{
+    /// <summary>Lua instructions between two checks of the time limit and of the kill flag.</summary>
+    private const int HookInstructions = 10_000;
+
+    /// <summary>Deepest table nesting converted to or from a reply.</summary>
+    private const int MaxNesting = 1000;
+
+    [ThreadStatic]
+    private static LuaRunner? t_current;
+
+    private readonly KeraLua.Lua _lua;
+    private readonly nint _state;
+    private readonly nint _thread;
+    private readonly int _globalsRef;
+    private readonly int _environmentRef;
+    private readonly Dictionary<ScriptDigest, CompiledScript> _functions = new();
+    private readonly ScriptingState _scripting;
+    private readonly RespServerSession _session;
+    private readonly ReplyBuffer _reply = new(4096);
+    private ArgSlice[] _callArgs = new ArgSlice[8];
+
+    // The script being run.
+    private ScriptDigest _digest;
+    private bool _readOnly;
+    private bool _wrote;
+    private volatile bool _killRequested;
+    private bool _timedOut;
+    private long _startTimestamp;
+    private long _limitTicks;
+    private bool _resp3;
+    private bool _disposed;
+
+    public LuaRunner(RespServerSession session, ScriptingState scripting)
+    {
+        _session = session;
+        _scripting = scripting;
+        Generation = scripting.Generation;
+        _lua = new KeraLua.Lua(openLibs: true);
+        _state = _lua.Handle;
+
+        // The prelude gets the C functions it wraps and returns the globals and the environment proxy.
+        if (_lua.LoadString(LuaPrelude.Source, "=prelude") != KeraLua.LuaStatus.OK)
+            throw new InvalidOperationException("The Lua prelude does not compile: " + _lua.ToString(-1));
+        PushCClosure(_state, &RedisCallCallback, 0);
+        PushCClosure(_state, &Sha1HexCallback, 0);
+        PushCClosure(_state, &SetRespCallback, 0);
+        PushLightUserData(_state, 0);
+        PushBytes(_state, ServerStrings.RedisVersion);
+        var version = ServerStrings.RedisVersionText.Split('.');
+        PushInteger(_state, (int.Parse(version[0]) << 16) | (int.Parse(version[1]) << 8) | int.Parse(version[2]));
+        if (PCallK(_state, 6, 2, 0, 0, 0) != Ok)
+            throw new InvalidOperationException("The Lua prelude failed: " + _lua.ToString(-1));
+        _environmentRef = Ref(_state, RegistryIndex);
+        _globalsRef = Ref(_state, RegistryIndex);
+
+        _thread = NewThread(_state);
+        Ref(_state, RegistryIndex);
+        SetHook(_thread, &HookCallback, MaskCount, HookInstructions);
+    }
+
+    /// <summary>The script cache generation this state was built for (SCRIPT FLUSH makes it stale).</summary>
+    public long Generation { get; }
+
+    /// <summary>Whether the running script ran a write command (then SCRIPT KILL cannot stop it).</summary>
+    public bool HasWritten => _wrote;
+
+    /// <summary>Asks the running script to stop at its next hook (SCRIPT KILL, from another thread).</summary>
+    public void RequestKill() => _killRequested = true;
+
+    /// <summary>
+    /// Makes sure the script <paramref name="digest"/> is compiled here: from <paramref name="body"/>
+    /// (EVAL, SCRIPT LOAD), or with <paramref name="fromCache"/> from the server's cache (EVALSHA).
+    /// Returns false with <paramref name="error"/> null when the cache does not have it, or with the
+    /// compile error. <paramref name="noWrites"/> tells whether its shebang declares no-writes.
+    /// </summary>
+    public bool TryPrepare(in ScriptDigest digest, ReadOnlySpan<byte> body, bool fromCache, out bool noWrites, out string? error)
+    {
+        error = null;
+        if (_functions.TryGetValue(digest, out var compiled))
+        {
+            noWrites = compiled.NoWrites;
+            return true;
+        }
+        noWrites = false;
+        byte[]? cached = _scripting.Find(digest);
+        if (fromCache)
+        {
+            if (cached == null)
+                return false;
+            body = cached;
+        }
+        if (!TryCompile(body, out int reference, out error))
+            return false;
+        noWrites = IsNoWrites(body);
+        _functions.Add(digest, new CompiledScript(reference, noWrites));
+        if (cached == null)
+            _scripting.Add(digest, body.ToArray());
+        return true;
+    }
+
+    private readonly record struct CompiledScript(int Reference, bool NoWrites);
+
+    /// <summary>Compiles <paramref name="body"/> into a function whose globals are the sandbox.</summary>
+    private bool TryCompile(ReadOnlySpan<byte> body, out int reference, out string? error)
+    {
+        reference = 0;
+        error = null;
+        var source = body;
+        if (!TryStripShebang(ref source, out error))
+            return false;
+        int status;
+        fixed (byte* p = source)
+        fixed (byte* name = "@user_script\0"u8)
+        fixed (byte* mode = "t\0"u8)
+            status = LoadBufferX(_state, p, (nuint)source.Length, name, mode);
+        if (status != Ok)
+        {
+            error = "ERR Error compiling script (new function): " + Encoding.UTF8.GetString(ToSpan(_state, -1));
+            Pop(_state, 1);
+            return false;
+        }
+        RawGetI(_state, RegistryIndex, _environmentRef);
+        SetUpvalue(_state, -2, 1);
+        reference = Ref(_state, RegistryIndex);
+        return true;
+    }
+
+    /// <summary>
+    /// Redis 7's "#!lua [flags=...]" first line: the engine must be lua; the line is blanked so line
+    /// numbers stay. Flags are accepted (no-writes is honoured by the caller through <see cref="IsNoWrites"/>).
+    /// </summary>
+    private static bool TryStripShebang(ref ReadOnlySpan<byte> source, out string? error)
+    {
+        error = null;
+        if (!source.StartsWith("#!"u8))
+            return true;
+        int end = source.IndexOf((byte)'\n');
+        var line = end < 0 ? source : source.Slice(0, end);
+        var parts = Encoding.UTF8.GetString(line.Slice(2)).Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (parts.Length == 0 || parts[0] != "lua")
+        {
+            error = $"ERR Could not find engine '{(parts.Length == 0 ? "" : parts[0])}'";
+            return false;
+        }
+        for (int i = 1; i < parts.Length; i++)
+        {
+            if (!parts[i].StartsWith("flags=", StringComparison.Ordinal))
+            {
+                error = $"ERR Unknown lua shebang option: {parts[i]}";
+                return false;
+            }
+            foreach (var flag in parts[i].Substring(6).Split(',', StringSplitOptions.RemoveEmptyEntries))
+            {
+                if (flag is not ("no-writes" or "allow-oom" or "allow-stale" or "no-cluster" or "allow-cross-slot-keys"))
+                {
+                    error = $"ERR Unexpected flag in script shebang: {flag}";
+                    return false;
+                }
+            }
+        }
+        source = end < 0 ? ReadOnlySpan<byte>.Empty : source.Slice(end);
+        return true;
+    }
+
+    /// <summary>Whether a script's shebang declares no-writes (it then runs as with EVAL_RO).</summary>
+    private static bool IsNoWrites(ReadOnlySpan<byte> body)
+    {
+        if (!body.StartsWith("#!"u8))
+            return false;
+        int end = body.IndexOf((byte)'\n');
+        var line = end < 0 ? body : body.Slice(0, end);
+        int flags = line.IndexOf("flags="u8);
+        return flags >= 0 && line.Slice(flags).IndexOf("no-writes"u8) >= 0;
+    }
+
+    /// <summary>
+    /// Runs the prepared script <paramref name="digest"/> with KEYS and ARGV and writes its reply (or
+    /// error) to <paramref name="writer"/>, in the caller's protocol.
+    /// </summary>
+    public void Run(in ScriptDigest digest, ReadOnlySpan<ArgSlice> keys, ReadOnlySpan<ArgSlice> args, bool readOnly, ref RespWriter writer)
+    {
+        int function = _functions[digest].Reference;
+        nint L = _thread;
+        if (CheckStack(L, 8) == 0)
+            throw new InvalidOperationException("The Lua stack cannot grow.");
+        RawGetI(L, RegistryIndex, _globalsRef);
+        SetArgumentTable(L, "KEYS"u8, keys);
+        SetArgumentTable(L, "ARGV"u8, args);
+        Pop(L, 1);
+        RawGetI(L, RegistryIndex, function);
+
+        _digest = digest;
+        _readOnly = readOnly;
+        _wrote = false;
+        _killRequested = false;
+        _timedOut = false;
+        _resp3 = false;
+        long limit = _scripting.TimeLimitMilliseconds;
+        _limitTicks = limit <= 0 ? long.MaxValue : limit * Stopwatch.Frequency / 1000;
+        _startTimestamp = Stopwatch.GetTimestamp();
+        var previous = t_current;
+        t_current = this;
+        int status;
+        int results;
+        try
+        {
+            status = Resume(L, _state, 0, out results);
+        }
+        finally
+        {
+            t_current = previous;
+            if (_timedOut)
+                _scripting.RemoveTimedOut(this);
+        }
+
+        if (status == Ok)
+        {
+            if (results == 0)
+                writer.WriteNull();
+            else
+                WriteValue(L, GetTop(L) - results + 1, ref writer, 0);
+            SetTop(L, 0);
+        }
+        else
+        {
+            string message;
+            if (status == Yield)
+                message = _killRequested ? "ERR Script killed by user with SCRIPT KILL..." : "ERR attempt to yield from outside a coroutine";
+            else if (status == ErrorMemory)
+                message = "ERR Out of memory in the Lua script";
+            else
+                message = ErrorText(L, -1);
+            int line = FindUserLine(L);
+            if (line > 0)
+                message += $" script: {digest}, on @user_script:{line}.";
+            writer.WriteError(message);
+            // Resetting a failed thread leaves the error object on its stack: a new run needs it empty.
+            CloseThread(L, _state);
+            SetTop(L, 0);
+        }
+    }
+
+    private static void SetArgumentTable(nint L, ReadOnlySpan<byte> name, ReadOnlySpan<ArgSlice> values)
+    {
+        PushBytes(L, name);
+        CreateTable(L, values.Length, 0);
+        for (int i = 0; i < values.Length; i++)
+        {
+            PushLString(L, values[i].Pointer, (nuint)values[i].Length);
+            RawSetI(L, -2, i + 1);
+        }
+        RawSet(L, -3);
+    }
+
+    /// <summary>The text of an error value: a table's err field as is, anything else prefixed "ERR " as Redis's handler does.</summary>
+    private static string ErrorText(nint L, int index)
+    {
+        int type = Type(L, index);
+        if (type == TypeTable)
+        {
+            PushBytes(L, "err"u8);
+            int fieldType = RawGet(L, index - 1);
+            string text = fieldType == TypeString ? Encoding.UTF8.GetString(ToSpan(L, -1)) : "ERR unknown error";
+            Pop(L, 1);
+            return text;
+        }
+        if (type is TypeString or TypeNumber)
+            return "ERR " + Encoding.UTF8.GetString(ToSpan(L, index));
+        return type switch
+        {
+            TypeNil => "ERR nil",
+            TypeBoolean => ToBoolean(L, index) != 0 ? "ERR true" : "ERR false",
+            _ => "ERR execution failure",
+        };
+    }
+
+    /// <summary>The current line of the innermost user-script frame of a failed or yielded coroutine (its stack is kept), or 0.</summary>
+    private static int FindUserLine(nint L)
+    {
+        byte* debug = stackalloc byte[DebugSize];
+        fixed (byte* what = "Sl\0"u8)
+        {
+            for (int level = 0; GetStack(L, level, debug) != 0; level++)
+            {
+                GetInfo(L, what, debug);
+                byte* source = *(byte**)(debug + DebugSourceOffset);
+                if (source != null && new ReadOnlySpan<byte>(source, 12).SequenceEqual("@user_script"u8))
+                {
+                    int line = *(int*)(debug + DebugCurrentLineOffset);
+                    if (line > 0)
+                        return line;
+                }
+            }
+        }
+        return 0;
+    }
+
+    [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+    private static void HookCallback(nint L, nint debug)
+    {
+        var runner = t_current;
+        if (runner == null)
+            return;
+        if (!runner._timedOut && Stopwatch.GetTimestamp() - runner._startTimestamp > runner._limitTicks)
+        {
+            runner._timedOut = true;
+            runner._scripting.AddTimedOut(runner);
+        }
+        // Yielding from a count hook returns here normally; Lua unwinds after the hook returns.
+        if (runner._killRequested && IsYieldable(L) != 0)
+            YieldK(L, 0, 0, 0);
+    }
+
+    [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+    private static int Sha1HexCallback(nint L)
+    {
+        var text = ToSpan(L, 1);
+        Span<byte> hex = stackalloc byte[40];
+        ScriptDigest.Of(text).Format(hex);
+        PushBytes(L, hex);
+        return 1;
+    }
+
+    [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+    private static int SetRespCallback(nint L)
+    {
+        var runner = t_current;
+        if (runner != null)
+            runner._resp3 = ToIntegerX(L, 1, null) == 3;
+        return 0;
+    }
+
+    /// <summary>
+    /// redis.call / redis.pcall: returns the converted reply, plus 1 when it is an error reply (call
+    /// raises it) or 2 when the call itself was invalid (both raise).
+    /// </summary>
+    [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+    private static int RedisCallCallback(nint L)
+    {
+        var runner = t_current;
+        if (runner == null)
+            return 0;
+        try
+        {
+            return runner.Call(L);
+        }
+        catch (Exception e)
+        {
+            runner._reply.Reset();
+            return ReturnError(L, "ERR " + e.Message, 1);
+        }
+    }
+
+    private static int ReturnError(nint L, string message, int raise)
+    {
+        CreateTable(L, 0, 1);
+        PushBytes(L, "err"u8);
+        PushBytes(L, Encoding.UTF8.GetBytes(message));
+        RawSet(L, -3);
+        PushInteger(L, raise);
+        return 2;
+    }
+
+    private int Call(nint L)
+    {
+        int count = GetTop(L);
+        if (count == 0)
+            return ReturnError(L, "ERR Please specify at least one argument for this redis lib call", 2);
+        if (_callArgs.Length < count)
+            Array.Resize(ref _callArgs, Math.Max(count, 2 * _callArgs.Length));
+        for (int i = 1; i <= count; i++)
+        {
+            int type = Type(L, i);
+            if (type == TypeNumber)
+            {
+                PushNumberText(L, i);
+                Replace(L, i);
+            }
+            else if (type != TypeString)
+            {
+                return ReturnError(L, "ERR Lua redis lib command arguments must be strings or integers", 2);
+            }
+            byte* p = ToLString(L, i, out nuint length);
+            _callArgs[i - 1] = new ArgSlice(p, (int)length);
+        }
+
+        _reply.Reset();
+        _session.RunCommandFromScript(_callArgs, count, _reply, _resp3, _readOnly, ref _wrote);
+        var reply = _reply.Written;
+        if (CheckStack(L, 8) == 0)
+            return 0;
+        int position = 0;
+        bool isError = reply.Length > 0 && reply[0] == '-';
+        PushReply(L, reply, ref position, 0);
+        _reply.Reset();
+        if (!isError)
+            return 1;
+        PushInteger(L, 1);
+        return 2;
+    }
+
+    /// <summary>Pushes the text Redis sends for a number argument: integers as such, other doubles in shortest form.</summary>
+    private static void PushNumberText(nint L, int index)
+    {
+        Span<byte> text = stackalloc byte[32];
+        int length;
+        if (IsInteger(L, index) != 0)
+        {
+            System.Buffers.Text.Utf8Formatter.TryFormat(ToIntegerX(L, index, null), text, out length);
+        }
+        else
+        {
+            double value = ToNumberX(L, index, null);
+            if (Math.Floor(value) == value && Math.Abs(value) < 1e17)
+            {
+                System.Buffers.Text.Utf8Formatter.TryFormat((long)value, text, out length);
+            }
+            else
+            {
+                string s = double.IsNaN(value) ? "nan" : double.IsPositiveInfinity(value) ? "inf" : double.IsNegativeInfinity(value) ? "-inf"
+                    : value.ToString("R", System.Globalization.CultureInfo.InvariantCulture).Replace("E", "e");
+                length = Encoding.ASCII.GetBytes(s, text);
+            }
+        }
+        PushBytes(L, text.Slice(0, length));
+    }
+
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        _lua.Dispose();
+        _reply.Dispose();
+    }
+}

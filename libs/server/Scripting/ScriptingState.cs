@@ -1,0 +1,107 @@
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+namespace Garnet.server.Scripting;
+
+/// <summary>What SCRIPT KILL found.</summary>
+internal enum ScriptKillResult
+{
+    /// <summary>No script ran past the time limit.</summary>
+    NotBusy,
+
+    /// <summary>The scripts past the limit have written: they cannot be stopped.</summary>
+    Unkillable,
+
+    /// <summary>The scripts past the limit were asked to stop.</summary>
+    Killed,
+}
+
+/// <summary>
+/// Per-server scripting state: the script cache (SCRIPT LOAD / EVALSHA, shared by all sessions; each
+/// session compiles into its own Lua state), the time limit, and the scripts that ran past it — while
+/// there are any, other clients get -BUSY and SCRIPT KILL can stop them.
+/// </summary>
+internal sealed class ScriptingState
+{
+    private static readonly ConditionalWeakTable<StoreWrapper, ScriptingState> s_states = new();
+
+    private readonly ConcurrentDictionary<ScriptDigest, byte[]> _scripts = new();
+    private readonly List<LuaRunner> _timedOut = new();
+    private long _generation;
+    private int _timedOutCount;
+
+    private ScriptingState(ServerOptions options)
+    {
+        TimeLimitMilliseconds = options.LuaTimeLimitMilliseconds;
+    }
+
+    /// <summary>The state of <paramref name="server"/>.</summary>
+    public static ScriptingState Of(StoreWrapper server) => s_states.GetValue(server, static s => new ScriptingState(s.Options));
+
+    /// <summary>Milliseconds a script runs before other clients get -BUSY (lua-time-limit); 0 or less: never.</summary>
+    public long TimeLimitMilliseconds { get; set; }
+
+    /// <summary>Bumped by SCRIPT FLUSH: sessions drop their compiled scripts when it changes.</summary>
+    public long Generation => Volatile.Read(ref _generation);
+
+    /// <summary>Number of scripts running past the time limit (read on every command: non-zero means -BUSY).</summary>
+    public int TimedOutCount => Volatile.Read(ref _timedOutCount);
+
+    /// <summary>The body of the script with <paramref name="digest"/>, or null.</summary>
+    public byte[]? Find(in ScriptDigest digest) => _scripts.TryGetValue(digest, out var body) ? body : null;
+
+    /// <summary>Whether the cache holds <paramref name="digest"/>.</summary>
+    public bool Contains(in ScriptDigest digest) => _scripts.ContainsKey(digest);
+
+    /// <summary>Caches a compiled script's body.</summary>
+    public void Add(in ScriptDigest digest, byte[] body) => _scripts.TryAdd(digest, body);
+
+    /// <summary>Empties the cache (SCRIPT FLUSH).</summary>
+    public void Flush()
+    {
+        _scripts.Clear();
+        Interlocked.Increment(ref _generation);
+    }
+
+    /// <summary>Called by a running script's hook when it passes the time limit.</summary>
+    public void AddTimedOut(LuaRunner runner)
+    {
+        lock (_timedOut)
+        {
+            _timedOut.Add(runner);
+            Volatile.Write(ref _timedOutCount, _timedOut.Count);
+        }
+    }
+
+    /// <summary>Called when a script that passed the time limit ends.</summary>
+    public void RemoveTimedOut(LuaRunner runner)
+    {
+        lock (_timedOut)
+        {
+            _timedOut.Remove(runner);
+            Volatile.Write(ref _timedOutCount, _timedOut.Count);
+        }
+    }
+
+    /// <summary>SCRIPT KILL: asks every script past the time limit that has not written to stop.</summary>
+    public ScriptKillResult Kill()
+    {
+        lock (_timedOut)
+        {
+            if (_timedOut.Count == 0)
+                return ScriptKillResult.NotBusy;
+            bool killed = false;
+            foreach (var runner in _timedOut)
+            {
+                if (!runner.HasWritten)
+                {
+                    runner.RequestKill();
+                    killed = true;
+                }
+            }
+            return killed ? ScriptKillResult.Killed : ScriptKillResult.Unkillable;
+        }
+    }
+}
