@@ -310,4 +310,20 @@ public class TransactionCommandTests : ServerTestBase
         Assert.That(client.Execute("ZCARD", "gout"), Is.EqualTo(":1\r\n"));
         Assert.That(client.Execute("LRANGE", "l1", "0", "-1"), Is.EqualTo("*1\r\n$1\r\nb\r\n"));
     }
+
+    [Test]
+    public void ClientListShowsAClientInMulti()
+    {
+        using var client = ConnectRaw();
+        using var observer = ConnectRaw();
+        Assert.That(observer.Execute("CLIENT", "LIST"), Does.Contain(" multi=-1"));
+        client.Execute("MULTI");
+        client.Execute("SET", "a", "1");
+        client.Execute("INCR", "a");
+        string list = observer.Execute("CLIENT", "LIST");
+        Assert.That(list, Does.Contain(" flags=x "));
+        Assert.That(list, Does.Contain(" multi=2"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*2\r\n+OK\r\n:2\r\n"));
+        Assert.That(observer.Execute("CLIENT", "LIST"), Does.Not.Contain(" flags=x "));
+    }
 }

@@ -393,10 +393,12 @@ public sealed unsafe partial class RespServerSession
     {
         var line = new StringBuilder(320);
         var invariant = CultureInfo.InvariantCulture;
-        string flags = (session.IsSubscriber ? "P" : "") + (session.IsBlocked ? "b" : "") + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
+        // Another session's transaction is read without a lock: the count is informational, as in Redis.
+        int queued = session._transaction is { InMulti: true } transaction ? transaction.Count : -1;
+        string flags = (session.IsSubscriber ? "P" : "") + (queued >= 0 ? "x" : "") + (session.IsBlocked ? "b" : "") + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
         line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd=-1");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
-        line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub=0 multi=-1");
+        line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub=0 multi={queued}");
         line.Append(" qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r");
         line.Append(invariant, $" cmd={LastCommandName(session)} user=default redir=-1 resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");
