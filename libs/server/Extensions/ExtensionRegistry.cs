@@ -40,6 +40,15 @@ public sealed class ExtensionRegistry
     /// <summary>Registers a transactional stored procedure.</summary>
     public RespCommand NewTransactionProcedure(CustomTransactionProcedure procedure) => Add(procedure, firstKey: 0);
 
+    /// <summary>Registers any kind of extension.</summary>
+    public RespCommand Register(CustomCommandBase command) => command switch
+    {
+        CustomRawStringCommand raw => NewCommand(raw),
+        CustomProcedure procedure => NewProcedure(procedure),
+        CustomTransactionProcedure transactional => NewTransactionProcedure(transactional),
+        _ => throw new ArgumentException($"Unknown extension kind {command?.GetType()}."),
+    };
+
     private RespCommand Add(CustomCommandBase command, int firstKey)
     {
         ArgumentNullException.ThrowIfNull(command);
