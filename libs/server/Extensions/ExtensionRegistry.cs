@@ -40,10 +40,19 @@ public sealed class ExtensionRegistry
     /// <summary>Registers a transactional stored procedure.</summary>
     public RespCommand NewTransactionProcedure(CustomTransactionProcedure procedure) => Add(procedure, firstKey: 0);
 
+    /// <summary>Registers a command on a custom object type (its factory gets a type byte if it has none yet).</summary>
+    public RespCommand NewObjectCommand(CustomObjectCommand command)
+    {
+        ArgumentNullException.ThrowIfNull(command);
+        CustomObjectTypes.Register(command.Factory ?? throw new ArgumentException("The command has no factory."));
+        return Add(command, firstKey: 1);
+    }
+
     /// <summary>Registers any kind of extension.</summary>
     public RespCommand Register(CustomCommandBase command) => command switch
     {
         CustomRawStringCommand raw => NewCommand(raw),
+        CustomObjectCommand objectCommand => NewObjectCommand(objectCommand),
         CustomProcedure procedure => NewProcedure(procedure),
         CustomTransactionProcedure transactional => NewTransactionProcedure(transactional),
         _ => throw new ArgumentException($"Unknown extension kind {command?.GetType()}."),

@@ -22,6 +22,9 @@ public sealed class ExtensionTests
         _transfer = new Transfer();
         _server.Register.NewTransactionProcedure(_transfer);
         _server.Register.NewTransactionProcedure(new Sneaky());
+        _server.Register.NewObjectCommand(new DictSet());
+        _server.Register.NewObjectCommand(new DictGet());
+        _server.Register.NewObjectCommand(new DictDel());
         _server.Start();
     }
 
@@ -80,7 +83,7 @@ public sealed class ExtensionTests
         plain.Start();
         using var plainClient = new RawClient(plain.Port);
         long builtIn = long.Parse(plainClient.Execute("COMMAND", "COUNT").Trim(':', '\r', '\n'));
-        Assert.That(count, Is.EqualTo($":{builtIn + 5}\r\n"));
+        Assert.That(count, Is.EqualTo($":{builtIn + 8}\r\n"));
         Assert.That(client.Execute("COMMAND", "GETKEYS", "SETIFPM", "key1", "v", "p"), Is.EqualTo("*1\r\n$4\r\nkey1\r\n"));
     }
 
@@ -182,6 +185,26 @@ public sealed class ExtensionTests
             Assert.That(long.Parse(value.Split("\r\n")[1]), Is.GreaterThanOrEqualTo(0));
         }
         Assert.That(total, Is.EqualTo(Accounts * 1000));
+    }
+
+    [Test]
+    public void CustomObjectTypeCommands()
+    {
+        using var client = Raw();
+        Assert.That(client.Execute("MYDICTGET", "d", "f"), Is.EqualTo("$-1\r\n"));
+        Assert.That(client.Execute("EXISTS", "d"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("MYDICTSET", "d", "f", "v1"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("MYDICTSET", "d", "f", "v2"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("MYDICTGET", "d", "f"), Is.EqualTo("$2\r\nv2\r\n"));
+        Assert.That(client.Execute("TYPE", "d"), Is.EqualTo("+mydict\r\n"));
+        Assert.That(client.Execute("GET", "d"), Does.StartWith("-WRONGTYPE"));
+        client.Execute("SET", "s", "x");
+        Assert.That(client.Execute("MYDICTSET", "s", "f", "v"), Does.StartWith("-WRONGTYPE"));
+        Assert.That(client.Execute("MYDICTDEL", "d", "f"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("EXISTS", "d"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("MYDICTSET", "d", "a", "1"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("DEL", "d"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("MYDICTSET", "d"), Is.EqualTo("-ERR wrong number of arguments for 'mydictset' command\r\n"));
     }
 
     private static long Total(string execReply)

@@ -30,6 +30,18 @@ public sealed unsafe partial class RespServerSession : ICustomReply, IProcedureA
                 case CustomRawStringCommand raw:
                     RunRawStringCommand(raw);
                     break;
+                case CustomObjectCommand objectCommand:
+                    // The object's Operate finds the command here (same thread, inside the engine callback).
+                    CustomObject.Running = objectCommand;
+                    try
+                    {
+                        RunObjectCommand(objectCommand.Factory.ObjectType, write: (objectCommand.Flags & CommandFlags.ReadOnly) == 0);
+                    }
+                    finally
+                    {
+                        CustomObject.Running = null;
+                    }
+                    break;
                 case CustomTransactionProcedure transactional:
                     RunTransactionProcedure(transactional, CopyArgs(1));
                     break;
