@@ -72,6 +72,15 @@ public sealed class ModuleLoadingTests
         Assert.That(client.Execute("BANKTRANSFER", "a", "b", "300"), Is.EqualTo(":0\r\n"));
         Assert.That(client.Execute("MGET", "a", "b", "banktransfer:calls"), Is.EqualTo("*3\r\n$2\r\n70\r\n$2\r\n30\r\n$1\r\n2\r\n"));
 
+        // The sliding-window limiter object type.
+        Assert.That(client.Execute("RLCOUNT", "rl", "100000"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("RLACQUIRE", "rl", "2", "100000"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("RLACQUIRE", "rl", "2", "100000"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("RLACQUIRE", "rl", "2", "100000"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("RLCOUNT", "rl", "100000"), Is.EqualTo(":2\r\n"));
+        Assert.That(client.Execute("TYPE", "rl"), Is.EqualTo("+ratelimiter\r\n"));
+        Assert.That(client.Execute("RLACQUIRE", "a", "2", "100000"), Does.StartWith("-WRONGTYPE"));
+
         // Loading the same commands again is refused.
         Assert.That(client.Execute("MODULE", "LOADCS", _module), Does.StartWith("-ERR the command"));
     }
