@@ -76,6 +76,10 @@ public sealed class ExtensionRegistry
                 throw new InvalidOperationException("Too many custom commands.");
             var id = (RespCommand)(FirstId + _count);
             var flags = command.Flags;
+            // A transactional procedure takes its own locks: inside EXEC or a script (which hold
+            // theirs already) its keys could not be added, so it is refused there.
+            if (command is CustomTransactionProcedure)
+                flags |= CommandFlags.NoMulti | CommandFlags.NoScript;
             var categories = (flags & CommandFlags.ReadOnly) != 0 ? AclCategories.Read : AclCategories.Write;
             var info = new RespCommandInfo(id, name, command.Arity, flags, firstKey, firstKey, firstKey > 0 ? 1 : 0, categories | AclCategories.Slow, "A custom command.");
             var entry = new RegisteredExtension(info, command);

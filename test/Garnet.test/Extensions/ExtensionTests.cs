@@ -115,6 +115,15 @@ public sealed class ExtensionTests
     }
 
     [Test]
+    public void TransactionProcedureIsRefusedInsideMultiAndProcedures()
+    {
+        using var client = Raw();
+        client.Execute("MULTI");
+        Assert.That(client.Execute("TRANSFER", "a", "b", "1"), Is.EqualTo("-ERR Command not allowed inside a transaction\r\n"));
+        Assert.That(client.Execute("EXEC"), Does.StartWith("-EXECABORT"));
+    }
+
+    [Test]
     public void TransactionProcedureRefusesUndeclaredKeys()
     {
         using var client = Raw();
