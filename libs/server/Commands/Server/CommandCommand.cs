@@ -168,7 +168,7 @@ public sealed unsafe partial class RespServerSession
         var found = new List<(RespCommandInfo Info, RespCommandInfo Parent, bool IsSubcommand)>();
         for (int i = 2; i < _argCount; i++)
         {
-            var top = CommandTable.Lookup(_args[i].Span);
+            var top = FindCommand(_args[i].Span);
             if (top != null)
             {
                 found.Add((top, top, false));
@@ -291,6 +291,8 @@ public sealed unsafe partial class RespServerSession
             foreach (var subcommand in SubcommandTable.Of(info.Command))
                 AddIfListed(subcommand.Info);
         }
+        foreach (var info in _server.Extensions.All) // registered custom commands
+            AddIfListed(info);
         _writer.WriteArrayHeader(names.Count);
         foreach (string name in names)
             _writer.WriteBulk(name);
