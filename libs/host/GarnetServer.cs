@@ -36,6 +36,9 @@ public sealed class GarnetServer : IDisposable
     /// <summary>The server's shared state (databases, statistics, clients).</summary>
     public StoreWrapper Store { get; }
 
+    /// <summary>Registration of custom commands and procedures (before <see cref="Start"/> or while running).</summary>
+    public ExtensionRegistry Register => Store.Extensions;
+
     /// <summary>The TCP port actually bound (useful with port 0).</summary>
     public int Port => ((IPEndPoint)_tcpServer.BoundEndPoint).Port;
 

@@ -65,4 +65,10 @@ public sealed class ServerOptions
     /// (Redis's lua-time-limit); 0 or less never times out. Default 5000.
     /// </summary>
     public long LuaTimeLimitMilliseconds { get; set; } = 5000;
+
+    /// <summary>
+    /// Directories from which REGISTERCS and MODULE LOADCS may load extension assemblies; a path
+    /// outside all of them is refused. Empty (the default) turns runtime loading off.
+    /// </summary>
+    public string[] ExtensionDirectories { get; set; } = [];
 }

@@ -79,6 +79,9 @@ public sealed class Options
     [Option("lua-time-limit", HelpText = "Milliseconds a Lua script runs before other clients get -BUSY and SCRIPT KILL can stop it; 0 never. (default: 5000)")]
     public string? LuaTimeLimit { get; set; }
 
+    [Option("extension-dir", HelpText = "Directories (comma-separated) from which REGISTERCS and MODULE LOADCS may load extension assemblies; loading is refused elsewhere and off when unset.")]
+    public string? ExtensionDir { get; set; }
+
     /// <summary>Positional arguments, which the server does not take; any is an error.</summary>
     [Value(0, Hidden = true)]
     public IEnumerable<string>? UnexpectedArguments { get; set; }

@@ -215,6 +215,8 @@ public static class OptionsParser
             server.PubSubOutputHardLimit = options.PubSubOutputLimit.Trim() == "0" ? 0 : ParseSize(options.PubSubOutputLimit, "pubsub-output-limit", 1, long.MaxValue);
         if (options.LuaTimeLimit != null)
             server.LuaTimeLimitMilliseconds = ParseInt(options.LuaTimeLimit, "lua-time-limit", 0, int.MaxValue);
+        if (options.ExtensionDir != null)
+            server.ExtensionDirectories = options.ExtensionDir.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (options.NetworkBufferSize != null)
             server.NetworkBufferSize = (int)ParseSize(options.NetworkBufferSize, "network-buffer", MinNetworkBufferSize, MaxNetworkBufferSize);
 

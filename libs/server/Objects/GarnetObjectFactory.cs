@@ -13,7 +13,7 @@ public static class GarnetObjectFactory
         GarnetObjectType.Hash => new HashObject(),
         GarnetObjectType.Set => new SetObject(),
         GarnetObjectType.SortedSet => new SortedSetObject(),
-        _ => throw new ArgumentOutOfRangeException(nameof(type), type, "Not an object type."),
+        _ => CustomObjectTypes.Create(type), // Extensions: registered custom object types
     };
 
     /// <summary>Reads an object of <paramref name="type"/> written by <see cref="GarnetObject.Serialize"/>.</summary>
@@ -23,7 +23,7 @@ public static class GarnetObjectFactory
         GarnetObjectType.Hash => HashObject.Deserialize(reader),
         GarnetObjectType.Set => SetObject.Deserialize(reader),
         GarnetObjectType.SortedSet => SortedSetObject.Deserialize(reader),
-        _ => throw new InvalidDataException($"Unknown object type {(byte)type}."),
+        _ => CustomObjectTypes.Deserialize(type, reader), // Extensions: registered custom object types
     };
 
     // Read-only commands on absent keys run on these; read-only operations never change an object,
@@ -40,6 +40,6 @@ public static class GarnetObjectFactory
         GarnetObjectType.Hash => s_emptyHash,
         GarnetObjectType.Set => s_emptySet,
         GarnetObjectType.SortedSet => s_emptySortedSet,
-        _ => throw new ArgumentOutOfRangeException(nameof(type), type, "Not an object type."),
+        _ => CustomObjectTypes.Empty(type), // Extensions: registered custom object types
     };
 }

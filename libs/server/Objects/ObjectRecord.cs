@@ -45,6 +45,6 @@ public static unsafe class ObjectRecord
         GarnetObjectType.Hash => "hash"u8,
         GarnetObjectType.Set => "set"u8,
         GarnetObjectType.SortedSet => "zset"u8,
-        _ => "none"u8,
+        _ => CustomObjectTypes.TypeName(type), // Extensions: a registered type's name
     };
 }

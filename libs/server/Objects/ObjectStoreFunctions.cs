@@ -29,7 +29,8 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
     /// <summary>Whether a command that may grow data must be refused for the memory budget.</summary>
     private bool RefusedForMemory(ref ObjectInput input, ref ObjectOutput output)
     {
-        if (!_objects.OverBudget || (CommandTable.Get(input.Command).Flags & CommandFlags.DenyOom) == 0)
+        // Custom object commands (Extensions, ids from 1000) are refused like deny-oom commands.
+        if (!_objects.OverBudget || ((int)input.Command < ExtensionRegistry.FirstId && (CommandTable.Get(input.Command).Flags & CommandFlags.DenyOom) == 0))
             return false;
         output.Result = ObjectResult.OutOfMemory;
         return true;

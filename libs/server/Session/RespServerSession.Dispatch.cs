@@ -44,7 +44,8 @@ public sealed unsafe partial class RespServerSession
 
     private void ExecuteCommand()
     {
-        var info = LookupCommand(_args[0].Span);
+        // Extensions: custom commands are found after the static table (FindCommand).
+        var info = FindCommand(_args[0].Span);
         if (info == null)
         {
             FlagTransactionError();
@@ -123,6 +124,8 @@ public sealed unsafe partial class RespServerSession
             ExecuteScriptingCommand(command);
         else if (id < 440)
             ExecutePubSubCommand(command);
+        else if (id >= ExtensionRegistry.FirstId)
+            ExecuteCustomCommand(command); // registered custom commands (Commands/Extensions)
         else
             ExecuteExtensionsCommand(command);
     }

@@ -237,6 +237,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             _output.Dispose();
             _replyBuffer.Dispose();
             _lua?.Dispose(); // Scripting: the session's Lua state.
+            _customReply?.Dispose(); // Extensions: the procedures' reply buffer.
         }
     }
 }

@@ -47,7 +47,12 @@ public sealed class ServerStatistics : IDisposable
 
     internal void AddCommands(long count) => Interlocked.Add(ref _commandsProcessed, count);
 
-    internal void AddCommandCall(RespCommand command) => _commandCallsPerThread.Value![(int)command]++;
+    internal void AddCommandCall(RespCommand command)
+    {
+        // Custom commands (ids from ExtensionRegistry.FirstId) are not counted per command.
+        if ((int)command < s_commandSlots)
+            _commandCallsPerThread.Value![(int)command]++;
+    }
 
     internal void AddHits(long hits, long misses)
     {

@@ -49,6 +49,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>The gate every holder of multi-key locks passes (see Transactions/KeyLockGate.cs).</summary>
     internal KeyLockGate KeyLockGate { get; } = new();
 
+    /// <summary>Registered custom commands and procedures (see Extensions/).</summary>
+    public ExtensionRegistry Extensions { get; } = new();
+
     /// <summary>Pub/sub channels and patterns and their subscribers.</summary>
     public PubSubBroker PubSub { get; } = new();
 

@@ -176,7 +176,7 @@ public sealed unsafe partial class RespServerSession
         _inScriptCommand = true;
         try
         {
-            var info = LookupCommand(args[0].Span);
+            var info = FindCommand(args[0].Span);
             var flags = info?.Flags ?? CommandFlags.None;
             if (info != null && count >= 2 && SubcommandTable.IsContainer(info.Command))
             {

@@ -58,7 +58,7 @@ public sealed unsafe partial class RespServerSession
             return;
         switch (subcommand.Id)
         {
-            case Subcommand.CommandCount: _writer.WriteInteger(CommandTable.All.Count); break;
+            case Subcommand.CommandCount: _writer.WriteInteger(CommandTable.All.Count + _server.Extensions.Count); break;
             case Subcommand.CommandInfo: CommandInfo(); break;
             case Subcommand.CommandDocs: CommandDocsReply(); break;
             case Subcommand.CommandGetKeys: CommandGetKeys(); break;
@@ -71,9 +71,12 @@ public sealed unsafe partial class RespServerSession
     private void WriteAllCommandInfo()
     {
         var all = CommandTable.All;
-        _writer.WriteArrayHeader(all.Count);
+        var custom = _server.Extensions.All;
+        _writer.WriteArrayHeader(all.Count + custom.Count);
         foreach (var info in all)
             WriteCommandInfo(info, SubcommandTable.Of(info.Command));
+        foreach (var info in custom)
+            WriteCommandInfo(info, ReadOnlySpan<SubcommandInfo>.Empty);
     }
 
     private void CommandInfo()
@@ -86,7 +89,7 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteArrayHeader(_argCount - 2);
         for (int i = 2; i < _argCount; i++)
         {
-            var top = CommandTable.Lookup(_args[i].Span);
+            var top = FindCommand(_args[i].Span);
             if (top != null)
             {
                 WriteCommandInfo(top, SubcommandTable.Of(top.Command));
@@ -165,7 +168,7 @@ public sealed unsafe partial class RespServerSession
         var found = new List<(RespCommandInfo Info, RespCommandInfo Parent, bool IsSubcommand)>();
         for (int i = 2; i < _argCount; i++)
         {
-            var top = CommandTable.Lookup(_args[i].Span);
+            var top = FindCommand(_args[i].Span);
             if (top != null)
             {
                 found.Add((top, top, false));
@@ -207,7 +210,7 @@ public sealed unsafe partial class RespServerSession
     private void CommandGetKeys()
     {
         const int offset = 2;
-        var info = CommandTable.Lookup(_args[offset].Span);
+        var info = FindCommand(_args[offset].Span);
         if (info == null)
         {
             _writer.WriteError(ServerStrings.ErrInvalidCommand);
@@ -288,6 +291,8 @@ public sealed unsafe partial class RespServerSession
             foreach (var subcommand in SubcommandTable.Of(info.Command))
                 AddIfListed(subcommand.Info);
         }
+        foreach (var info in _server.Extensions.All) // registered custom commands
+            AddIfListed(info);
         _writer.WriteArrayHeader(names.Count);
         foreach (string name in names)
             _writer.WriteBulk(name);
