@@ -82,6 +82,8 @@ internal static class ExtensionLoader
                 return "ERR " + e.Message;
             }
         }
+        foreach (var path in paths)
+            registry.AddModule(Path.GetFileNameWithoutExtension(path), Path.GetFullPath(path));
         return null;
     }
 }

@@ -31,6 +31,22 @@ public sealed class ExtensionRegistry
     /// <summary>Number of registered commands.</summary>
     public int Count => Volatile.Read(ref _count);
 
+    private readonly List<(string Name, string Path)> _modules = new();
+
+    /// <summary>Records an assembly loaded at runtime (MODULE LOADCS, REGISTERCS) for MODULE LIST.</summary>
+    internal void AddModule(string name, string path)
+    {
+        lock (_modules)
+            _modules.Add((name, path));
+    }
+
+    /// <summary>The assemblies loaded at runtime, in load order.</summary>
+    internal (string Name, string Path)[] Modules()
+    {
+        lock (_modules)
+            return _modules.ToArray();
+    }
+
     /// <summary>Registers a custom raw-string command (<c>NAME key arg...</c>): first key at 1.</summary>
     public RespCommand NewCommand(CustomRawStringCommand command) => Add(command, firstKey: 1);
 

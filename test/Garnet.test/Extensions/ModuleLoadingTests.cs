@@ -60,6 +60,7 @@ public sealed class ModuleLoadingTests
     {
         using var client = Raw();
         Assert.That(client.Execute("RATELIMIT", "k", "2", "100000"), Does.StartWith("-ERR unknown command"));
+        Assert.That(client.Execute("MODULE", "LIST"), Is.EqualTo("*0\r\n"));
         Assert.That(client.Execute("MODULE", "LOADCS", _module), Is.EqualTo("+OK\r\n"));
         Assert.That(client.Execute("RATELIMIT", "k", "2", "100000"), Is.EqualTo(":1\r\n"));
         Assert.That(client.Execute("RATELIMIT", "k", "2", "100000"), Is.EqualTo(":1\r\n"));
@@ -83,6 +84,10 @@ public sealed class ModuleLoadingTests
 
         // Loading the same commands again is refused.
         Assert.That(client.Execute("MODULE", "LOADCS", _module), Does.StartWith("-ERR the command"));
+
+        string list = client.Execute("MODULE", "LIST");
+        Assert.That(list, Does.StartWith("*1\r\n*8\r\n$4\r\nname\r\n$12\r\nSampleModule\r\n$3\r\nver\r\n:1\r\n$4\r\npath\r\n"));
+        Assert.That(list, Does.EndWith("$4\r\nargs\r\n*0\r\n"));
     }
 
     [Test]

@@ -17,8 +17,7 @@ public sealed unsafe partial class RespServerSession
                 Module();
                 break;
             default:
-                _writer.WriteError("ERR " + command + " is not implemented yet");
-                break;
+                throw new System.InvalidOperationException($"{command} is not an extensions command.");
         }
     }
 
@@ -36,8 +35,21 @@ public sealed unsafe partial class RespServerSession
         }
         else if (_args[1].EqualsUpper("LIST"u8))
         {
-            // Redis lists loaded modules; extension commands are listed by COMMAND, modules are not tracked.
-            _writer.WriteArrayHeader(0);
+            // As Redis 7 shapes it: one map per loaded module (name, ver, path, args).
+            var modules = _server.Extensions.Modules();
+            _writer.WriteArrayHeader(modules.Length);
+            foreach (var (name, path) in modules)
+            {
+                _writer.WriteMapHeader(4);
+                _writer.WriteBulk("name"u8);
+                _writer.WriteBulk(name);
+                _writer.WriteBulk("ver"u8);
+                _writer.WriteInteger(1);
+                _writer.WriteBulk("path"u8);
+                _writer.WriteBulk(path);
+                _writer.WriteBulk("args"u8);
+                _writer.WriteArrayHeader(0);
+            }
         }
         else if (_args[1].EqualsUpper("HELP"u8))
         {
