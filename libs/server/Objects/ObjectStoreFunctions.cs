@@ -220,8 +220,5 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
     // ---- Record lifetime ----
 
     public void DisposeRecord(ref LogRecord record, DisposeReason reason)
-    {
-        if (record.Info.ValueIsObject)
-            _objects.Free(ObjectRecord.Handle(in record));
-    }
+        => _objects.Release(in record);
 }

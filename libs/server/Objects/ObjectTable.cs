@@ -91,6 +91,13 @@ public sealed class ObjectTable
             Interlocked.Add(ref _heapSize, delta);
     }
 
+    /// <summary>Drops the object <paramref name="record"/> refers to, if it holds one (the engine's DisposeRecord callbacks).</summary>
+    public void Release(in Tsavorite.LogRecord record)
+    {
+        if (record.Info.ValueIsObject)
+            Free(ObjectRecord.Handle(in record));
+    }
+
     /// <summary>Drops the object of <paramref name="handle"/> and recycles the handle.</summary>
     public void Free(int handle)
     {

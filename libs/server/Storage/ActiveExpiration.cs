@@ -200,10 +200,7 @@ internal sealed class ActiveExpiration : IDisposable
         private static InvalidOperationException NotUsed() => new("Active expiration only deletes.");
 
         public readonly void DisposeRecord(ref LogRecord record, DisposeReason reason)
-        {
-            if (record.Info.ValueIsObject)
-                _objects.Free(ObjectRecord.Handle(in record));
-        }
+            => _objects.Release(in record);
 
         public readonly bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowTicks);
 

@@ -268,8 +268,5 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
     // ---- Record lifetime ----
 
     public void DisposeRecord(ref LogRecord record, DisposeReason reason)
-    {
-        if (record.Info.ValueIsObject)
-            _objects.Free(ObjectRecord.Handle(in record));
-    }
+        => _objects.Release(in record);
 }
