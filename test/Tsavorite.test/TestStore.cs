@@ -25,6 +25,9 @@ internal sealed record StoreOptions
 
     /// <summary>Default none: the store writes flushed pages to a null device. Owned by the test.</summary>
     public IDevice? LogDevice { get; init; }
+
+    /// <summary>Default none: object records are flushed as they are. Owned by the test.</summary>
+    public IDevice? ObjectLogDevice { get; init; }
 }
 
 /// <summary>A store with one session for the test thread; disposing it disposes both.</summary>
@@ -41,6 +44,7 @@ internal sealed unsafe class TestStore : IDisposable
             MutableFraction = options.MutableFraction,
             EnableRevivification = options.EnableRevivification,
             LogDevice = options.LogDevice,
+            ObjectLogDevice = options.ObjectLogDevice,
         });
         Counts = new CallbackCounts { ChainHeadOf = ChainHead };
         Session = NewSession(Counts);

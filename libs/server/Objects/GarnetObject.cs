@@ -1,4 +1,5 @@
 using System.IO;
+using System.Threading;
 
 namespace Garnet.server;
 
@@ -10,6 +11,13 @@ namespace Garnet.server;
 /// </summary>
 public abstract class GarnetObject
 {
+    private const int Idle = 0, Mutating = 1, Serializing = 2;
+
+    // A page flush serializes an object while its record may have moved on to the mutable region (a
+    // copy update takes the handle over) or been renamed, so commands that change the object and the
+    // flush exclude each other here. Readers need not: neither side of the exclusion writes for them.
+    private int _access;
+
     /// <summary>Which family the object belongs to.</summary>
     public abstract GarnetObjectType Type { get; }
 
@@ -29,6 +37,28 @@ public abstract class GarnetObject
     /// <summary>A deep copy (COPY, and snapshots that multi-key commands compute on outside the latch).</summary>
     public abstract GarnetObject Clone();
 
-    /// <summary>Writes the contents (DUMP payloads; page flushes and checkpoints once they serialize objects).</summary>
+    /// <summary>Writes the contents (DUMP payloads, page flushes).</summary>
     public abstract void Serialize(BinaryWriter writer);
+
+    /// <summary>Called before a command changes the object; waits while a flush serializes it.</summary>
+    internal void EnterMutation() => Enter(Mutating);
+
+    /// <summary>Called after a command changed the object.</summary>
+    internal void ExitMutation() => Volatile.Write(ref _access, Idle);
+
+    /// <summary>Called before a flush serializes the object; waits while a command changes it.</summary>
+    internal void EnterSerialization() => Enter(Serializing);
+
+    /// <summary>Called after a flush serialized the object.</summary>
+    internal void ExitSerialization() => Volatile.Write(ref _access, Idle);
+
+    private void Enter(int state)
+    {
+        if (Interlocked.CompareExchange(ref _access, state, Idle) == Idle)
+            return;
+        var spinner = new SpinWait();
+        do
+            spinner.SpinOnce();
+        while (Interlocked.CompareExchange(ref _access, state, Idle) != Idle);
+    }
 }

@@ -1,18 +1,24 @@
 using System;
 using System.Runtime.CompilerServices;
+using System.Threading;
 using Tsavorite;
 
 namespace Garnet.server;
 
 /// <summary>
-/// The value of an object record: the object's handle (4 bytes) and type (1 byte) in an 8-byte value,
-/// marked by <see cref="RecordInfo.ValueIsObject"/>. Keeping the type in the record lets TYPE, SCAN
-/// TYPE and WRONGTYPE checks answer without touching the object.
+/// The value of an object record, marked by <see cref="RecordInfo.ValueIsObject"/>: the object's handle
+/// (4 bytes), its type (1 byte), 3 spare bytes, and the address of its serialized copy in the object
+/// log (8 bytes, 0 until a flush writes one). Keeping the type in the record lets TYPE, SCAN TYPE and
+/// WRONGTYPE checks answer without touching the object. In memory the handle is what counts; in a
+/// flushed page the handle means nothing and the object log address leads to the object's bytes.
+/// A handle of 0 means the record no longer owns an object (superseded or deleted).
 /// </summary>
 public static unsafe class ObjectRecord
 {
     /// <summary>Length of an object record's value.</summary>
-    public const int ValueLength = 8;
+    public const int ValueLength = 16;
+
+    private const int ObjectLogAddressOffset = 8;
 
     /// <summary>Whether the record holds an object.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -20,7 +26,19 @@ public static unsafe class ObjectRecord
 
     /// <summary>The object handle of an object record.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int Handle(in LogRecord record) => *(int*)record.ValuePointer;
+    public static int Handle(in LogRecord record) => Volatile.Read(ref *(int*)record.ValuePointer);
+
+    /// <summary>
+    /// Makes <paramref name="record"/> stop referring to its object (it was moved to a newer record or
+    /// released), so a flush of the record's page does not serialize it. Returns the handle it had.
+    /// </summary>
+    public static int Detach(in LogRecord record) => Interlocked.Exchange(ref *(int*)record.ValuePointer, 0);
+
+    /// <summary>The object log address a flush noted in the record, or 0.</summary>
+    public static long ObjectLogAddress(in LogRecord record) => *(long*)(record.ValuePointer + ObjectLogAddressOffset);
+
+    /// <summary>Notes where a flush serialized the record's object (0: nowhere).</summary>
+    public static void SetObjectLogAddress(ref LogRecord record, long address) => *(long*)(record.ValuePointer + ObjectLogAddressOffset) = address;
 
     /// <summary>The object type of a record (<see cref="GarnetObjectType.None"/> for a string).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -32,6 +50,7 @@ public static unsafe class ObjectRecord
     {
         byte* value = record.ValuePointer;
         *(long*)value = 0;
+        *(long*)(value + ObjectLogAddressOffset) = 0;
         *(int*)value = handle;
         value[4] = (byte)type;
         record.Info.ValueIsObject = true;

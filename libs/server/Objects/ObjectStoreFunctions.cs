@@ -43,7 +43,15 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             return;
         output.Ran = true;
         long before = obj.HeapSize;
-        obj.Operate(ref input, ref output);
+        obj.EnterMutation();
+        try
+        {
+            obj.Operate(ref input, ref output);
+        }
+        finally
+        {
+            obj.ExitMutation();
+        }
         _objects.AddHeapSize(obj.HeapSize - before);
     }
 
@@ -190,7 +198,8 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             return true;
         }
 
-        // The new record takes over the handle; the object itself is updated where it is.
+        // The new record takes over the handle (the source lets go of it once the new one is linked);
+        // the object itself is updated where it is.
         int handle = ObjectRecord.Handle(in source);
         if (source.Info.HasExpiration)
             destination.TrySetExpiration(source.Expiration);
@@ -207,10 +216,12 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
     {
         // An installed object gets its own handle; the replaced record's object (if any) is gone.
         if (input.Operation != ObjectOperation.Install)
+        {
+            ObjectRecord.Detach(in source);
             return;
+        }
         ObjectRecord.Write(ref destination, _objects.Add(input.Install!), input.Install!.Type);
-        if (source.Info.ValueIsObject)
-            _objects.Free(ObjectRecord.Handle(in source));
+        _objects.Release(in source);
     }
 
     // ---- Delete ----

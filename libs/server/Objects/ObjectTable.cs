@@ -91,11 +91,26 @@ public sealed class ObjectTable
             Interlocked.Add(ref _heapSize, delta);
     }
 
-    /// <summary>Drops the object <paramref name="record"/> refers to, if it holds one (the engine's DisposeRecord callbacks).</summary>
+    /// <summary>
+    /// Drops the object <paramref name="record"/> refers to, if it holds one (the engine's DisposeRecord
+    /// callbacks). The record lets go of the handle first, so a flush that reads it afterwards skips it
+    /// instead of finding the handle recycled for another object.
+    /// </summary>
     public void Release(in Tsavorite.LogRecord record)
     {
-        if (record.Info.ValueIsObject)
-            Free(ObjectRecord.Handle(in record));
+        if (!record.Info.ValueIsObject)
+            return;
+        int handle = ObjectRecord.Detach(in record);
+        if (handle != 0)
+            Free(handle);
+    }
+
+    /// <summary>The object of <paramref name="handle"/>, or null if the handle is not in use (a flush racing a release).</summary>
+    public GarnetObject? TryGet(int handle)
+    {
+        var chunks = Volatile.Read(ref _chunks);
+        int chunk = handle >> ChunkBits;
+        return handle <= 0 || chunk >= chunks.Length ? null : Volatile.Read(ref chunks[chunk][handle & ChunkMask]);
     }
 
     /// <summary>Drops the object of <paramref name="handle"/> and recycles the handle.</summary>

@@ -24,6 +24,7 @@ public sealed class GarnetDatabase
             string directory = Path.Combine(options.LogDir, $"db{index}", Guid.NewGuid().ToString("N"));
             Directory.CreateDirectory(directory);
             LogDevice = new LocalFileDevice(Path.Combine(directory, "hlog"), deleteOnClose: true);
+            ObjectLogDevice = new LocalFileDevice(Path.Combine(directory, "obj"), deleteOnClose: true);
         }
         MainStore = new TsavoriteKV(new KVSettings
         {
@@ -31,8 +32,10 @@ public sealed class GarnetDatabase
             MemorySize = options.MemorySize,
             PageSizeBits = System.Numerics.BitOperations.Log2((ulong)options.PageSize),
             LogDevice = LogDevice,
+            ObjectLogDevice = ObjectLogDevice,
         });
         Objects = new ObjectTable(MainStore.Log, options.MemorySize);
+        MainStore.Log.ObjectSerializer = new ObjectFlushSerializer(Objects);
     }
 
     /// <summary>The heap objects (lists, hashes, sets, sorted sets) that the store's object records refer to.</summary>
@@ -46,6 +49,9 @@ public sealed class GarnetDatabase
 
     /// <summary>The device the store's log flushes to, if log files are enabled.</summary>
     internal IDevice? LogDevice { get; }
+
+    /// <summary>The device flushed records' objects are serialized to, if log files are enabled.</summary>
+    internal IDevice? ObjectLogDevice { get; }
 
     /// <summary>Whether this database was replaced (FLUSHDB, SWAPDB).</summary>
     public bool Retired => Volatile.Read(ref _retired) != 0;
@@ -74,6 +80,7 @@ public sealed class GarnetDatabase
             return;
         MainStore.Dispose();
         LogDevice?.Dispose();
+        ObjectLogDevice?.Dispose();
     }
 
     /// <summary>Disposes the database at server shutdown.</summary>

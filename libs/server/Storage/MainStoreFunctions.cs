@@ -256,9 +256,14 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public void PostCopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        // A string written over an object (SET XX) leaves the object unreferenced.
-        if (source.Info.ValueIsObject && !destination.Info.ValueIsObject)
-            _objects.Free(ObjectRecord.Handle(in source));
+        // A string written over an object (SET XX) leaves the object unreferenced; an object record
+        // copied for a string command (EXPIRE, PERSIST) takes the handle over.
+        if (!source.Info.ValueIsObject)
+            return;
+        if (destination.Info.ValueIsObject)
+            ObjectRecord.Detach(in source);
+        else
+            _objects.Release(in source);
     }
 
     // ---- Delete ----

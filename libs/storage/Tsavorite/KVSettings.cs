@@ -18,6 +18,12 @@ public sealed class KVSettings
     /// <summary>Where pages are written when they become read-only. Default: a <see cref="NullDevice"/> (nothing is written).</summary>
     public IDevice? LogDevice { get; set; }
 
+    /// <summary>
+    /// Where the objects of flushed object records are serialized (see <see cref="ObjectLog"/>), together
+    /// with <see cref="HybridLog.ObjectSerializer"/>. Default: none (object records are flushed as they are).
+    /// </summary>
+    public IDevice? ObjectLogDevice { get; set; }
+
     /// <summary>Reuse the space of deleted and expired records in the mutable region. Default on.</summary>
     public bool EnableRevivification { get; set; } = true;
 

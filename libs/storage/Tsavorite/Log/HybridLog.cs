@@ -17,7 +17,8 @@ namespace Tsavorite;
 /// Records are allocated at the tail by fetch-and-add. When the tail opens a new page, the
 /// read-only boundary follows it at a fixed lag (the mutable fraction of the memory budget); once
 /// every thread has seen the new boundary (epoch protection), the pages below it are written to the
-/// device. Reading records back from the device is not built yet, so pages are never evicted: when
+/// device; when the store has an object log, the objects that live records of the range refer to are
+/// serialized into it first (see <see cref="ObjectLog"/>). Reading records back from the device is not built yet, so pages are never evicted: when
 /// every frame of the memory budget holds a live page, allocation reports out-of-memory rather than
 /// dropping records.
 /// </summary>
@@ -34,6 +35,9 @@ public sealed unsafe class HybridLog : IDisposable
     private readonly int _mutablePages;
     private readonly object _flushLock = new();
     private readonly List<(long From, long To)> _completedFlushes = new();
+    private readonly ObjectLog? _objectLog;
+    private readonly Queue<FlushRange> _objectFlushQueue = new();
+    private bool _objectFlushRunning;
 
     // Page number in the high 32 bits, offset within the page in the low 32 bits. The offset may run
     // past the page size while threads race to open the next page.
@@ -57,6 +61,8 @@ public sealed unsafe class HybridLog : IDisposable
             throw new ArgumentOutOfRangeException(nameof(settings), "MutableFraction must be in (0, 1].");
         _epoch = epoch;
         _device = device;
+        if (settings.ObjectLogDevice != null)
+            _objectLog = new ObjectLog(settings.ObjectLogDevice);
         _pageSizeBits = settings.PageSizeBits;
         _pageSize = 1 << _pageSizeBits;
         _pageOffsetMask = _pageSize - 1;
@@ -121,6 +127,15 @@ public sealed unsafe class HybridLog : IDisposable
 
     /// <summary>Bytes of page memory currently allocated.</summary>
     public long MemoryInUse => Volatile.Read(ref _allocatedFrames) * _pageSize;
+
+    /// <summary>The log that flushed object records' objects are serialized to, if the store has one.</summary>
+    public ObjectLog? ObjectLog => _objectLog;
+
+    /// <summary>
+    /// Serializes the objects of flushed object records into <see cref="ObjectLog"/>. Set it before the
+    /// first page is flushed; without it (or without an object log) object records are flushed as they are.
+    /// </summary>
+    public IObjectSerializer? ObjectSerializer { get; set; }
 
     /// <summary>The device flushed pages are written to.</summary>
     public IDevice Device => _device;
@@ -230,8 +245,29 @@ public sealed unsafe class HybridLog : IDisposable
         Flush(from, readOnlyAddress);
     }
 
-    /// <summary>Writes [from, to) to the device, a page at a time, at device address = logical address.</summary>
+    /// <summary>
+    /// Writes [from, to) to the device. With an object log, the range first has its objects serialized,
+    /// which runs off the calling thread, one range after another.
+    /// </summary>
     private void Flush(long from, long to)
+    {
+        if (_objectLog == null || ObjectSerializer == null)
+        {
+            WritePages(from, to, OnFlushCompleted, null);
+            return;
+        }
+        lock (_objectFlushQueue)
+        {
+            _objectFlushQueue.Enqueue(new FlushRange(from, to));
+            if (_objectFlushRunning)
+                return;
+            _objectFlushRunning = true;
+        }
+        ThreadPool.UnsafeQueueUserWorkItem(_ => RunObjectFlushes(), null);
+    }
+
+    /// <summary>Issues the device writes of [from, to), a page at a time, at device address = logical address.</summary>
+    private void WritePages(long from, long to, DeviceIOCompletionCallback callback, PendingWrites? pending)
     {
         uint sector = Math.Max(1u, _device.SectorSize);
         long start = from;
@@ -242,9 +278,170 @@ public sealed unsafe class HybridLog : IDisposable
             // Sector-align the write; the extra bytes at either end are page bytes too, rewritten later.
             long alignedStart = Alignment.RoundDown(start - pageStart, sector) + pageStart;
             long alignedEnd = Math.Min(pageStart + _pageSize, Alignment.RoundUp(end - pageStart, sector) + pageStart);
-            var range = new FlushRange(start, end);
-            _device.WriteAsync((IntPtr)GetPhysicalAddress(alignedStart), (ulong)alignedStart, (uint)(alignedEnd - alignedStart), OnFlushCompleted, range);
+            pending?.Add();
+            _device.WriteAsync((IntPtr)GetPhysicalAddress(alignedStart), (ulong)alignedStart, (uint)(alignedEnd - alignedStart), callback,
+                pending ?? (object)new FlushRange(start, end));
             start = end;
+        }
+    }
+
+    /// <summary>
+    /// Flushes the queued ranges of a store with objects, in order, each completely before the next:
+    /// serialize the objects (which notes entry addresses in the records), write the entries, then the
+    /// pages. Waiting for each range keeps a later write of a shared sector from being overtaken by an
+    /// earlier one that lacks the later range's entry addresses.
+    /// </summary>
+    private void RunObjectFlushes()
+    {
+        while (true)
+        {
+            FlushRange range;
+            lock (_objectFlushQueue)
+            {
+                if (_objectFlushQueue.Count == 0 || _disposed)
+                {
+                    _objectFlushRunning = false;
+                    Monitor.PulseAll(_objectFlushQueue);
+                    return;
+                }
+                range = _objectFlushQueue.Dequeue();
+            }
+            var pending = new PendingWrites();
+            var writer = _objectLog!.BeginFlush();
+            try
+            {
+                SerializeObjects(range.From, range.To, writer);
+                pending.Add();
+                if (!_objectLog.EndFlush(OnObjectFlushWriteCompleted, pending))
+                    pending.Done(0);
+                WritePages(range.From, range.To, OnObjectFlushWriteCompleted, pending);
+            }
+            catch (Exception)
+            {
+                // A serializer bug must not take the server down from a pool thread: the range stays unflushed.
+                pending.Fail();
+            }
+            pending.Done(0); // the flush thread's own hold
+            pending.WaitAll();
+            if (pending.Failed)
+                Interlocked.Increment(ref _flushErrors);
+            else
+                OnFlushCompleted(0, 0, range);
+        }
+    }
+
+    private static void OnObjectFlushWriteCompleted(uint errorCode, uint numBytes, object? context)
+        => ((PendingWrites)context!).Done(errorCode);
+
+    /// <summary>Hands each valid, live object record of [from, to) to the serializer.</summary>
+    private void SerializeObjects(long from, long to, ObjectLogWriter writer)
+    {
+        var serializer = ObjectSerializer!;
+        long address = from;
+        while (address < to)
+        {
+            long pageEnd = PageStart(address) + _pageSize;
+            if (address + RecordLayout.MinRecordSize > pageEnd)
+            {
+                address = pageEnd;
+                continue;
+            }
+            var record = GetRecord(address);
+            int room = (int)(pageEnd - address);
+            int keyLength = record.KeyLength;
+            int size = record.Info.IsNull || (uint)keyLength > (uint)(room - RecordLayout.KeyOffset)
+                ? -1
+                : TsavoriteKV.MeasureRecord(in record, keyLength, room);
+            if (size <= 0)
+            {
+                address = pageEnd; // the unused end of a page
+                continue;
+            }
+            var info = record.Info;
+            if (info.ValueIsObject && info.Valid && !info.Tombstone)
+            {
+                try
+                {
+                    serializer.Serialize(ref record, writer);
+                }
+                finally
+                {
+                    writer.CancelEntry(); // a serializer that threw leaves no half entry behind
+                }
+            }
+            address += size;
+        }
+    }
+
+    /// <summary>Visits one record read back from the device.</summary>
+    public delegate void FlushedRecordVisitor(in LogRecord record, long address);
+
+    /// <summary>
+    /// Reads the flushed part of [<paramref name="from"/>, <paramref name="until"/>) back from the device,
+    /// a page at a time, and hands every record in it to <paramref name="visitor"/>, invalid ones
+    /// included (blocking; for recovery and inspection). <paramref name="from"/> must be a record start.
+    /// </summary>
+    public void ForEachFlushedRecord(long from, long until, FlushedRecordVisitor visitor)
+    {
+        ArgumentNullException.ThrowIfNull(visitor);
+        until = Math.Min(until, FlushedUntilAddress);
+        byte* page = (byte*)NativeMemory.AlignedAlloc((nuint)_pageSize, 4096);
+        try
+        {
+            long address = Math.Max(from, LogAddress.FirstValidAddress);
+            while (address < until)
+            {
+                long pageStart = PageStart(address);
+                long end = Math.Min(until, pageStart + _pageSize);
+                var bytes = new Span<byte>(page + (address - pageStart), (int)(end - address));
+                DeviceReads.Read(_device, address, bytes);
+                while (address + RecordLayout.MinRecordSize <= end)
+                {
+                    var record = new LogRecord(page + (address - pageStart));
+                    int room = (int)(end - address);
+                    int keyLength = record.KeyLength;
+                    int size = record.Info.IsNull || (uint)keyLength > (uint)(room - RecordLayout.KeyOffset)
+                        ? -1
+                        : TsavoriteKV.MeasureRecord(in record, keyLength, room);
+                    if (size <= 0)
+                        break;
+                    visitor(in record, address);
+                    address += size;
+                }
+                address = pageStart + _pageSize;
+            }
+        }
+        finally
+        {
+            NativeMemory.AlignedFree(page);
+        }
+    }
+
+    /// <summary>Counts the device writes of one object flush and lets the flush thread wait for them.</summary>
+    private sealed class PendingWrites
+    {
+        private int _count = 1; // the flush thread holds one until every write is issued
+        private int _failed;
+        private readonly ManualResetEventSlim _done = new();
+
+        public bool Failed => Volatile.Read(ref _failed) != 0;
+
+        public void Add() => Interlocked.Increment(ref _count);
+
+        public void Fail() => Volatile.Write(ref _failed, 1);
+
+        public void Done(uint errorCode)
+        {
+            if (errorCode != 0)
+                Volatile.Write(ref _failed, 1);
+            if (Interlocked.Decrement(ref _count) == 0)
+                _done.Set();
+        }
+
+        public void WaitAll()
+        {
+            _done.Wait();
+            _done.Dispose();
         }
     }
 
@@ -297,8 +494,15 @@ public sealed unsafe class HybridLog : IDisposable
     {
         if (_disposed)
             return;
-        _disposed = true;
+        lock (_objectFlushQueue)
+        {
+            // Ranges not yet started are dropped; the one being written finishes before the frames are freed.
+            _disposed = true;
+            while (_objectFlushRunning)
+                Monitor.Wait(_objectFlushQueue);
+        }
         _device.WaitForPendingWrites();
+        _objectLog?.Device.WaitForPendingWrites();
         for (int i = 0; i < _frameCount; i++)
         {
             if (_frames[i] != 0)

@@ -165,7 +165,7 @@ public sealed unsafe partial class TsavoriteKV
     /// <paramref name="keyLength"/> bytes, or -1 if its sizes do not fit in the <paramref name="room"/>
     /// bytes left in its page (the position is not a record start). Reads nothing beyond that room.
     /// </summary>
-    private static int MeasureRecord(in LogRecord record, int keyLength, int room)
+    internal static int MeasureRecord(in LogRecord record, int keyLength, int room)
     {
         byte* start = (byte*)record.PhysicalAddress;
         int valueOffset = RecordLayout.ValueOffset(keyLength);

@@ -1,0 +1,79 @@
+using System;
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace Tsavorite;
+
+/// <summary>
+/// The second log of a store whose records refer to heap objects: when a page range is flushed, the
+/// objects its live records refer to are serialized into entries appended here, and each record notes
+/// its entry's address, so the flushed page plus this log hold the whole data. Flushes are sequential,
+/// so appends need no synchronization; each flush's entries start on a sector boundary.
+/// </summary>
+public sealed unsafe class ObjectLog
+{
+    private readonly IDevice _device;
+    private readonly ObjectLogWriter _writer = new();
+    private readonly long _sectorSize;
+    private long _tailAddress;
+
+    internal ObjectLog(IDevice device)
+    {
+        _device = device;
+        _sectorSize = Math.Max(1u, device.SectorSize);
+        // Address 0 stays unused so that a zero in a record means "no entry".
+        _tailAddress = Math.Max(_sectorSize, 8);
+    }
+
+    /// <summary>The device the entries are written to.</summary>
+    public IDevice Device => _device;
+
+    /// <summary>The address the next flush's entries start at.</summary>
+    public long TailAddress => Volatile.Read(ref _tailAddress);
+
+    /// <summary>Starts a flush: the serializer appends the range's entries to the returned writer.</summary>
+    internal ObjectLogWriter BeginFlush()
+    {
+        _writer.Reset(_tailAddress);
+        return _writer;
+    }
+
+    /// <summary>
+    /// Writes the entries collected since <see cref="BeginFlush"/>, if any, and advances the tail.
+    /// Returns false when there was nothing to write (no callback will run).
+    /// </summary>
+    internal bool EndFlush(DeviceIOCompletionCallback callback, object? context)
+    {
+        var entries = _writer.Written;
+        if (entries.IsEmpty)
+            return false;
+        long length = Alignment.RoundUp(entries.Length, _sectorSize);
+        byte* buffer = (byte*)NativeMemory.AlignedAlloc((nuint)length, (nuint)Math.Max(_sectorSize, 8));
+        entries.CopyTo(new Span<byte>(buffer, entries.Length));
+        new Span<byte>(buffer + entries.Length, (int)(length - entries.Length)).Clear();
+        long address = _tailAddress;
+        Volatile.Write(ref _tailAddress, address + length);
+        _device.WriteAsync((IntPtr)buffer, (ulong)address, (uint)length, (error, bytes, state) =>
+        {
+            NativeMemory.AlignedFree(buffer);
+            callback(error, bytes, state);
+        }, context);
+        return true;
+    }
+
+    /// <summary>Reads back the bytes of the entry at <paramref name="address"/> (blocking; for recovery and inspection).</summary>
+    public byte[] ReadEntry(long address)
+    {
+        if (address < _sectorSize || address >= TailAddress)
+            throw new ArgumentOutOfRangeException(nameof(address), address, "No object log entry starts there.");
+        Span<byte> header = stackalloc byte[sizeof(int)];
+        DeviceReads.Read(_device, address, header);
+        int length = BinaryPrimitives.ReadInt32LittleEndian(header);
+        if (length < 0 || address + sizeof(int) + length > TailAddress)
+            throw new TsavoriteException($"The object log entry at {address} has an invalid length {length}.");
+        var bytes = new byte[length];
+        DeviceReads.Read(_device, address + sizeof(int), bytes);
+        return bytes;
+    }
+}
