@@ -91,24 +91,55 @@ public abstract class CustomObjectCommand : CustomCommandBase
     public abstract void Operate(CustomObject obj, CustomArgs args, ICustomReply reply);
 }
 
-/// <summary>The process-wide table of custom object types (type bytes 64 and up), shared by every server in the process.</summary>
+/// <summary>
+/// The process-wide table of custom object types (type bytes 64 and up), shared by every server in the
+/// process. Types are keyed by <see cref="CustomObjectFactory.TypeName"/>: registering a factory of a
+/// name already known (the same module loaded again, by another server or command) reuses that name's
+/// type byte, so keys keep their type and the bytes last for the life of the process.
+/// </summary>
 internal static class CustomObjectTypes
 {
     public const int First = 64;
     private static readonly List<CustomObjectFactory> s_factories = [];
     private static readonly Dictionary<GarnetObjectType, CustomObject> s_empty = [];
 
-    /// <summary>Assigns <paramref name="factory"/> a type byte (once).</summary>
+    /// <summary>Assigns <paramref name="factory"/> its name's type byte, taking a new one for a new name.</summary>
     public static void Register(CustomObjectFactory factory)
+    {
+        string name = factory.TypeName;
+        if (string.IsNullOrEmpty(name) || name.Length > byte.MaxValue || name.IndexOfAny([' ', '\r', '\n']) >= 0)
+            throw new ArgumentException($"Invalid custom object type name '{name}'.");
+        lock (s_factories)
+        {
+            int index = s_factories.FindIndex(known => known.TypeName == name);
+            if (index < 0)
+            {
+                if (First + s_factories.Count > byte.MaxValue)
+                    throw new InvalidOperationException("Too many custom object types.");
+                factory.ObjectType = (GarnetObjectType)(First + s_factories.Count);
+                s_factories.Add(factory);
+                return;
+            }
+            // The newest factory of a name makes its new and restored objects.
+            factory.ObjectType = (GarnetObjectType)(First + index);
+            s_factories[index] = factory;
+        }
+        // Outside the factories' lock: Empty takes the locks the other way round.
+        lock (s_empty)
+            s_empty.Remove(factory.ObjectType);
+    }
+
+    /// <summary>The factory registered for <paramref name="typeName"/>, or null.</summary>
+    public static CustomObjectFactory? FactoryByName(string typeName)
     {
         lock (s_factories)
         {
-            if (s_factories.Contains(factory))
-                return;
-            if (First + s_factories.Count > byte.MaxValue)
-                throw new InvalidOperationException("Too many custom object types.");
-            factory.ObjectType = (GarnetObjectType)(First + s_factories.Count);
-            s_factories.Add(factory);
+            foreach (var factory in s_factories)
+            {
+                if (factory.TypeName == typeName)
+                    return factory;
+            }
+            return null;
         }
     }
 

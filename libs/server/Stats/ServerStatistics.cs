@@ -12,6 +12,11 @@ public sealed class ServerStatistics : IDisposable
     // line between every core on every command. INFO sums the threads' arrays.
     private readonly ThreadLocal<long[]> _commandCallsPerThread = new(() => new long[s_commandSlots], trackAllValues: true);
 
+    // Custom commands (ids from ExtensionRegistry.FirstId) are rarer and their number is open, so they
+    // share counters, in chunks that never move so no increment is lost while another chunk is added.
+    private const int CustomChunkBits = 8;
+    private readonly long[]?[] _customCalls = new long[]?[(ExtensionRegistry.MaxCount >> CustomChunkBits) + 1];
+
     private long _connectionsReceived;
     private long _commandsProcessed;
     private long _keyspaceHits;
@@ -29,6 +34,12 @@ public sealed class ServerStatistics : IDisposable
     /// <summary>Calls of <paramref name="command"/> since start or the last reset.</summary>
     public long CommandCalls(RespCommand command)
     {
+        if ((int)command >= ExtensionRegistry.FirstId)
+        {
+            int index = (int)command - ExtensionRegistry.FirstId;
+            var chunk = Volatile.Read(ref _customCalls[index >> CustomChunkBits]);
+            return chunk == null ? 0 : Volatile.Read(ref chunk[index & ((1 << CustomChunkBits) - 1)]);
+        }
         long total = 0;
         foreach (var calls in _commandCallsPerThread.Values)
             total += Volatile.Read(ref calls[(int)command]);
@@ -49,9 +60,22 @@ public sealed class ServerStatistics : IDisposable
 
     internal void AddCommandCall(RespCommand command)
     {
-        // Custom commands (ids from ExtensionRegistry.FirstId) are not counted per command.
         if ((int)command < s_commandSlots)
             _commandCallsPerThread.Value![(int)command]++;
+        else if ((int)command >= ExtensionRegistry.FirstId)
+            AddCustomCall((int)command - ExtensionRegistry.FirstId);
+    }
+
+    private void AddCustomCall(int index)
+    {
+        ref var slot = ref _customCalls[index >> CustomChunkBits];
+        var chunk = Volatile.Read(ref slot);
+        if (chunk == null)
+        {
+            Interlocked.CompareExchange(ref slot, new long[1 << CustomChunkBits], null);
+            chunk = Volatile.Read(ref slot)!;
+        }
+        Interlocked.Increment(ref chunk[index & ((1 << CustomChunkBits) - 1)]);
     }
 
     internal void AddHits(long hits, long misses)
@@ -74,6 +98,11 @@ public sealed class ServerStatistics : IDisposable
         Volatile.Write(ref _rejectedConnections, 0);
         foreach (var calls in _commandCallsPerThread.Values)
             Array.Clear(calls);
+        foreach (var chunk in _customCalls)
+        {
+            if (chunk != null)
+                Array.Clear(chunk);
+        }
     }
 
     /// <summary>Releases the per-thread counters.</summary>

@@ -218,6 +218,77 @@ public sealed class ExtensionTests
         Assert.That(client.Execute("MYDICTSET", "d"), Is.EqualTo("-ERR wrong number of arguments for 'mydictset' command\r\n"));
     }
 
+    [Test]
+    public void CustomObjectsDumpAndRestoreByTypeName()
+    {
+        using var connection = StackExchange.Redis.ConnectionMultiplexer.Connect($"127.0.0.1:{_server.Port},allowAdmin=true");
+        var db = connection.GetDatabase();
+        using var client = Raw();
+        Assert.That(client.Execute("MYDICTSET", "d", "f1", "v1"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("MYDICTSET", "d", "f2", "v2"), Is.EqualTo(":1\r\n"));
+
+        var payload = db.KeyDump("d");
+        Assert.That(payload, Is.Not.Null);
+        Assert.That(payload![0], Is.EqualTo(63), "custom objects carry their type name, not a server-local type byte");
+        db.KeyRestore("copy", payload);
+
+        Assert.That(client.Execute("TYPE", "copy"), Is.EqualTo("+mydict\r\n"));
+        Assert.That(client.Execute("MYDICTGET", "copy", "f1"), Is.EqualTo("$2\r\nv1\r\n"));
+        Assert.That(client.Execute("MYDICTGET", "copy", "f2"), Is.EqualTo("$2\r\nv2\r\n"));
+
+        // A payload naming a type this server does not know is bad data, as is a damaged one.
+        var unknown = (byte[])payload.Clone();
+        int nameStart = 2; // after the type byte and the name's length byte
+        unknown[nameStart] = (byte)'X';
+        Assert.That(() => db.KeyRestore("other", FixCrc(unknown)), Throws.TypeOf<StackExchange.Redis.RedisServerException>().With.Message.Contains("Bad data format"));
+        Assert.That(client.Execute("EXISTS", "other"), Is.EqualTo(":0\r\n"));
+    }
+
+    /// <summary>Recomputes a DUMP payload's CRC-64 after a test changed its bytes.</summary>
+    private static byte[] FixCrc(byte[] payload)
+    {
+        ulong crc = Garnet.common.Crc64.Compute(payload.AsSpan(0, payload.Length - 8));
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt64LittleEndian(payload.AsSpan(payload.Length - 8), crc);
+        return payload;
+    }
+
+    [Test]
+    public void ARegisteredTypeNameKeepsItsTypeByteAcrossServersAndFactories()
+    {
+        var first = DictFactory.Instance.ObjectType;
+        using var other = new GarnetServer(new ServerOptions { Address = "127.0.0.1", Port = 0 });
+        var again = new DictFactory();
+        other.Register.NewObjectCommand(new DictSetWith(again));
+        Assert.That(again.ObjectType, Is.EqualTo(first), "same name, same byte");
+        other.Start();
+        using var client = new RawClient(other.Port);
+        Assert.That(client.Execute("MYDICTSET2", "k", "f", "v"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("TYPE", "k"), Is.EqualTo("+mydict\r\n"));
+    }
+
+    private sealed class DictSetWith(CustomObjectFactory factory) : CustomObjectCommand
+    {
+        private readonly DictSet _inner = new();
+        public override string Name => "MYDICTSET2";
+        public override int Arity => 4;
+        public override CustomObjectFactory Factory => factory;
+        public override void Operate(CustomObject obj, CustomArgs args, ICustomReply reply) => _inner.Operate(obj, args, reply);
+    }
+
+    [Test]
+    public void InfoCommandStatsCountsCustomCommands()
+    {
+        using var client = Raw();
+        client.Execute("MYDICTSET", "d", "f", "v");
+        client.Execute("MYDICTGET", "d", "f");
+        client.Execute("MYDICTGET", "d", "f");
+        string info = client.Execute("INFO", "commandstats");
+        Assert.That(info, Does.Contain("cmdstat_mydictset:calls=1,"));
+        Assert.That(info, Does.Contain("cmdstat_mydictget:calls=2,"));
+        Assert.That(client.Execute("CONFIG", "RESETSTAT"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("INFO", "commandstats"), Does.Not.Contain("cmdstat_mydictget"));
+    }
+
     private static long Total(string execReply)
     {
         var lines = execReply.Split("\r\n");

@@ -10,6 +10,7 @@ namespace Garnet.server;
 /// <code>
 /// [type 1 byte][value bytes][format version 2 bytes, little-endian][CRC-64 of all the bytes before, 8 bytes, little-endian]
 /// </code>
+/// A custom object's type byte is <see cref="CustomObjectType"/> and its value bytes begin with its type name.
 /// The CRC is <see cref="Crc64"/> (Jones, as Redis uses). RESTORE accepts every version up to
 /// <see cref="Version"/>, so a newer server can read what an older one dumped.
 /// </summary>
@@ -37,12 +38,30 @@ internal static class DumpPayload
         BinaryPrimitives.WriteUInt64LittleEndian(trailer.Slice(sizeof(ushort)), crc);
     }
 
-    /// <summary>An object's value bytes in a payload: its <see cref="GarnetObject.Serialize"/> output.</summary>
+    /// <summary>
+    /// Type byte of a custom object (Extensions): its value bytes start with the type's name (a length
+    /// byte and UTF-8), because the type bytes servers assign to custom types depend on load order.
+    /// </summary>
+    public const byte CustomObjectType = 63;
+
+    /// <summary>The payload type byte of <paramref name="obj"/>.</summary>
+    public static byte TypeOf(GarnetObject obj)
+        => obj is CustomObject ? CustomObjectType : (byte)obj.Type;
+
+    /// <summary>An object's value bytes in a payload: its <see cref="GarnetObject.Serialize"/> output, after its type name for a custom object.</summary>
     public static byte[] SerializeObject(GarnetObject obj)
     {
         using var stream = new MemoryStream();
         using (var writer = new BinaryWriter(stream, System.Text.Encoding.UTF8, leaveOpen: true))
+        {
+            if (obj is CustomObject)
+            {
+                byte[] name = System.Text.Encoding.UTF8.GetBytes(CustomObjectTypes.Factory(obj.Type)!.TypeName);
+                writer.Write((byte)name.Length);
+                writer.Write(name);
+            }
             obj.Serialize(writer);
+        }
         return stream.ToArray();
     }
 
@@ -53,13 +72,25 @@ internal static class DumpPayload
     public static bool TryDeserializeObject(byte type, ReadOnlySpan<byte> value, out GarnetObject? obj)
     {
         obj = null;
-        if (type is < (byte)GarnetObjectType.List or > (byte)GarnetObjectType.SortedSet)
+        if (type is not CustomObjectType and (< (byte)GarnetObjectType.List or > (byte)GarnetObjectType.SortedSet))
             return false;
         try
         {
             using var stream = new MemoryStream(value.ToArray(), writable: false);
             using var reader = new BinaryReader(stream);
-            obj = GarnetObjectFactory.Deserialize((GarnetObjectType)type, reader);
+            if (type == CustomObjectType)
+            {
+                // A type this server has not registered cannot be read.
+                string name = System.Text.Encoding.UTF8.GetString(reader.ReadBytes(reader.ReadByte()));
+                var factory = CustomObjectTypes.FactoryByName(name);
+                if (factory == null)
+                    return false;
+                obj = factory.Deserialize(reader);
+            }
+            else
+            {
+                obj = GarnetObjectFactory.Deserialize((GarnetObjectType)type, reader);
+            }
             if (stream.Position != stream.Length || obj.Count == 0)
             {
                 obj = null;

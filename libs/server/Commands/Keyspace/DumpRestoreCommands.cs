@@ -25,7 +25,7 @@ public sealed unsafe partial class RespServerSession
                 _writer.WriteNull();
                 return;
             }
-            type = (byte)obj.Type;
+            type = DumpPayload.TypeOf(obj);
             value = DumpPayload.SerializeObject(obj);
         }
         Span<byte> trailer = stackalloc byte[DumpPayload.TrailerLength];

@@ -197,11 +197,9 @@ public sealed unsafe partial class RespServerSession
         {
             info.Section("Commandstats");
             foreach (var command in CommandTable.All)
-            {
-                long calls = statistics.CommandCalls(command.Command);
-                if (calls > 0)
-                    info.Line("cmdstat_" + command.LowerName, string.Create(CultureInfo.InvariantCulture, $"calls={calls},usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0"));
-            }
+                AppendCommandStat(info, statistics, command);
+            foreach (var command in _server.Extensions.All)
+                AppendCommandStat(info, statistics, command);
         }
 
         if ((sections & InfoSections.Cluster) != 0)
@@ -217,6 +215,13 @@ public sealed unsafe partial class RespServerSession
         }
 
         return info.ToString();
+    }
+
+    private static void AppendCommandStat(InfoBuilder info, ServerStatistics statistics, RespCommandInfo command)
+    {
+        long calls = statistics.CommandCalls(command.Command);
+        if (calls > 0)
+            info.Line("cmdstat_" + command.LowerName, string.Create(CultureInfo.InvariantCulture, $"calls={calls},usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0"));
     }
 
     /// <summary>The TCP port this connection reached, or the configured one (for Unix sockets).</summary>
