@@ -37,6 +37,37 @@ public sealed class CallbackPathTests
     }
 
     [Test]
+    public void RMWExistingOfAnUnindexedKeyCallsNothingAndLeavesNoEntry()
+    {
+        long tail = Log.TailAddress;
+        var input = TestInput.Increment(1);
+        var output = new TestOutput();
+
+        var status = Session.RMWExisting("absent"u8, ref input, ref output);
+
+        Assert.That(status.NotFound, Is.True, status.ToString());
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.None));
+        Assert.That(_ts.ChainHead("absent"u8.ToArray()), Is.Zero, "no index entry was created");
+        Assert.That(Log.TailAddress, Is.EqualTo(tail));
+    }
+
+    [Test]
+    public void RMWExistingOfAnExistingKeyUpdatesIt()
+    {
+        Session.RMW("c"u8, TestInput.Increment(5), out _);
+        Counts.Reset();
+        var input = TestInput.Increment(2);
+        var output = new TestOutput();
+
+        var status = Session.RMWExisting("c"u8, ref input, ref output);
+
+        Assert.That(status.Found, Is.True, status.ToString());
+        Assert.That(Counts.Fired, Is.EqualTo(Callback.InPlaceUpdater));
+        Assert.That(Session.Read("c"u8, out var value).Found, Is.True);
+        Assert.That(System.BitConverter.ToInt64(value), Is.EqualTo(7));
+    }
+
+    [Test]
     public void UpsertOfAMutableRecordWritesInPlace()
     {
         var input = new TestInput();

@@ -39,11 +39,11 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Runs an object write (RMW) on <paramref name="key"/>; the reply is not yet sent (see <see cref="CompleteObjectReply"/>).</summary>
     internal Status ObjectRMW(ReadOnlySpan<byte> key, ref ObjectInput input, ref ObjectOutput output)
     {
-        var status = ObjectStore.RMW(key, ref input, ref output);
+        bool onlyRemoves = input.Operation == ObjectOperation.Run && ObjectStoreFunctions.OnlyRemoves(input.Command);
+        var status = onlyRemoves ? ObjectStore.RMWExisting(key, ref input, ref output) : ObjectStore.RMW(key, ref input, ref output);
         // A removal on an absent key (NeedInitialUpdate declined it) answers as on an empty object,
         // which it cannot change: it finds nothing to remove.
-        if (status.NotFound && !output.Ran && output.Result == ObjectResult.Ok && input.Operation == ObjectOperation.Run
-            && ObjectStoreFunctions.OnlyRemoves(input.Command))
+        if (onlyRemoves && status.NotFound && !output.Ran && output.Result == ObjectResult.Ok)
             GarnetObjectFactory.Empty(input.Type).Operate(ref input, ref output);
         // Clients blocked on the key (BLPOP, BZPOPMIN...) get a chance to pop what was written. Only
         // commands that can add elements (deny-oom) signal: a pop must not wake waiters to find nothing.

@@ -154,6 +154,25 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
         }
     }
 
+    /// <summary>
+    /// An RMW for an update that never creates its key (NeedInitialUpdate would decline): a key the
+    /// index holds no entry for is reported not found without calling back or touching the index.
+    /// </summary>
+    public Status RMWExisting(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
+    {
+        if (_protection.Protected)
+            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed: true);
+        _store.Epoch.Resume();
+        try
+        {
+            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed: true);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
+
     /// <summary>Updates <paramref name="key"/> with <paramref name="input"/>, discarding the output.</summary>
     public Status RMW(ReadOnlySpan<byte> key, ref TInput input)
     {

@@ -10,12 +10,16 @@ namespace Tsavorite;
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalRMW<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null)
+    internal Status InternalRMW<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null, bool onlyIfIndexed = false)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
         long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
+        // An update that cannot create its key skips a key the index has no entry for, rather than
+        // adding an entry only to release it again; it is ordered before a concurrent creation.
+        if (onlyIfIndexed && Index.FindTag(bucket, tag) == null)
+            return new Status(Status.Basic.NotFound);
         // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
         bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
