@@ -203,6 +203,9 @@ workload "LPOP batch=64" --op LPOP --batchsize 64 "${SMALL[@]}"
 workload "HSET batch=64" --op HSET --batchsize 64 "${SMALL[@]}"
 workload "HGET batch=64" --op HGET --batchsize 64 "${SMALL[@]}"
 workload "SADD batch=64" --op SADD --batchsize 64 "${SMALL[@]}"
+# One MULTIINCR4 operation is a whole transaction (MULTI, 4 INCR, EXEC): ops/s are transactions/s.
+workload "MULTIINCR4 batch=64" --op MULTIINCR4 --batchsize 64 "${SMALL[@]}"
+workload "EVALSHA3 batch=64" --op EVALSHA3 --batchsize 64 "${SMALL[@]}"
 workload "BITCOUNT 1 MB value batch=1" --op BITCOUNT --batchsize 1 --dbsize 16 --keylength 8 --valuelength 1048576
 redis_benchmark 1
 redis_benchmark 64
