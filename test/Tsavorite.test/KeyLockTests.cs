@@ -20,12 +20,16 @@ public sealed unsafe class KeyLockTests
 
     private static bool IsLatched(TestStore ts, long bucketIndex) => HashBucket.IsLatched(ts.Store.Index.Bucket(bucketIndex));
 
+    /// <summary>
+    /// A few keys (sorted by insertion) and many (sorted in bulk); in four buckets, so they merge,
+    /// and in a large index, so that more than a handful of buckets are held (looked up by search).
+    /// </summary>
     [Test]
-    public void LockKeysLatchesEachBucketOnceAndUnlockReleasesThem()
+    public void LockKeysLatchesEachBucketOnceAndUnlockReleasesThem([Values(6, 20, 40)] int keyCount, [Values] bool tinyIndex)
     {
-        using var ts = new TestStore(TinyIndex);
+        using var ts = new TestStore(tinyIndex ? TinyIndex : new StoreOptions { IndexSize = 1L << 16, MemorySize = 1L << 24 });
         var keys = new List<KeyLockRequest>();
-        for (int i = 0; i < 20; i++)
+        for (int i = 0; i < keyCount; i++)
             keys.Add(KeyLockRequest.For(TestData.Key(i), exclusive: i % 3 == 0));
 
         ts.Session.LockKeys(keys.ToArray());
@@ -34,7 +38,7 @@ public sealed unsafe class KeyLockTests
         {
             bool anyKey = false;
             bool anyExclusive = false;
-            for (int i = 0; i < 20; i++)
+            for (int i = 0; i < keyCount; i++)
             {
                 if (BucketOf(ts, TestData.Key(i)) == b)
                 {
@@ -44,12 +48,12 @@ public sealed unsafe class KeyLockTests
             }
             Assert.That(IsLatched(ts, b), Is.EqualTo(anyKey), $"bucket {b}");
         }
-        for (int i = 0; i < 20; i++)
+        for (int i = 0; i < keyCount; i++)
         {
             Assert.That(ts.Session.IsKeyLocked(TestData.Key(i), out bool exclusive), Is.True);
             // A bucket is exclusive if any key in it asked for exclusive.
             bool expected = false;
-            for (int j = 0; j < 20; j++)
+            for (int j = 0; j < keyCount; j++)
                 expected |= j % 3 == 0 && BucketOf(ts, TestData.Key(j)) == BucketOf(ts, TestData.Key(i));
             Assert.That(exclusive, Is.EqualTo(expected), $"key {i}");
         }

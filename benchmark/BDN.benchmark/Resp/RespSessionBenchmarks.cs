@@ -11,13 +11,15 @@ namespace BDN.benchmark.Resp;
 /// RESP parsing and execution without the network: a pipelined batch of <see cref="BatchSize"/>
 /// GET, SET or INCR commands is handed to a real <see cref="RespServerSession"/> through
 /// <see cref="IMessageConsumer.TryConsumeMessages"/>, exactly as a socket receive would, and the
-/// replies go to a sender that discards them. Results are per command (OperationsPerInvoke).
+/// replies go to a sender that discards them. Results are per command (OperationsPerInvoke),
+/// except <see cref="MultiIncr4"/>: per transaction of MULTI, four INCRs and EXEC (six commands).
 /// </summary>
 [MemoryDiagnoser]
 public unsafe class RespSessionBenchmarks
 {
     private const int BatchSize = 128;
     private const int KeyCount = 128;
+    private const int Transactions = 32;
 
     private StoreWrapper _store = null!;
     private NullNetworkSender _sender = null!;
@@ -25,6 +27,7 @@ public unsafe class RespSessionBenchmarks
     private Batch _get;
     private Batch _set;
     private Batch _incr;
+    private Batch _multiIncr4;
 
     [GlobalSetup]
     public void Setup()
@@ -52,14 +55,25 @@ public unsafe class RespSessionBenchmarks
             incr.Append(Command("INCR", counter));
         }
 
+        var multi = new StringBuilder();
+        for (int t = 0; t < Transactions; t++)
+        {
+            multi.Append(Command("MULTI"));
+            for (int i = 0; i < 4; i++)
+                multi.Append(Command("INCR", $"ctr:{((4 * t) + i) % KeyCount:D4}"));
+            multi.Append(Command("EXEC"));
+        }
+
         _get = new Batch(get.ToString());
         _set = new Batch(set.ToString());
         _incr = new Batch(incr.ToString());
+        _multiIncr4 = new Batch(multi.ToString());
 
         // Load the keys GET reads, and check that each batch is consumed whole and answered as expected.
         Expect(_set, "+OK\r\n");
         Expect(_get, "$8\r\nvalue678\r\n");
         Expect(_incr, ":1\r\n");
+        Expect(_multiIncr4, "+OK\r\n+QUEUED\r\n");
     }
 
     [GlobalCleanup]
@@ -71,6 +85,7 @@ public unsafe class RespSessionBenchmarks
         _get.Dispose();
         _set.Dispose();
         _incr.Dispose();
+        _multiIncr4.Dispose();
     }
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
@@ -81,6 +96,9 @@ public unsafe class RespSessionBenchmarks
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
     public int Incr() => _session.TryConsumeMessages(_incr.Pointer, _incr.Length);
+
+    [Benchmark(OperationsPerInvoke = Transactions)]
+    public int MultiIncr4() => _session.TryConsumeMessages(_multiIncr4.Pointer, _multiIncr4.Length);
 
     private void Expect(Batch batch, string firstReply)
     {

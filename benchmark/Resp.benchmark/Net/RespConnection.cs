@@ -108,10 +108,19 @@ public sealed class RespConnection : IDisposable
         request.ArrayHeader(2);
         request.Bulk("AUTH"u8);
         request.Bulk(System.Text.Encoding.UTF8.GetBytes(password));
-        Send(request.Written);
-        ReceiveReplies(1);
-        if (Scanner.Errors > 0)
-            throw new InvalidOperationException("AUTH was refused: " + Scanner.FirstError);
+        RunSetup(request.Written, 1, "AUTH");
+    }
+
+    /// <summary>
+    /// Sends <paramref name="commands"/> (<paramref name="count"/> of them) before a run and waits
+    /// for their replies; throws if any was an error. The replies are not counted in the run.
+    /// </summary>
+    public void RunSetup(ReadOnlySpan<byte> commands, int count, string what)
+    {
+        Send(commands);
+        ReceiveReplies(count);
+        if (Scanner.Errors + Scanner.ErrorElements > 0)
+            throw new InvalidOperationException(what + " was refused: " + Scanner.FirstError);
         Scanner.Reset();
     }
 

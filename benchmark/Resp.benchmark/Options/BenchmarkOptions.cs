@@ -56,11 +56,11 @@ public sealed class BenchmarkOptions
     public string Client { get; set; } = "raw";
 
     /// <summary>The command of an offline run. Default GET.</summary>
-    [Option("op", Default = "GET", HelpText = "Offline operation: GET, SET, SETEX, MGET, MSET, INCR, DEL, PING, ZADD, ZREM, ZCARD, PFADD, PFCOUNT, PFMERGE, SETBIT, GETBIT, BITCOUNT, BITOP, LPUSH, LPOP, HSET, HGET, SADD, SETGET.")]
+    [Option("op", Default = "GET", HelpText = "Offline operation: GET, SET, SETEX, MGET, MSET, INCR, DEL, PING, ZADD, ZREM, ZCARD, PFADD, PFCOUNT, PFMERGE, SETBIT, GETBIT, BITCOUNT, BITOP, LPUSH, LPOP, HSET, HGET, SADD, SETGET, MULTIINCR4 (MULTI + 4 INCR + EXEC, counted as one op), EVALSHA3 (a 3-call script).")]
     public string Op { get; set; } = "GET";
 
-    /// <summary>Commands per network write in offline mode. Default 4096.</summary>
-    [Option('b', "batchsize", Default = 4096, HelpText = "Offline: commands per network write.")]
+    /// <summary>Operations per network write in offline mode (a MULTIINCR4 operation is six commands). Default 4096.</summary>
+    [Option('b', "batchsize", Default = 4096, HelpText = "Offline: operations per network write (commands; transactions for MULTIINCR4).")]
     public int BatchSize { get; set; } = 4096;
 
     /// <summary>Number of distinct keys, preloaded unless <see cref="SkipLoad"/>. Default 1024.</summary>
@@ -75,8 +75,8 @@ public sealed class BenchmarkOptions
     [Option("valuelength", Default = 8, HelpText = "Value length in bytes.")]
     public int ValueLength { get; set; } = 8;
 
-    /// <summary>Total commands over all sessions when <see cref="Runtime"/> is not set. Default 2^22.</summary>
-    [Option("totalops", Default = 1L << 22, HelpText = "Total commands over all sessions (ignored when --runtime is set).")]
+    /// <summary>Total operations over all sessions when <see cref="Runtime"/> is not set. Default 2^22.</summary>
+    [Option("totalops", Default = 1L << 22, HelpText = "Total operations (commands; transactions for MULTIINCR4) over all sessions (ignored when --runtime is set).")]
     public long TotalOps { get; set; } = 1L << 22;
 
     /// <summary>Run for this many seconds instead of <see cref="TotalOps"/>; zero or less means unset. Default -1.</summary>
@@ -212,6 +212,8 @@ public sealed class BenchmarkOptions
                     problems.Add($"Unknown operation '{op}' in --op-workload.");
                 else if (parsed == OpType.SETGET)
                     problems.Add("--op-workload takes SET and GET separately, not SETGET.");
+                else if (!OpTypes.IsSingleCommand(parsed))
+                    problems.Add($"--op-workload takes single commands; {parsed} is offline only.");
             }
         }
         else if (!OpTypes.TryParse(Op, out _))

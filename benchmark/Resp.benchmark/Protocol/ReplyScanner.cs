@@ -10,9 +10,9 @@ namespace Resp.benchmark;
 /// Counts complete top-level RESP2/RESP3 replies in a stream that arrives in arbitrary pieces,
 /// without copying or materialising anything: bulk payloads are skipped by arithmetic, nested
 /// aggregates are tracked with a small stack of element counts, and a reply split across reads
-/// resumes where the previous piece ended. Error replies are counted separately (and the first
-/// one's text is kept for diagnostics); push messages and attributes are not replies and are not
-/// counted. Malformed input throws <see cref="InvalidDataException"/>.
+/// resumes where the previous piece ended. Error replies are counted separately, and so are error
+/// elements inside aggregate replies (a command that failed inside EXEC); the first error's text is
+/// kept for diagnostics. Push messages and attributes are not replies and are not counted. Malformed input throws <see cref="InvalidDataException"/>.
 /// </summary>
 public sealed class ReplyScanner
 {
@@ -61,13 +61,16 @@ public sealed class ReplyScanner
     /// <summary>How many of <see cref="Replies"/> were errors.</summary>
     public long Errors { get; private set; }
 
+    /// <summary>Error elements inside aggregate replies, such as a failed command in EXEC's array (not in <see cref="Errors"/>).</summary>
+    public long ErrorElements { get; private set; }
+
     /// <summary>Whether the scanner is between replies (nothing partial is pending).</summary>
     public bool AtReplyBoundary => _phase == Phase.Type && _depth == 0;
 
-    /// <summary>The text of the first error reply seen (up to 160 bytes), or null if none.</summary>
+    /// <summary>The text of the first error reply or element seen (up to 160 bytes), or null if none.</summary>
     public string? FirstError => _firstErrorLength > 0
         ? Encoding.UTF8.GetString(_firstError, 0, _firstErrorLength).TrimEnd('\r')
-        : Errors > 0 ? "(blob error)" : null;
+        : Errors + ErrorElements > 0 ? "(blob error)" : null;
 
     /// <summary>Forgets all state and counts.</summary>
     public void Reset()
@@ -78,6 +81,7 @@ public sealed class ReplyScanner
         _firstErrorLength = 0;
         Replies = 0;
         Errors = 0;
+        ErrorElements = 0;
     }
 
     /// <summary>Scans the next piece of the stream; returns how many top-level replies it completed.</summary>
@@ -162,7 +166,7 @@ public sealed class ReplyScanner
             case (byte)',':
             case (byte)'#':
             case (byte)'(':
-                _capturing = type == '-' && _depth == 0 && _firstErrorLength == 0 && Errors == 0;
+                _capturing = type == '-' && _firstErrorLength == 0 && Errors == 0 && ErrorElements == 0;
                 _phase = Phase.Line;
                 break;
             case (byte)'$':
@@ -249,6 +253,8 @@ public sealed class ReplyScanner
     /// <summary>Records that an item ended; true if it was the end of a counted top-level reply.</summary>
     private bool ItemDone()
     {
+        if (_depth > 0 && _type is (byte)'-' or (byte)'!')
+            ErrorElements++;
         while (_depth > 0)
         {
             if (--_remaining[_depth - 1] > 0)

@@ -35,13 +35,19 @@ public sealed class BenchmarkResult
     /// <summary>"uniform" or "zipf:THETA".</summary>
     public required string Distribution { get; init; }
 
-    /// <summary>Commands sent during the measurement.</summary>
+    /// <summary>
+    /// Commands that make one operation: 1, or 6 for a MULTIINCR4 transaction (MULTI, 4 INCR, EXEC).
+    /// <see cref="Requests"/>, <see cref="Replies"/> and ops/s count operations.
+    /// </summary>
+    public int CommandsPerOp { get; init; } = 1;
+
+    /// <summary>Operations sent during the measurement.</summary>
     public required long Requests { get; init; }
 
-    /// <summary>Complete replies counted during the measurement.</summary>
+    /// <summary>Operations whose replies all arrived during the measurement.</summary>
     public required long Replies { get; init; }
 
-    /// <summary>How many of the replies were errors.</summary>
+    /// <summary>Error replies, plus error elements inside replies (a command that failed inside EXEC).</summary>
     public required long Errors { get; init; }
 
     /// <summary>The first error's text, if there was one.</summary>
@@ -50,7 +56,7 @@ public sealed class BenchmarkResult
     /// <summary>Seconds from releasing the clients to the last one finishing.</summary>
     public required double ElapsedSeconds { get; init; }
 
-    /// <summary>Replies per second over <see cref="ElapsedSeconds"/>.</summary>
+    /// <summary>Operations (<see cref="Replies"/>) per second over <see cref="ElapsedSeconds"/>.</summary>
     public double OpsPerSecond => ElapsedSeconds > 0 ? Replies / ElapsedSeconds : 0;
 
     /// <summary>Online runs: one entry per operation, then "ALL"; empty offline.</summary>

@@ -9,7 +9,7 @@ public sealed partial class BenchmarkRunner
 {
     /// <summary>
     /// Throughput: <paramref name="threads"/> threads, each owning --clients connections with
-    /// pre-encoded batches of --batchsize commands.
+    /// pre-encoded batches of --batchsize operations (commands, or MULTIINCR4 transactions).
     /// </summary>
     public BenchmarkResult RunOffline(int threads)
     {
@@ -44,6 +44,7 @@ public sealed partial class BenchmarkRunner
             KeyLength = _options.KeyLength,
             ValueLength = _options.ValueLength,
             Distribution = Distribution,
+            CommandsPerOp = OpTypes.CommandsPerOp(op),
             Requests = requests,
             Replies = replies,
             Errors = errors,
@@ -62,10 +63,11 @@ public sealed partial class BenchmarkRunner
 
         protected override void Prepare()
         {
+            RepliesPerOp = OpTypes.CommandsPerOp(op);
             _batches = new PreparedBatches[options.Clients];
             for (int c = 0; c < options.Clients; c++)
             {
-                Connections.Add(RespConnection.Open(options));
+                Connect(options, [op]);
                 var generator = RequestGenerator.ForConnection(options, firstConnection + c);
                 _batches[c] = PreparedBatches.ForOp(generator, op, options.BatchSize, batches, byteBudget);
             }
@@ -77,6 +79,7 @@ public sealed partial class BenchmarkRunner
             var connections = Connections.ToArray();
             var prepared = _batches;
             int batchSize = options.BatchSize;
+            int repliesPerBatch = batchSize * RepliesPerOp;
             var next = new int[connections.Length];
             bool timed = deadline != long.MaxValue;
             long rounds = timed ? long.MaxValue : batches;
@@ -93,7 +96,7 @@ public sealed partial class BenchmarkRunner
                     }
                     sent += (long)batchSize * connections.Length;
                     for (int c = 0; c < connections.Length; c++)
-                        connections[c].ReceiveReplies(batchSize);
+                        connections[c].ReceiveReplies(repliesPerBatch);
                     if (timed && Stopwatch.GetTimestamp() >= deadline)
                         break;
                 }

@@ -120,7 +120,7 @@ public sealed partial class BenchmarkRunner
 
         protected override void Prepare()
         {
-            Connections.Add(RespConnection.Open(options));
+            Connect(options, mix.Ops);
             var generator = RequestGenerator.ForConnection(options, client);
             var opRandom = new FastRandom(~(options.Seed * 1_000_003 + client));
             _batches = PreparedBatches.ForMix(generator, mix, opRandom, options.Itp, batches, byteBudget);

@@ -169,8 +169,13 @@ public sealed partial class BenchmarkRunner
 
         public Exception? Failure { get; private set; }
 
+        /// <summary>Operations sent.</summary>
         public long Requests { get; protected set; }
 
+        /// <summary>Replies that make one operation (six for a MULTIINCR4 transaction).</summary>
+        protected int RepliesPerOp { get; set; } = 1;
+
+        /// <summary>Operations whose replies all arrived.</summary>
         public long Replies
         {
             get
@@ -178,17 +183,18 @@ public sealed partial class BenchmarkRunner
                 long replies = 0;
                 foreach (var connection in Connections)
                     replies += connection.Scanner.Replies;
-                return replies;
+                return replies / RepliesPerOp;
             }
         }
 
+        /// <summary>Error replies, and error elements inside replies (a command that failed inside EXEC).</summary>
         public long Errors
         {
             get
             {
                 long errors = 0;
                 foreach (var connection in Connections)
-                    errors += connection.Scanner.Errors;
+                    errors += connection.Scanner.Errors + connection.Scanner.ErrorElements;
                 return errors;
             }
         }
@@ -231,6 +237,26 @@ public sealed partial class BenchmarkRunner
         }
 
         protected abstract void Prepare();
+
+        /// <summary>Opens a connection and sends what <paramref name="ops"/> need first (SCRIPT LOAD for EVALSHA3).</summary>
+        protected RespConnection Connect(BenchmarkOptions options, ReadOnlySpan<OpType> ops)
+        {
+            var connection = RespConnection.Open(options);
+            Connections.Add(connection);
+            var setup = new RequestBuffer();
+            int commands = 0;
+            for (int i = 0; i < ops.Length; i++)
+            {
+                bool repeated = false;
+                for (int j = 0; j < i; j++)
+                    repeated |= ops[j] == ops[i];
+                if (!repeated)
+                    commands += RequestGenerator.WriteSetup(setup, ops[i]);
+            }
+            if (commands > 0)
+                connection.RunSetup(setup.Written, commands, "Setup (SCRIPT LOAD)");
+            return connection;
+        }
 
         protected abstract void Measure(long deadline);
 

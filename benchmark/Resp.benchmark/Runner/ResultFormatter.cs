@@ -19,6 +19,8 @@ public static class ResultFormatter
             $"{result.Mode} {(result.Mode == "online" ? "workload" : "op")}={result.Workload} threads={result.Threads} clients={result.Clients} ");
         line.Append(CultureInfo.InvariantCulture,
             $"{(result.Mode == "online" ? "itp" : "batchsize")}={result.BatchSize} dbsize={result.DbSize} keylength={result.KeyLength} valuelength={result.ValueLength} keys={result.Distribution} ");
+        if (result.CommandsPerOp > 1)
+            line.Append(CultureInfo.InvariantCulture, $"commands/op={result.CommandsPerOp} ");
         line.Append(CultureInfo.InvariantCulture,
             $"ops={result.Replies} errors={result.Errors} elapsed={result.ElapsedSeconds:F2}s ops/s={result.OpsPerSecond:F0}");
         foreach (var latency in result.Latencies)

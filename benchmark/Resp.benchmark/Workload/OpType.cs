@@ -31,6 +31,18 @@ public enum OpType : byte
 
     /// <summary>A mix of one SET to nine GETs (every tenth command of a batch is the SET).</summary>
     SETGET,
+
+    /// <summary>
+    /// One transaction: MULTI, INCR of four sampled keys, EXEC. Six commands and six replies
+    /// (+OK, four +QUEUED, EXEC's array of four integers) make one operation.
+    /// </summary>
+    MULTIINCR4,
+
+    /// <summary>
+    /// EVALSHA of <see cref="Scripts.ThreeCalls"/> (loaded before the clock starts) on two sampled
+    /// keys: three redis.call's (INCR, SET, GET) per command.
+    /// </summary>
+    EVALSHA3,
 }
 
 /// <summary>Operator of the BITOP operation.</summary>
@@ -100,15 +112,25 @@ public static class OpTypes
         OpType.HSET => "HSET"u8,
         OpType.HGET => "HGET"u8,
         OpType.SADD => "SADD"u8,
-        _ => throw new ArgumentOutOfRangeException(nameof(op), op, "SETGET is a mix, not a command."),
+        OpType.EVALSHA3 => "EVALSHA"u8,
+        _ => throw new ArgumentOutOfRangeException(nameof(op), op, "SETGET and MULTIINCR4 are sequences, not one command."),
     };
+
+    /// <summary>
+    /// Commands (and so replies) that make one operation of <paramref name="op"/>: 6 for a
+    /// MULTIINCR4 transaction, 1 otherwise. Batch sizes, --totalops and ops/s count operations.
+    /// </summary>
+    public static int CommandsPerOp(OpType op) => op == OpType.MULTIINCR4 ? 6 : 1;
+
+    /// <summary>Whether <paramref name="op"/> can be drawn in an online mix (one command, one reply, one latency).</summary>
+    public static bool IsSingleCommand(OpType op) => op is not (OpType.SETGET or OpType.MULTIINCR4);
 
     /// <summary>What the preload writes for <paramref name="op"/>.</summary>
     public static LoadKind LoadKindOf(OpType op) => op switch
     {
         OpType.GET or OpType.SET or OpType.SETEX or OpType.MGET or OpType.MSET or OpType.DEL or OpType.PING
             or OpType.SETBIT or OpType.GETBIT or OpType.BITCOUNT or OpType.BITOP or OpType.SETGET => LoadKind.String,
-        OpType.INCR => LoadKind.Counter,
+        OpType.INCR or OpType.MULTIINCR4 or OpType.EVALSHA3 => LoadKind.Counter,
         OpType.ZADD or OpType.ZREM or OpType.ZCARD => LoadKind.SortedSet,
         OpType.PFADD or OpType.PFCOUNT or OpType.PFMERGE => LoadKind.HyperLogLog,
         OpType.LPUSH or OpType.LPOP => LoadKind.List,

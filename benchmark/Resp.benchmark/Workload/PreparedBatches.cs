@@ -27,7 +27,7 @@ public sealed class PreparedBatches
     /// <summary>Number of distinct batches.</summary>
     public int Count => _offsets.Length - 1;
 
-    /// <summary>Commands (and so replies) in every batch.</summary>
+    /// <summary>Operations in every batch: commands, or transactions of <see cref="OpTypes.CommandsPerOp"/> commands for MULTIINCR4.</summary>
     public int CommandsPerBatch { get; }
 
     /// <summary>Bytes of all batches together.</summary>
@@ -53,7 +53,7 @@ public sealed class PreparedBatches
     /// or <paramref name="byteBudget"/> bytes (at least one batch).
     /// </summary>
     public static PreparedBatches ForOp(RequestGenerator generator, OpType op, int batchSize, long batchesNeeded, long byteBudget) =>
-        Build(batchSize, batchesNeeded, byteBudget, null, (buffer, _) => generator.WriteBatch(buffer, op, batchSize));
+        Build(batchSize, OpTypes.CommandsPerOp(op), batchesNeeded, byteBudget, null, (buffer, _) => generator.WriteBatch(buffer, op, batchSize));
 
     /// <summary>
     /// Generates online batches of <paramref name="commandsPerBatch"/> commands, each drawn from
@@ -62,7 +62,7 @@ public sealed class PreparedBatches
     public static PreparedBatches ForMix(RequestGenerator generator, WorkloadMix mix, FastRandom random, int commandsPerBatch, long batchesNeeded, long byteBudget)
     {
         var slots = new List<byte>();
-        return Build(commandsPerBatch, batchesNeeded, byteBudget, slots, (buffer, _) =>
+        return Build(commandsPerBatch, commandsPerOp: 1, batchesNeeded, byteBudget, slots, (buffer, _) =>
         {
             for (int i = 0; i < commandsPerBatch; i++)
             {
@@ -73,7 +73,7 @@ public sealed class PreparedBatches
         });
     }
 
-    private static PreparedBatches Build(int commandsPerBatch, long batchesNeeded, long byteBudget, List<byte>? slots, Action<RequestBuffer, int> writeBatch)
+    private static PreparedBatches Build(int opsPerBatch, int commandsPerOp, long batchesNeeded, long byteBudget, List<byte>? slots, Action<RequestBuffer, int> writeBatch)
     {
         var buffer = new RequestBuffer();
         var offsets = new List<int> { 0 };
@@ -81,7 +81,7 @@ public sealed class PreparedBatches
         offsets.Add(buffer.Length);
 
         long batchBytes = Math.Max(1, buffer.Length);
-        long limit = Math.Min(batchesNeeded, Math.Max(1, MaxDistinctCommands / commandsPerBatch));
+        long limit = Math.Min(batchesNeeded, Math.Max(1, MaxDistinctCommands / ((long)opsPerBatch * commandsPerOp)));
         limit = Math.Min(limit, Math.Max(1, byteBudget / batchBytes));
         limit = Math.Min(limit, Math.Max(1, Array.MaxLength / batchBytes / 2));
         for (int i = 1; i < limit; i++)
@@ -89,7 +89,7 @@ public sealed class PreparedBatches
             writeBatch(buffer, i);
             offsets.Add(buffer.Length);
         }
-        return new PreparedBatches(buffer.Written.ToArray(), offsets.ToArray(), commandsPerBatch, slots?.ToArray());
+        return new PreparedBatches(buffer.Written.ToArray(), offsets.ToArray(), opsPerBatch, slots?.ToArray());
     }
 }
 
@@ -110,6 +110,8 @@ public sealed class WorkloadMix
         {
             if (ops[i] == OpType.SETGET)
                 throw new ArgumentException("SETGET is itself a mix; list SET and GET instead.", nameof(ops));
+            if (!OpTypes.IsSingleCommand(ops[i]))
+                throw new ArgumentException($"{ops[i]} is several commands; online mixes take single commands.", nameof(ops));
             Ops[i] = ops[i];
             sum += percents[i];
             _cumulativePercent[i] = sum;

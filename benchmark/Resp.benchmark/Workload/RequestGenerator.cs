@@ -17,6 +17,7 @@ public sealed class RequestGenerator
     private readonly int _ttl;
     private readonly int _keysPerCommand;
     private readonly BitOperator _bitOperator;
+    private readonly byte[] _threeCallsSha = Scripts.Sha1Hex(Scripts.ThreeCalls);
 
     /// <summary>Creates a generator for the shape in <paramref name="options"/>.</summary>
     public RequestGenerator(BenchmarkOptions options, IKeySampler keys, FastRandom random)
@@ -57,14 +58,52 @@ public sealed class RequestGenerator
     public static OpType Resolve(OpType op, long position) =>
         op != OpType.SETGET ? op : position % 10 == 0 ? OpType.SET : OpType.GET;
 
-    /// <summary>Appends <paramref name="count"/> commands of <paramref name="op"/>.</summary>
+    /// <summary>
+    /// Appends <paramref name="count"/> operations of <paramref name="op"/>: that many commands, or
+    /// for MULTIINCR4 that many transactions (<see cref="OpTypes.CommandsPerOp"/> commands each).
+    /// </summary>
     public void WriteBatch(RequestBuffer buffer, OpType op, int count)
     {
         for (int i = 0; i < count; i++)
-            Write(buffer, Resolve(op, i));
+            WriteOp(buffer, Resolve(op, i));
     }
 
-    /// <summary>Appends one command of <paramref name="op"/> (not SETGET; see <see cref="Resolve"/>).</summary>
+    /// <summary>Appends one operation of <paramref name="op"/>: a MULTIINCR4 transaction, or one command.</summary>
+    public void WriteOp(RequestBuffer buffer, OpType op)
+    {
+        if (op != OpType.MULTIINCR4)
+        {
+            Write(buffer, op);
+            return;
+        }
+        buffer.ArrayHeader(1);
+        buffer.Bulk("MULTI"u8);
+        for (int i = 0; i < 4; i++)
+        {
+            buffer.ArrayHeader(2);
+            buffer.Bulk("INCR"u8);
+            buffer.Key(_keys.Next(), _keyLength);
+        }
+        buffer.ArrayHeader(1);
+        buffer.Bulk("EXEC"u8);
+    }
+
+    /// <summary>
+    /// Appends what a connection must send before running <paramref name="op"/> (SCRIPT LOAD of
+    /// the script EVALSHA3 calls); returns the number of commands, 0 if none.
+    /// </summary>
+    public static int WriteSetup(RequestBuffer buffer, OpType op)
+    {
+        if (op != OpType.EVALSHA3)
+            return 0;
+        buffer.ArrayHeader(3);
+        buffer.Bulk("SCRIPT"u8);
+        buffer.Bulk("LOAD"u8);
+        buffer.Bulk(Scripts.ThreeCalls);
+        return 1;
+    }
+
+    /// <summary>Appends one command of <paramref name="op"/> (not SETGET, see <see cref="Resolve"/>; not MULTIINCR4, see <see cref="WriteOp"/>).</summary>
     public void Write(RequestBuffer buffer, OpType op)
     {
         ReadOnlySpan<byte> name = OpTypes.CommandName(op);
@@ -171,6 +210,15 @@ public sealed class RequestGenerator
                         buffer.Key(_keys.Next(), _keyLength);
                     break;
                 }
+            case OpType.EVALSHA3:
+                buffer.ArrayHeader(6);
+                buffer.Bulk(name);
+                buffer.Bulk(_threeCallsSha);
+                buffer.Bulk("2"u8);
+                buffer.Key(_keys.Next(), _keyLength);
+                buffer.Key(_keys.Next(), _keyLength);
+                buffer.Bulk(_random.NextLong(_dbSize));
+                break;
             default:
                 throw new ArgumentOutOfRangeException(nameof(op), op, "Not a single command.");
         }

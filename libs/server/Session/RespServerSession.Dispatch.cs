@@ -18,10 +18,13 @@ public sealed unsafe partial class RespServerSession
     private static readonly RespCommandInfo s_get = CommandTable.Get(RespCommand.GET);
     private static readonly RespCommandInfo s_set = CommandTable.Get(RespCommand.SET);
     private static readonly RespCommandInfo s_incr = CommandTable.Get(RespCommand.INCR);
+    private static readonly RespCommandInfo s_multi = CommandTable.Get(RespCommand.MULTI);
+    private static readonly RespCommandInfo s_exec = CommandTable.Get(RespCommand.EXEC);
 
     /// <summary>
-    /// Finds a command's table entry. The hottest commands (GET, SET, INCR) are recognized by one
-    /// integer compare; everything else goes through <see cref="CommandTable.Lookup(ReadOnlySpan{byte})"/>.
+    /// Finds a command's table entry. The hottest commands (GET, SET, INCR, and MULTI and EXEC,
+    /// which frame every transaction) are recognized by one or two integer compares; everything else
+    /// goes through <see cref="CommandTable.Lookup(ReadOnlySpan{byte})"/>.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static RespCommandInfo? LookupCommand(ReadOnlySpan<byte> name)
@@ -35,9 +38,18 @@ public sealed unsafe partial class RespServerSession
             if (word == ('s' | ('e' << 8) | ('t' << 16)))
                 return s_set;
         }
-        else if (name.Length == 4 && (BinaryPrimitives.ReadUInt32LittleEndian(name) | 0x20202020u) == ('i' | ('n' << 8) | ('c' << 16) | ((uint)'r' << 24)))
+        else if (name.Length == 4)
         {
-            return s_incr;
+            uint word = BinaryPrimitives.ReadUInt32LittleEndian(name) | 0x20202020u;
+            if (word == ('i' | ('n' << 8) | ('c' << 16) | ((uint)'r' << 24)))
+                return s_incr;
+            if (word == ('e' | ('x' << 8) | ('e' << 16) | ((uint)'c' << 24)))
+                return s_exec;
+        }
+        else if (name.Length == 5 && (name[4] | 0x20) == 'i'
+            && (BinaryPrimitives.ReadUInt32LittleEndian(name) | 0x20202020u) == ('m' | ('u' << 8) | ('l' << 16) | ((uint)'t' << 24)))
+        {
+            return s_multi;
         }
         return CommandTable.Lookup(name);
     }

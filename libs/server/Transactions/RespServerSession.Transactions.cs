@@ -29,6 +29,9 @@ public sealed unsafe partial class RespServerSession
     private readonly KeyList _queuedKeys = new();
 
     private KeyLockRequest[] _lockRequests = new KeyLockRequest[16];
+
+    /// <summary>While EXEC runs a run of queued commands: where each one's keys start in <c>_lockRequests</c> (one more entry ends the last).</summary>
+    private int[] _queuedKeyStarts = new int[16];
     private int[] _writeSlots = new int[16];
     private ArgSlice[] _execArgs = new ArgSlice[16];
 
@@ -311,9 +314,11 @@ public sealed unsafe partial class RespServerSession
                 if (_queuedKeys.Scope == KeyScope.DatabaseSwitch)
                     break;
                 keyspace |= _queuedKeys.Scope == KeyScope.Keyspace;
+                SetQueuedKeyStart(end - start, count);
                 for (int i = 0; i < _queuedKeys.Count; i++)
                     AddLockRequest(ref count, KeyLockRequest.For(_execArgs[_queuedKeys.Position(i)].Span, _queuedKeys.IsWrite(i)));
             }
+            SetQueuedKeyStart(end - start, count);
 
             LockKeys(count, keyspace);
             try
@@ -329,7 +334,7 @@ public sealed unsafe partial class RespServerSession
                     _writer.WriteArrayHeader(total);
                 }
                 for (int i = start; i < end; i++)
-                    RunQueued(transaction, i, arena);
+                    RunQueued(transaction, i, arena, i - start);
             }
             finally
             {
@@ -338,14 +343,26 @@ public sealed unsafe partial class RespServerSession
 
             if (end == total)
                 return;
-            RunQueued(transaction, end, arena);
+            RunQueued(transaction, end, arena, lockedIndex: -1);
             start = end + 1;
             if (start == total)
                 return;
         }
     }
 
-    private void RunQueued(TransactionState transaction, int index, byte* arena)
+    private void SetQueuedKeyStart(int index, int start)
+    {
+        if (index == _queuedKeyStarts.Length)
+            Array.Resize(ref _queuedKeyStarts, index * 2);
+        _queuedKeyStarts[index] = start;
+    }
+
+    /// <summary>
+    /// Runs queued command <paramref name="index"/>: under the transaction's locks when
+    /// <paramref name="lockedIndex"/> is its place in the locked run (its keys are then the ones
+    /// gathered for the lock set), else on its own (a database switch, between runs).
+    /// </summary>
+    private void RunQueued(TransactionState transaction, int index, byte* arena, int lockedIndex)
     {
         transaction.FillArgs(index, arena, ref _execArgs);
         _args = _execArgs;
@@ -354,7 +371,48 @@ public sealed unsafe partial class RespServerSession
         _currentCommand = info;
         LastCommand = info.Command;
         _server.Statistics.AddCommandCall(info.Command);
-        RunCommand(info);
+        if (lockedIndex < 0)
+        {
+            RunCommand(info);
+            return;
+        }
+        int first = _queuedKeyStarts[lockedIndex];
+        RunLockedCommand(info, _lockRequests.AsSpan(first, _queuedKeyStarts[lockedIndex + 1] - first));
+    }
+
+    /// <summary>
+    /// What <see cref="RunCommandCore"/> does for a command whose keys are already locked by EXEC,
+    /// without extracting and hashing the keys again: a write moves the watched versions of the keys
+    /// it writes (<paramref name="keys"/> are its lock requests, exclusive for written keys).
+    /// </summary>
+    private void RunLockedCommand(RespCommandInfo info, ReadOnlySpan<KeyLockRequest> keys)
+    {
+        if ((info.Flags & CommandFlags.Write) == 0 || keys.IsEmpty)
+        {
+            DispatchOrRetry(info.Command, blockingRetry: false);
+            return;
+        }
+        // The slots are copied out of the shared lock buffer: the command may run others (a script's) through the session.
+        Span<int> slots = keys.Length <= 16 ? stackalloc int[keys.Length] : new int[keys.Length];
+        int writes = 0;
+        var versions = _server.WatchVersions;
+        try
+        {
+            foreach (ref readonly var key in keys)
+            {
+                if (!key.Exclusive)
+                    continue;
+                int slot = WatchVersionTable.SlotOfHash(key.Hash);
+                versions.BeginWrite(slot);
+                slots[writes++] = slot;
+            }
+            DispatchOrRetry(info.Command, blockingRetry: false);
+        }
+        finally
+        {
+            for (int i = 0; i < writes; i++)
+                versions.EndWrite(slots[i]);
+        }
     }
 
     /// <summary>
@@ -364,14 +422,21 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private bool WatchesHold(TransactionState transaction)
     {
+        if (transaction.Watched.Count == 0)
+            return true;
         var versions = _server.WatchVersions;
-        long now = DateTime.UtcNow.Ticks;
+        long now = 0;
         foreach (var watched in transaction.Watched)
         {
             if (!WatchVersionTable.Unchanged(watched.Version, versions.Read(watched.Slot)))
                 return false;
-            if (watched.ExpirationTicks != 0 && now >= watched.ExpirationTicks)
-                return false;
+            if (watched.ExpirationTicks != 0)
+            {
+                if (now == 0)
+                    now = DateTime.UtcNow.Ticks;
+                if (now >= watched.ExpirationTicks)
+                    return false;
+            }
             if (!WatchVersionTable.Unchanged(watched.Generation, versions.ReadGeneration(watched.Database))
                 && (watched.Existed || watched.Database != _databaseIndex || KeyExists(watched.Key)))
                 return false;

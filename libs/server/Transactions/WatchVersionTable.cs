@@ -30,7 +30,10 @@ public sealed class WatchVersionTable
     public WatchVersionTable(int databaseCount) => _generations = new long[databaseCount];
 
     /// <summary>The slot of a key (high hash bits: the engine's buckets use the low ones).</summary>
-    public static int SlotOf(ReadOnlySpan<byte> key) => (int)((ulong)KeyHash.Hash(key) >> (64 - SlotBits));
+    public static int SlotOf(ReadOnlySpan<byte> key) => SlotOfHash(KeyHash.Hash(key));
+
+    /// <summary>The slot of a key whose <see cref="KeyHash.Hash"/> is <paramref name="hash"/>.</summary>
+    public static int SlotOfHash(long hash) => (int)((ulong)hash >> (64 - SlotBits));
 
     /// <summary>A write to a key of <paramref name="slot"/> starts.</summary>
     public void BeginWrite(int slot) => Interlocked.Increment(ref _slots[slot]);

@@ -54,6 +54,8 @@ public class BenchmarkSmokeTests : ServerTestBase
     [TestCase("DEL")]
     [TestCase("PING")]
     [TestCase("SETGET")]
+    [TestCase("MULTIINCR4")]
+    [TestCase("EVALSHA3")]
     public void OfflineRunOfTotalOps(string op)
     {
         var options = Options(op);
@@ -106,6 +108,42 @@ public class BenchmarkSmokeTests : ServerTestBase
         using var client = ConnectRaw();
         Assert.That(client.Execute("DBSIZE"), Is.EqualTo(":1000\r\n"));
         Assert.That(client.Execute("GET", KeyFormat.ToText(999, 8)), Is.EqualTo("$16\r\nabcdefghijklmnop\r\n"));
+    }
+
+    [Test]
+    public void TransactionsCountAsOneOperationEach()
+    {
+        var options = Options("MULTIINCR4");
+        options.TotalOps = 512;
+        var result = new BenchmarkRunner(options, TestContext.Out).RunOnce(2);
+        AssertClean(result);
+        Assert.That(result.Requests, Is.EqualTo(512));
+        Assert.That(result.CommandsPerOp, Is.EqualTo(6));
+        Assert.That(ResultFormatter.Line(result), Does.Contain("commands/op=6 ops=512 "));
+
+        // Every transaction ran its four INCRs: the counters add up to 4 per transaction.
+        using var client = ConnectRaw();
+        long sum = 0;
+        for (long key = 0; key < options.DbSize; key++)
+        {
+            string reply = client.Execute("GET", KeyFormat.ToText(key, options.KeyLength));
+            sum += long.Parse(reply.Split("\r\n")[1]);
+        }
+        Assert.That(sum, Is.EqualTo(4 * 512));
+    }
+
+    [Test]
+    public void ErrorsInsideExecAreCounted()
+    {
+        // Strings that are not integers make every INCR inside EXEC fail, inside EXEC's array.
+        new BenchmarkRunner(Options("GET")).Load();
+        var options = Options("MULTIINCR4");
+        options.SkipLoad = true;
+        options.TotalOps = 256;
+        var result = new BenchmarkRunner(options).RunOnce(1);
+        Assert.That(result.Replies, Is.EqualTo(256));
+        Assert.That(result.Errors, Is.EqualTo(4 * 256));
+        Assert.That(result.FirstError, Does.StartWith("ERR"));
     }
 
     [Test]

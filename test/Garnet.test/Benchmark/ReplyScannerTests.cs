@@ -59,6 +59,34 @@ public class ReplyScannerTests
         Assert.That(errors, Is.Zero);
     }
 
+    /// <summary>What a MULTI, 4 INCR, EXEC transaction gets back: six replies, the last an array of integers.</summary>
+    private const string TransactionReplies = "+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n*4\r\n:1\r\n:2\r\n:1\r\n:12\r\n";
+
+    [Test]
+    public void TransactionRepliesAreSixWhereverTheStreamIsCut()
+    {
+        byte[] stream = Bytes(TransactionReplies + TransactionReplies);
+        for (int cut = 0; cut <= stream.Length; cut++)
+        {
+            var scanner = new ReplyScanner();
+            int completed = scanner.Feed(stream.AsSpan(0, cut)) + scanner.Feed(stream.AsSpan(cut));
+            Assert.That(completed, Is.EqualTo(12), $"cut at {cut}");
+            Assert.That(scanner.Errors + scanner.ErrorElements, Is.Zero);
+            Assert.That(scanner.AtReplyBoundary, Is.True);
+        }
+    }
+
+    [Test]
+    public void ErrorElementsOfAnExecReplyAreCountedAndTheFirstIsKept()
+    {
+        var scanner = new ReplyScanner();
+        scanner.Feed(Bytes("+OK\r\n+QUEUED\r\n+QUEUED\r\n*3\r\n-ERR value is not an integer or out of range\r\n!3\r\nERR\r\n:1\r\n"));
+        Assert.That((scanner.Replies, scanner.Errors, scanner.ErrorElements), Is.EqualTo((4, 0, 2)));
+        Assert.That(scanner.FirstError, Is.EqualTo("ERR value is not an integer or out of range"));
+        scanner.Reset();
+        Assert.That((scanner.Replies, scanner.ErrorElements, scanner.FirstError), Is.EqualTo((0L, 0L, (string?)null)));
+    }
+
     [Test]
     public void PushesAndAttributesAreNotReplies()
     {

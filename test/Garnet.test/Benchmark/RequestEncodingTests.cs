@@ -86,6 +86,56 @@ public class RequestEncodingTests
     }
 
     [Test]
+    public void MultiIncr4IsOneTransactionOfSixCommands()
+    {
+        Assert.That(OpTypes.CommandsPerOp(OpType.MULTIINCR4), Is.EqualTo(6));
+        string incr(string key) => "*2\r\n$4\r\nINCR\r\n$4\r\n" + key + "\r\n";
+        string transaction(params string[] keys) =>
+            "*1\r\n$5\r\nMULTI\r\n" + incr(keys[0]) + incr(keys[1]) + incr(keys[2]) + incr(keys[3]) + "*1\r\n$4\r\nEXEC\r\n";
+        Assert.That(Encode(Shape(), OpType.MULTIINCR4, 2, 1, 2, 3, 4, 5, 6, 7, 8),
+            Is.EqualTo(transaction("0001", "0002", "0003", "0004") + transaction("0005", "0006", "0007", "0008")));
+    }
+
+    [Test]
+    public void EvalSha3NamesTheLoadedScriptAndTwoKeys()
+    {
+        Assert.That(OpTypes.CommandsPerOp(OpType.EVALSHA3), Is.EqualTo(1));
+        // sha1sum of the script text, as SCRIPT LOAD answers it.
+        const string sha = "1a1816b6bdc4ec92b89848569542cc9dfc2a254d";
+        Assert.That(Encoding.ASCII.GetString(Scripts.Sha1Hex(Scripts.ThreeCalls)), Is.EqualTo(sha));
+        string batch = Encode(Shape(), OpType.EVALSHA3, 1, 5, 6);
+        Assert.That(batch, Does.StartWith("*6\r\n$7\r\nEVALSHA\r\n$40\r\n" + sha + "\r\n$1\r\n2\r\n$4\r\n0005\r\n$4\r\n0006\r\n$"));
+        // ARGV[1] is an integer below --dbsize, so both keys stay counters.
+        string[] parts = batch.Split("\r\n");
+        Assert.That(parts, Has.Length.EqualTo(14));
+        Assert.That(long.Parse(parts[12]), Is.InRange(0, 999));
+    }
+
+    [Test]
+    public void SetupLoadsTheScriptOnlyForEvalSha3()
+    {
+        var buffer = new RequestBuffer();
+        Assert.That(RequestGenerator.WriteSetup(buffer, OpType.GET), Is.Zero);
+        Assert.That(RequestGenerator.WriteSetup(buffer, OpType.MULTIINCR4), Is.Zero);
+        Assert.That(buffer.Length, Is.Zero);
+        Assert.That(RequestGenerator.WriteSetup(buffer, OpType.EVALSHA3), Is.EqualTo(1));
+        string script = Encoding.ASCII.GetString(Scripts.ThreeCalls);
+        Assert.That(Encoding.ASCII.GetString(buffer.Written),
+            Is.EqualTo("*3\r\n$6\r\nSCRIPT\r\n$4\r\nLOAD\r\n$" + script.Length + "\r\n" + script + "\r\n"));
+    }
+
+    [Test]
+    public void MultiCommandOperationsAreOfflineOnly()
+    {
+        Assert.That(OpTypes.IsSingleCommand(OpType.EVALSHA3), Is.True);
+        Assert.That(OpTypes.IsSingleCommand(OpType.MULTIINCR4), Is.False);
+        Assert.Throws<ArgumentException>(() => new WorkloadMix(new[] { OpType.MULTIINCR4 }, new[] { 100 }));
+        var options = new BenchmarkOptions { Online = true, OpWorkload = new[] { "MULTIINCR4" }, OpPercent = new[] { 100 } };
+        Assert.That(options.Validate(), Has.Some.Contains("offline only"));
+        Assert.That(new BenchmarkOptions { Op = "multiincr4" }.Validate(), Is.Empty);
+    }
+
+    [Test]
     public void BitOpNotHasOneSource()
     {
         var options = Shape();
@@ -130,7 +180,7 @@ public class RequestEncodingTests
         var buffer = new RequestBuffer();
         generator.WriteBatch(buffer, op, 100);
         var scanner = new ReplyScanner();
-        Assert.That(scanner.Feed(buffer.Written), Is.EqualTo(100));
+        Assert.That(scanner.Feed(buffer.Written), Is.EqualTo(100 * OpTypes.CommandsPerOp(op)));
         Assert.That(scanner.Errors, Is.Zero);
         Assert.That(scanner.AtReplyBoundary, Is.True);
         Assert.That(buffer.Written[0], Is.EqualTo((byte)'*'));
@@ -152,6 +202,15 @@ public class RequestEncodingTests
 
         var tiny = PreparedBatches.ForOp(RequestGenerator.ForConnection(options, 0), OpType.GET, 10, batchesNeeded: long.MaxValue, byteBudget: 1);
         Assert.That(tiny.Count, Is.EqualTo(1));
+    }
+
+    [Test]
+    public void TransactionBatchesCountTransactions()
+    {
+        var batches = PreparedBatches.ForOp(RequestGenerator.ForConnection(Shape(), 0), OpType.MULTIINCR4, 10, batchesNeeded: 3, byteBudget: long.MaxValue);
+        Assert.That((batches.Count, batches.CommandsPerBatch), Is.EqualTo((3, 10)));
+        var scanner = new ReplyScanner();
+        Assert.That(scanner.Feed(batches.Batch(2)), Is.EqualTo(60), "ten transactions are sixty commands");
     }
 
     [Test]

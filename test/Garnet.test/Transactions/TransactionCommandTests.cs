@@ -21,6 +21,20 @@ public class TransactionCommandTests : ServerTestBase
         Assert.That(client.Execute("GET", "a"), Is.EqualTo("$1\r\n2\r\n"));
     }
 
+    /// <summary>MULTI and EXEC are found by a fast compare: any case works, and names that differ in one byte are unknown.</summary>
+    [Test]
+    public void MultiAndExecInAnyCaseAndTheirNearMissesAreUnknown()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("mUlTi"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("incr", "c"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("Exec"), Is.EqualTo("*1\r\n:1\r\n"));
+        Assert.That(client.Execute("multi"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("exec"), Is.EqualTo("*0\r\n"));
+        foreach (string name in new[] { "MULTY", "MULT", "EXEX", "EXE", "MULTI1", "EXECS", "mULTo" })
+            Assert.That(client.Execute(name), Does.StartWith("-ERR unknown command"), name);
+    }
+
     [Test]
     public void QueuedCommandsDoNotRunBeforeExec()
     {

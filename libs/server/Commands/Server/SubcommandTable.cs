@@ -101,6 +101,20 @@ internal static class SubcommandTable
         ],
     };
 
+    // Indexed by command id: MULTI asks this of every queued command.
+    private static readonly bool[] s_isContainer = ContainerFlags();
+
+    private static bool[] ContainerFlags()
+    {
+        int max = 0;
+        foreach (var parent in s_byParent.Keys)
+            max = Math.Max(max, (int)parent);
+        var flags = new bool[max + 1];
+        foreach (var parent in s_byParent.Keys)
+            flags[(int)parent] = true;
+        return flags;
+    }
+
     private static SubcommandInfo Entry(Subcommand id, RespCommand parent, string name, int arity, CommandFlags flags, AclCategories categories, string summary, int firstKey = 0, int lastKey = 0, int step = 0)
         => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, firstKey, lastKey, step, categories, summary));
 
@@ -109,7 +123,7 @@ internal static class SubcommandTable
         => s_byParent.TryGetValue(parent, out var subcommands) ? subcommands : ReadOnlySpan<SubcommandInfo>.Empty;
 
     /// <summary>Whether <paramref name="command"/> has subcommands.</summary>
-    public static bool IsContainer(RespCommand command) => s_byParent.ContainsKey(command);
+    public static bool IsContainer(RespCommand command) => (uint)command < (uint)s_isContainer.Length && s_isContainer[(int)command];
 
     /// <summary>Finds subcommand <paramref name="name"/> (any case) of <paramref name="parent"/>.</summary>
     public static SubcommandInfo? Find(RespCommand parent, in ArgSlice name)

@@ -39,22 +39,47 @@ internal sealed unsafe class HeldLocks
             _buckets = new long[size];
             _exclusive = new bool[size];
         }
-        int count = 0;
-        foreach (var key in keys)
+        var buckets = _buckets;
+        var exclusive = _exclusive;
+        int total = keys.Length;
+        for (int i = 0; i < total; i++)
         {
-            long bucket = store.Index.BucketIndexOf(key.Hash);
-            // Insertion into the sorted prefix: key sets are small, and duplicates merge in place.
-            int at = Array.BinarySearch(_buckets, 0, count, bucket);
-            if (at >= 0)
+            buckets[i] = store.Index.BucketIndexOf(keys[i].Hash);
+            exclusive[i] = keys[i].Exclusive;
+        }
+        // Sort by bucket: by insertion for the usual few keys (a transaction's, a multi-key
+        // command's), which beats the general sort's call overhead; in O(n log n) for many.
+        if (total <= 16)
+        {
+            for (int i = 1; i < total; i++)
             {
-                _exclusive[at] |= key.Exclusive;
+                long bucket = buckets[i];
+                bool mode = exclusive[i];
+                int at = i;
+                for (; at > 0 && buckets[at - 1] > bucket; at--)
+                {
+                    buckets[at] = buckets[at - 1];
+                    exclusive[at] = exclusive[at - 1];
+                }
+                buckets[at] = bucket;
+                exclusive[at] = mode;
+            }
+        }
+        else
+        {
+            Array.Sort(buckets, exclusive, 0, total);
+        }
+        // Each bucket once, exclusive if any of its keys asks for it.
+        int count = 0;
+        for (int i = 0; i < total; i++)
+        {
+            if (count > 0 && buckets[count - 1] == buckets[i])
+            {
+                exclusive[count - 1] |= exclusive[i];
                 continue;
             }
-            at = ~at;
-            Array.Copy(_buckets, at, _buckets, at + 1, count - at);
-            Array.Copy(_exclusive, at, _exclusive, at + 1, count - at);
-            _buckets[at] = bucket;
-            _exclusive[at] = key.Exclusive;
+            buckets[count] = buckets[i];
+            exclusive[count] = exclusive[i];
             count++;
         }
 
@@ -93,7 +118,7 @@ internal sealed unsafe class HeldLocks
     /// </summary>
     public bool Covers(long bucketIndex, bool exclusive)
     {
-        int at = Array.BinarySearch(_buckets, 0, Count, bucketIndex);
+        int at = IndexOf(bucketIndex);
         if (at < 0)
             return false;
         if (exclusive && !_exclusive[at])
@@ -104,8 +129,23 @@ internal sealed unsafe class HeldLocks
     /// <summary>Whether bucket <paramref name="bucketIndex"/> is held, and how (for tests and diagnostics).</summary>
     public bool TryGetMode(long bucketIndex, out bool exclusive)
     {
-        int at = Array.BinarySearch(_buckets, 0, Count, bucketIndex);
+        int at = IndexOf(bucketIndex);
         exclusive = at >= 0 && _exclusive[at];
         return at >= 0;
+    }
+
+    /// <summary>Where <paramref name="bucketIndex"/> is among the held buckets, or -1: a scan for the usual few, a binary search beyond.</summary>
+    private int IndexOf(long bucketIndex)
+    {
+        int count = Count;
+        if (count > 16)
+            return Math.Max(-1, Array.BinarySearch(_buckets, 0, count, bucketIndex));
+        var buckets = _buckets;
+        for (int i = 0; i < count; i++)
+        {
+            if (buckets[i] == bucketIndex)
+                return i;
+        }
+        return -1;
     }
 }
