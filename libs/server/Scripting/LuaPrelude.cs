@@ -425,30 +425,20 @@ local function to_error_text(s)
   return code .. ' ' .. msg
 end
 
--- redis.call and redis.pcall raise errors from Lua (the C# side only returns them). They are callable
--- tables whose __call is a coroutine.wrap function: a C function, so "return redis.call(...)" is not a
--- Lua tail call and the error keeps the script's line. A wrap that raised is dead, so it is replaced.
-local wrap, yield = coroutine.wrap, coroutine.yield
-local function callable(raise_from)
-  local mt = { __metatable = false }
-  local function step(_, ...) return rcall(...) end
-  local function body(...)
-    local r, raise = step(...)
-    while true do
-      if raise and raise >= raise_from then
-        mt.__call = wrap(body)
-        error(r, 0)
-      end
-      r, raise = step(yield(r))
-    end
-  end
-  mt.__call = wrap(body)
-  local t = setmetatable({}, mt)
-  protected[t] = true
-  return t
+-- redis.call and redis.pcall raise errors from Lua (the C# side only returns them): rcall returns the
+-- reply, plus 1 when it is an error reply (call raises it) or 2 when the call itself was invalid
+-- (both raise). Scripts are compiled without tail calls (LuaRunner), so "return redis.call(...)"
+-- keeps the script's frame and the error its line.
+redis.call = function(...)
+  local r, raise = rcall(...)
+  if raise then error(r, 0) end
+  return r
 end
-redis.call = callable(1)
-redis.pcall = callable(2)
+redis.pcall = function(...)
+  local r, raise = rcall(...)
+  if raise == 2 then error(r, 0) end
+  return r
+end
 redis.error_reply = function(...)
   local s = ...
   if select('#', ...) ~= 1 or type(s) ~= 'string' then return err_table('ERR wrong number or type of arguments') end
@@ -507,9 +497,17 @@ G.rawset = function(t, k, v)
   if protected[t] then error("Attempt to modify a readonly table", 2) end
   return rawset(t, k, v)
 end
+-- A metatable's __gc is ignored, as Lua 5.1 (Redis's) ignores it for tables: a finalizer would run
+-- script code inside the runner's native calls (see LuaNative), where it must not.
 G.setmetatable = function(t, mt)
   if protected[t] then error("Attempt to modify a readonly table", 2) end
-  return setmetatable(t, mt)
+  local gc = type(mt) == 'table' and rawget(mt, '__gc') or nil
+  if gc == nil then return setmetatable(t, mt) end
+  rawset(mt, '__gc', nil)
+  local ok, r = pcall(setmetatable, t, mt)
+  rawset(mt, '__gc', gc)
+  if not ok then error(r, 0) end
+  return r
 end
 G.getmetatable = getmetatable
 -- Only source text loads (no bytecode), into the sandbox.

@@ -109,7 +109,21 @@ internal static class SubcommandTable
         => s_byParent.TryGetValue(parent, out var subcommands) ? subcommands : ReadOnlySpan<SubcommandInfo>.Empty;
 
     /// <summary>Whether <paramref name="command"/> has subcommands.</summary>
-    public static bool IsContainer(RespCommand command) => s_byParent.ContainsKey(command);
+    public static bool IsContainer(RespCommand command) => (uint)command < (uint)s_isContainer.Length && s_isContainer[(int)command];
+
+    /// <summary><see cref="IsContainer"/> by command id (checked for every command a script calls).</summary>
+    private static readonly bool[] s_isContainer = ContainerFlags();
+
+    private static bool[] ContainerFlags()
+    {
+        int length = 0;
+        foreach (var parent in s_byParent.Keys)
+            length = Math.Max(length, (int)parent + 1);
+        var flags = new bool[length];
+        foreach (var parent in s_byParent.Keys)
+            flags[(int)parent] = true;
+        return flags;
+    }
 
     /// <summary>Finds subcommand <paramref name="name"/> (any case) of <paramref name="parent"/>.</summary>
     public static SubcommandInfo? Find(RespCommand parent, in ArgSlice name)
