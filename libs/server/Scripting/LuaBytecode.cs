@@ -4,20 +4,29 @@ using System.Buffers.Binary;
 namespace Garnet.server.Scripting;
 
 /// <summary>
-/// Rewrites a compiled script (a Lua 5.4 binary chunk from lua_dump, debug information kept) so that
-/// none of its functions makes a tail call. Lua reuses the caller's frame for a tail call to a Lua
-/// function, so after <c>return redis.call(...)</c> the script's frame, and with it the line an error
-/// reply is reported on, would be gone when redis.call (a Lua function, see <see cref="LuaPrelude"/>)
-/// raises. The parser always follows an OP_TAILCALL with an OP_RETURN of all values from the same
-/// register, so an OP_CALL that keeps all results (C = 0) does the same without the frame reuse. The
-/// only visible difference is stack depth: unbounded tail recursion now hits Lua's stack limit.
+/// Reads and rewrites a compiled script (a Lua 5.4 binary chunk from lua_dump, debug information kept).
+/// <list type="bullet">
+/// <item>No function is left making a tail call. Lua reuses the caller's frame for a tail call to a
+/// Lua function, so after <c>return redis.call(...)</c> the script's frame, and with it the line an
+/// error reply is reported on, would be gone when redis.call (a Lua function, see
+/// <see cref="LuaPrelude"/>) raises. The parser always follows an OP_TAILCALL with an OP_RETURN of
+/// all values from the same register, so an OP_CALL that keeps all results (C = 0) does the same
+/// without the frame reuse. The only visible difference is stack depth: unbounded tail recursion now
+/// hits Lua's stack limit.</item>
+/// <item>Whether the script may loop: a backward jump (loops, goto) or a nested function (recursion).
+/// A script that cannot runs without the instruction-count hook (<see cref="LuaRunner"/>).</item>
+/// </list>
 /// </summary>
 internal static class LuaBytecode
 {
     // lopcodes.h of Lua 5.4; iABC instructions are op:7 A:8 k:1 B:8 C:8 from the low bit.
+    private const uint OpJump = 56;
     private const uint OpCall = 68;
     private const uint OpTailCall = 69;
     private const uint OpReturn = 70;
+    private const uint OpForLoop = 73;
+    private const uint OpGenericForLoop = 77;
+    private const int JumpOffset = (1 << 24) - 1;
     private const uint OpMask = 0x7F;
     private const uint KBit = 1u << 15;
     private const uint CMask = 0xFFu << 24;
@@ -34,21 +43,32 @@ internal static class LuaBytecode
     private const byte TagShortString = 0x04;
     private const byte TagLongString = 0x14;
 
-    /// <summary>
-    /// Replaces the tail calls of every function in <paramref name="chunk"/> in place. Returns false,
-    /// with the chunk possibly half patched, when the chunk is not in the expected format.
-    /// </summary>
-    public static bool TryRemoveTailCalls(Span<byte> chunk, out int patched)
+    /// <summary>What <see cref="TryRewrite"/> found.</summary>
+    public struct Summary
     {
-        patched = 0;
+        /// <summary>Tail calls turned into calls.</summary>
+        public int TailCalls;
+
+        /// <summary>Whether some function jumps backwards or the chunk defines functions.</summary>
+        public bool MayLoop;
+    }
+
+    /// <summary>
+    /// Replaces the tail calls of every function in <paramref name="chunk"/> in place and reports
+    /// whether the chunk may loop. Returns false, with the chunk possibly half patched, when the chunk
+    /// is not in the expected format.
+    /// </summary>
+    public static bool TryRewrite(Span<byte> chunk, out Summary summary)
+    {
+        summary = default;
         if (chunk.Length <= HeaderSize || !chunk.StartsWith("\x1bLua"u8) || chunk[4] != 0x54 || chunk[5] != 0
             || chunk[12] != sizeof(uint) || chunk[13] != sizeof(long) || chunk[14] != sizeof(double))
             return false;
         var reader = new Reader(chunk, HeaderSize + 1); // then the main function's upvalue count
-        return PatchFunction(ref reader, ref patched) && reader.Position == chunk.Length;
+        return PatchFunction(ref reader, ref summary) && reader.Position == chunk.Length;
     }
 
-    private static bool PatchFunction(ref Reader reader, ref int patched)
+    private static bool PatchFunction(ref Reader reader, ref Summary summary)
     {
         // source, linedefined, lastlinedefined, numparams, is_vararg, maxstacksize
         if (!reader.SkipString() || !reader.TryReadSize(out _) || !reader.TryReadSize(out _) || !reader.Skip(3))
@@ -56,18 +76,30 @@ internal static class LuaBytecode
 
         if (!reader.TryReadSize(out long codeCount) || !reader.TryTake(codeCount * sizeof(uint), out var code))
             return false;
-        for (int i = 0; i + 1 < (int)codeCount; i++)
+        for (int i = 0; i < (int)codeCount; i++)
         {
             var at = code.Slice(i * sizeof(uint));
             uint instruction = BinaryPrimitives.ReadUInt32LittleEndian(at);
-            if ((instruction & OpMask) != OpTailCall)
-                continue;
-            uint next = BinaryPrimitives.ReadUInt32LittleEndian(code.Slice((i + 1) * sizeof(uint)));
-            bool returnsAll = (next & OpMask) == OpReturn && ((next >> 7) & 0xFF) == ((instruction >> 7) & 0xFF) && ((next >> 16) & 0xFF) == 0;
-            if (!returnsAll)
-                continue;
-            BinaryPrimitives.WriteUInt32LittleEndian(at, (instruction & ~(OpMask | KBit | CMask)) | OpCall);
-            patched++;
+            switch (instruction & OpMask)
+            {
+                case OpForLoop:
+                case OpGenericForLoop:
+                    summary.MayLoop = true;
+                    break;
+                case OpJump:
+                    if ((int)(instruction >> 7) - JumpOffset < 0)
+                        summary.MayLoop = true;
+                    break;
+                case OpTailCall when i + 1 < (int)codeCount:
+                    uint next = BinaryPrimitives.ReadUInt32LittleEndian(code.Slice((i + 1) * sizeof(uint)));
+                    bool returnsAll = (next & OpMask) == OpReturn && ((next >> 7) & 0xFF) == ((instruction >> 7) & 0xFF) && ((next >> 16) & 0xFF) == 0;
+                    if (returnsAll)
+                    {
+                        BinaryPrimitives.WriteUInt32LittleEndian(at, (instruction & ~(OpMask | KBit | CMask)) | OpCall);
+                        summary.TailCalls++;
+                    }
+                    break;
+            }
         }
 
         if (!reader.TryReadSize(out long constants))
@@ -93,9 +125,11 @@ internal static class LuaBytecode
 
         if (!reader.TryReadSize(out long protos))
             return false;
+        if (protos > 0)
+            summary.MayLoop = true;
         for (long i = 0; i < protos; i++)
         {
-            if (!PatchFunction(ref reader, ref patched))
+            if (!PatchFunction(ref reader, ref summary))
                 return false;
         }
 

@@ -13,7 +13,7 @@ namespace Garnet.server.Scripting;
 internal static class LuaPrelude
 {
     public const string Source = """
-local rcall, sha1hex, setresp, null, version, versionnum = ...
+local rcall, sha1hex, setresp, armhook, null, version, versionnum = ...
 
 local error, type, select, tostring, tonumber, setmetatable, getmetatable, rawset, rawget, rawequal, pairs, next =
       error, type, select, tostring, tonumber, setmetatable, getmetatable, rawset, rawget, rawequal, pairs, next
@@ -162,6 +162,7 @@ encode_value = function(v, depth, buf)
   else error("Cannot serialise " .. tv .. ": type not supported", 0) end
 end
 cjson.encode = function(...)
+  armhook()
   if select('#', ...) ~= 1 then error("bad argument #1 to 'encode' (expected 1 argument)", 0) end
   local buf = {}
   encode_value((...), 1, buf)
@@ -269,6 +270,7 @@ decode_value = function(s, i, depth)
   end
 end
 cjson.decode = function(...)
+  armhook()
   if select('#', ...) ~= 1 then error("bad argument #1 to 'decode' (expected 1 argument)", 0) end
   local s = ...
   if type(s) ~= 'string' then error("bad argument #1 to 'decode' (string expected, got " .. type(s) .. ")", 0) end
@@ -353,6 +355,7 @@ mp_encode = function(v, buf, depth)
   else buf[#buf + 1] = '\xc0' end
 end
 cmsgpack.pack = function(...)
+  armhook()
   local n = select('#', ...)
   if n == 0 then error("MessagePack pack needs input.", 0) end
   local buf = {}
@@ -401,6 +404,7 @@ mp_decode = function(s, i)
   error("Bad data format in input.", 0)
 end
 cmsgpack.unpack = function(s)
+  armhook()
   if type(s) ~= 'string' then error("bad argument #1 to 'unpack' (string expected)", 0) end
   local out, n, i = {}, 0, 1
   while i <= #s do
@@ -510,14 +514,26 @@ G.setmetatable = function(t, mt)
   return r
 end
 G.getmetatable = getmetatable
+-- Scripts that cannot loop run without the instruction-count hook (LuaRunner): code loaded at run
+-- time, and the library functions here that loop over their input (cjson, cmsgpack), turn it on.
+local function hooked(f)
+  return function(...)
+    armhook()
+    return f(...)
+  end
+end
 -- Only source text loads (no bytecode), into the sandbox.
 G.loadstring = function(s, name)
   if type(s) ~= 'string' then return nil, 'loadstring expects a string' end
-  return realload(s, name or s, 't', env)
+  local f, e = realload(s, name or s, 't', env)
+  if f == nil then return nil, e end
+  return hooked(f)
 end
 G.load = function(s, name)
   if type(s) ~= 'string' then return nil, 'load expects a string' end
-  return realload(s, name or '=(load)', 't', env)
+  local f, e = realload(s, name or '=(load)', 't', env)
+  if f == nil then return nil, e end
+  return hooked(f)
 end
 G.string = readonly(string)
 G.table = readonly(table)

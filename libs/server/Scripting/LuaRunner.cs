@@ -57,6 +57,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     private bool _resp3;
     private bool _disposed;
 
+    /// <summary>Whether the script thread has the instruction-count hook (see <see cref="CompiledScript.MayLoop"/>).</summary>
+    private bool _hooked;
+
     public LuaRunner(RespServerSession session, ScriptingState scripting)
     {
         _session = session;
@@ -71,11 +74,12 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         PushCClosure(_state, &RedisCallCallback, 0);
         PushCClosure(_state, &Sha1HexCallback, 0);
         PushCClosure(_state, &SetRespCallback, 0);
+        PushCClosure(_state, &ArmHookCallback, 0);
         PushLightUserData(_state, 0);
         PushBytes(_state, ServerStrings.RedisVersion);
         var version = ServerStrings.RedisVersionText.Split('.');
         PushInteger(_state, (int.Parse(version[0]) << 16) | (int.Parse(version[1]) << 8) | int.Parse(version[2]));
-        if (PCallK(_state, 6, 2, 0, 0, 0) != Ok)
+        if (PCallK(_state, 7, 2, 0, 0, 0) != Ok)
             throw new InvalidOperationException("The Lua prelude failed: " + _lua.ToString(-1));
         _environmentRef = Ref(_state, RegistryIndex);
         _globalsRef = Ref(_state, RegistryIndex);
@@ -83,6 +87,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         _thread = NewThread(_state);
         Ref(_state, RegistryIndex);
         SetHook(_thread, &HookCallback, MaskCount, HookInstructions);
+        _hooked = true;
         _keys = NewArgumentTable(_state, _globalsRef, "KEYS"u8, 0);
         _argv = NewArgumentTable(_state, _globalsRef, "ARGV"u8, 0);
     }
@@ -114,9 +119,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
                 return false;
             body = cached;
         }
-        if (!TryCompile(body, out int reference, out error))
+        if (!TryCompile(body, out int reference, out bool mayLoop, out error))
             return false;
-        script = new CompiledScript(reference, IsNoWrites(body));
+        script = new CompiledScript(reference, IsNoWrites(body), mayLoop);
         _functions.Add(digest, script);
         if (cached == null)
             _scripting.Add(digest, body.ToArray());
@@ -152,16 +157,24 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         return true;
     }
 
-    /// <summary>A compiled script: its function's registry reference, and whether its shebang declares no-writes (it then runs as with EVAL_RO).</summary>
-    internal readonly record struct CompiledScript(int Reference, bool NoWrites);
+    /// <summary>
+    /// A compiled script: its function's registry reference, whether its shebang declares no-writes
+    /// (it then runs as with EVAL_RO), and whether it may loop. A script that cannot (no backward
+    /// jump, no nested function) runs only as many instructions as it has, plus what it calls: C
+    /// functions and commands, which no hook interrupts, and the library's Lua code, which turns the
+    /// hook on where it could loop (loaded chunks, cjson, cmsgpack; see <see cref="LuaPrelude"/>). So
+    /// it runs without the hook, whose per-instruction cost is a good part of a short script's.
+    /// </summary>
+    internal readonly record struct CompiledScript(int Reference, bool NoWrites, bool MayLoop);
 
     /// <summary>
     /// Compiles <paramref name="body"/> into a function whose globals are the sandbox, with its tail
     /// calls turned into plain calls (<see cref="LuaBytecode"/>) so errors keep the script's line.
     /// </summary>
-    private bool TryCompile(ReadOnlySpan<byte> body, out int reference, out string? error)
+    private bool TryCompile(ReadOnlySpan<byte> body, out int reference, out bool mayLoop, out string? error)
     {
         reference = 0;
+        mayLoop = true;
         error = null;
         var source = body;
         if (!TryStripShebang(ref source, out error))
@@ -177,37 +190,47 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             Pop(_state, 1);
             return false;
         }
-        RemoveTailCalls();
+        mayLoop = RewriteBytecode();
         RawGetI(_state, RegistryIndex, _environmentRef);
         SetUpvalue(_state, -2, 1);
         reference = Ref(_state, RegistryIndex);
         return true;
     }
 
-    /// <summary>Replaces the function on top of the stack by a copy without tail calls (kept as is if that fails).</summary>
-    private void RemoveTailCalls()
+    /// <summary>
+    /// Replaces the function on top of the stack by a copy without tail calls (<see cref="LuaBytecode"/>)
+    /// and returns whether it may loop; a chunk it cannot read stays as it is and counts as looping.
+    /// </summary>
+    private bool RewriteBytecode()
     {
         var chunk = new System.IO.MemoryStream();
         var handle = GCHandle.Alloc(chunk);
         try
         {
             if (Dump(_state, &DumpWriter, GCHandle.ToIntPtr(handle), 0) != 0)
-                return;
+                return true;
         }
         finally
         {
             handle.Free();
         }
-        if (!chunk.TryGetBuffer(out var buffer) || !LuaBytecode.TryRemoveTailCalls(buffer, out int patched) || patched == 0)
-            return;
+        if (!chunk.TryGetBuffer(out var buffer) || !LuaBytecode.TryRewrite(buffer, out var summary))
+            return true;
+        if (summary.TailCalls == 0)
+            return summary.MayLoop;
         int status;
         fixed (byte* p = buffer.AsSpan())
         fixed (byte* name = "@user_script\0"u8)
         fixed (byte* mode = "b\0"u8)
             status = LoadBufferX(_state, p, (nuint)buffer.Count, name, mode);
-        if (status == Ok)
-            Rotate(_state, -2, 1);
+        if (status != Ok)
+        {
+            Pop(_state, 1);
+            return true;
+        }
+        Rotate(_state, -2, 1);
         Pop(_state, 1);
+        return summary.MayLoop;
     }
 
     [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
@@ -278,6 +301,15 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         Fill(L, ref _keys, "KEYS"u8, keys);
         Fill(L, ref _argv, "ARGV"u8, args);
         RawGetI(L, RegistryIndex, script.Reference);
+        if (script.MayLoop != _hooked)
+        {
+            // The thread is not running: changing its hook here is safe.
+            if (script.MayLoop)
+                SetHook(L, &HookCallback, MaskCount, HookInstructions);
+            else
+                SetHook(L, null, 0, 0);
+            _hooked = script.MayLoop;
+        }
 
         _readOnly = readOnly;
         _wrote = false;
@@ -302,6 +334,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
                 _scripting.RemoveTimedOut(this);
         }
 
+        // A kill that yielded a coroutine of the script ends the script too.
+        if (status == Ok && _killRequested)
+            status = Yield;
         if (status == Ok)
         {
             if (results == 0)
@@ -467,6 +502,27 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         ScriptDigest.Of(text).Format(hex);
         PushBytes(L, hex);
         return 1;
+    }
+
+    /// <summary>
+    /// armhook(): turns the instruction-count hook on for the rest of the run, on the calling thread
+    /// (which may be a coroutine of the script) and on the script's own thread (suspended in
+    /// lua_resume if it is not the caller). Coroutines created later inherit it.
+    /// </summary>
+    [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+    private static int ArmHookCallback(nint L)
+    {
+        var runner = t_current;
+        if (runner == null)
+            return 0;
+        if (L != runner._thread)
+            SetHook(L, &HookCallback, MaskCount, HookInstructions);
+        if (!runner._hooked)
+        {
+            SetHook(runner._thread, &HookCallback, MaskCount, HookInstructions);
+            runner._hooked = true;
+        }
+        return 0;
     }
 
     [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
