@@ -125,6 +125,16 @@ internal static unsafe partial class LuaNative
     [SuppressGCTransition]
     public static partial byte* PushLString(nint L, byte* s, nuint length);
 
+    /// <summary>Pushes a NUL-terminated string; Lua finds a literal again by its address (no hashing).</summary>
+    [LibraryImport(Library, EntryPoint = "lua_pushstring")]
+    [SuppressGCTransition]
+    public static partial byte* PushString(nint L, byte* s);
+
+    /// <summary>t[k] = top, popping it. Only for tables without metatables (no metamethod may run).</summary>
+    [LibraryImport(Library, EntryPoint = "lua_setfield")]
+    [SuppressGCTransition]
+    public static partial void SetField(nint L, int index, byte* k);
+
     [LibraryImport(Library, EntryPoint = "lua_pushboolean")]
     [SuppressGCTransition]
     public static partial void PushBoolean(nint L, int value);
