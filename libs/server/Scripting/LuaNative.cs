@@ -10,6 +10,14 @@ namespace Garnet.server.Scripting;
 /// Callbacks never raise Lua errors themselves: a longjmp across managed frames is undefined, so they
 /// return error values that Lua code turns into errors (see <see cref="LuaPrelude"/>).
 /// </summary>
+/// <remarks>
+/// The stack and table functions are marked <c>SuppressGCTransition</c> (a plain native call, a few
+/// nanoseconds instead of a GC-mode switch): they are short, never block, and never call back into
+/// managed code. The last holds because no Lua code runs inside them: they use no metamethods, and
+/// the garbage collector they may step runs no finalizers, since the sandbox refuses <c>__gc</c>
+/// metatables (<see cref="LuaPrelude"/>'s setmetatable). Functions that run Lua code (pcall, resume,
+/// closethread, dump's writer) keep the transition.
+/// </remarks>
 internal static unsafe partial class LuaNative
 {
     private const string Library = "lua54";
@@ -54,81 +62,124 @@ internal static unsafe partial class LuaNative
     public static partial int OpenBase(nint L);
 
     [LibraryImport(Library, EntryPoint = "lua_gettop")]
+    [SuppressGCTransition]
     public static partial int GetTop(nint L);
 
     [LibraryImport(Library, EntryPoint = "lua_settop")]
+    [SuppressGCTransition]
     public static partial void SetTop(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_pushvalue")]
+    [SuppressGCTransition]
     public static partial void PushValue(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_rotate")]
+    [SuppressGCTransition]
     public static partial void Rotate(nint L, int index, int n);
 
     [LibraryImport(Library, EntryPoint = "lua_copy")]
+    [SuppressGCTransition]
     public static partial void Copy(nint L, int from, int to);
 
     [LibraryImport(Library, EntryPoint = "lua_checkstack")]
+    [SuppressGCTransition]
     public static partial int CheckStack(nint L, int n);
 
     [LibraryImport(Library, EntryPoint = "lua_type")]
+    [SuppressGCTransition]
     public static partial int Type(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_toboolean")]
+    [SuppressGCTransition]
     public static partial int ToBoolean(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_tolstring")]
-    public static partial byte* ToLString(nint L, int index, out nuint length);
+    [SuppressGCTransition]
+    public static partial byte* ToLString(nint L, int index, nuint* length);
 
     [LibraryImport(Library, EntryPoint = "lua_tonumberx")]
+    [SuppressGCTransition]
     public static partial double ToNumberX(nint L, int index, int* isNumber);
 
     [LibraryImport(Library, EntryPoint = "lua_tointegerx")]
+    [SuppressGCTransition]
     public static partial long ToIntegerX(nint L, int index, int* isNumber);
 
     [LibraryImport(Library, EntryPoint = "lua_isinteger")]
+    [SuppressGCTransition]
     public static partial int IsInteger(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_pushnil")]
+    [SuppressGCTransition]
     public static partial void PushNil(nint L);
 
     [LibraryImport(Library, EntryPoint = "lua_pushnumber")]
+    [SuppressGCTransition]
     public static partial void PushNumber(nint L, double value);
 
     [LibraryImport(Library, EntryPoint = "lua_pushinteger")]
+    [SuppressGCTransition]
     public static partial void PushInteger(nint L, long value);
 
     [LibraryImport(Library, EntryPoint = "lua_pushlstring")]
+    [SuppressGCTransition]
     public static partial byte* PushLString(nint L, byte* s, nuint length);
 
+    /// <summary>Pushes a NUL-terminated string; Lua finds a literal again by its address (no hashing).</summary>
+    [LibraryImport(Library, EntryPoint = "lua_pushstring")]
+    [SuppressGCTransition]
+    public static partial byte* PushString(nint L, byte* s);
+
+    /// <summary>t[k] = top, popping it. Only for tables without metatables (no metamethod may run).</summary>
+    [LibraryImport(Library, EntryPoint = "lua_setfield")]
+    [SuppressGCTransition]
+    public static partial void SetField(nint L, int index, byte* k);
+
     [LibraryImport(Library, EntryPoint = "lua_pushboolean")]
+    [SuppressGCTransition]
     public static partial void PushBoolean(nint L, int value);
 
     [LibraryImport(Library, EntryPoint = "lua_pushlightuserdata")]
+    [SuppressGCTransition]
     public static partial void PushLightUserData(nint L, nint pointer);
 
     [LibraryImport(Library, EntryPoint = "lua_pushcclosure")]
+    [SuppressGCTransition]
     public static partial void PushCClosure(nint L, delegate* unmanaged[Cdecl]<nint, int> function, int upvalues);
 
     [LibraryImport(Library, EntryPoint = "lua_createtable")]
+    [SuppressGCTransition]
     public static partial void CreateTable(nint L, int arrayCount, int hashCount);
 
     [LibraryImport(Library, EntryPoint = "lua_rawget")]
+    [SuppressGCTransition]
     public static partial int RawGet(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_rawgeti")]
+    [SuppressGCTransition]
     public static partial int RawGetI(nint L, int index, long n);
 
     [LibraryImport(Library, EntryPoint = "lua_rawset")]
+    [SuppressGCTransition]
     public static partial void RawSet(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_rawseti")]
+    [SuppressGCTransition]
     public static partial void RawSetI(nint L, int index, long n);
 
+    [LibraryImport(Library, EntryPoint = "lua_getmetatable")]
+    [SuppressGCTransition]
+    public static partial int GetMetatable(nint L, int index);
+
+    [LibraryImport(Library, EntryPoint = "lua_dump")]
+    public static partial int Dump(nint L, delegate* unmanaged[Cdecl]<nint, byte*, nuint, nint, int> writer, nint data, int strip);
+
     [LibraryImport(Library, EntryPoint = "lua_next")]
+    [SuppressGCTransition]
     public static partial int Next(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "lua_setupvalue")]
+    [SuppressGCTransition]
     public static partial byte* SetUpvalue(nint L, int function, int n);
 
     [LibraryImport(Library, EntryPoint = "lua_pcallk")]
@@ -144,6 +195,7 @@ internal static unsafe partial class LuaNative
     public static partial int CloseThread(nint L, nint from);
 
     [LibraryImport(Library, EntryPoint = "lua_xmove")]
+    [SuppressGCTransition]
     public static partial void XMove(nint from, nint to, int n);
 
     [LibraryImport(Library, EntryPoint = "lua_sethook")]
@@ -153,19 +205,27 @@ internal static unsafe partial class LuaNative
     public static partial int YieldK(nint L, int results, nint context, nint continuation);
 
     [LibraryImport(Library, EntryPoint = "lua_isyieldable")]
+    [SuppressGCTransition]
     public static partial int IsYieldable(nint L);
 
     [LibraryImport(Library, EntryPoint = "lua_getstack")]
+    [SuppressGCTransition]
     public static partial int GetStack(nint L, int level, byte* debug);
 
     [LibraryImport(Library, EntryPoint = "lua_getinfo")]
+    [SuppressGCTransition]
     public static partial int GetInfo(nint L, byte* what, byte* debug);
 
     [LibraryImport(Library, EntryPoint = "luaL_loadbufferx")]
     public static partial int LoadBufferX(nint L, byte* buffer, nuint size, byte* name, byte* mode);
 
     [LibraryImport(Library, EntryPoint = "luaL_ref")]
+    [SuppressGCTransition]
     public static partial int Ref(nint L, int table);
+
+    [LibraryImport(Library, EntryPoint = "luaL_unref")]
+    [SuppressGCTransition]
+    public static partial void Unref(nint L, int table, int reference);
 
     [LibraryImport(Library, EntryPoint = "luaL_openlibs")]
     public static partial void OpenLibs(nint L);
@@ -192,7 +252,8 @@ internal static unsafe partial class LuaNative
     /// <summary>The string at <paramref name="index"/> (numbers are converted in place), or an empty span for other types.</summary>
     public static ReadOnlySpan<byte> ToSpan(nint L, int index)
     {
-        byte* p = ToLString(L, index, out nuint length);
+        nuint length;
+        byte* p = ToLString(L, index, &length);
         return p == null ? ReadOnlySpan<byte>.Empty : new ReadOnlySpan<byte>(p, (int)length);
     }
 

@@ -30,10 +30,10 @@ internal sealed unsafe partial class LuaRunner
         switch (kind)
         {
             case (byte)'+':
-                PushFieldTable(L, "ok"u8, line);
+                PushFieldTable(L, "ok\0"u8, line);
                 return;
             case (byte)'-':
-                PushFieldTable(L, "err"u8, line);
+                PushFieldTable(L, "err\0"u8, line);
                 return;
             case (byte)':':
                 PushInteger(L, ParseLong(line));
@@ -107,7 +107,7 @@ internal sealed unsafe partial class LuaRunner
                     return;
                 }
             case (byte)'(':
-                PushFieldTable(L, "big_number"u8, line);
+                PushFieldTable(L, "big_number\0"u8, line);
                 return;
             case (byte)'=':
                 {
@@ -137,20 +137,22 @@ internal sealed unsafe partial class LuaRunner
             throw new InvalidOperationException("reached lua stack limit");
     }
 
+    /// <summary>Pushes {field = value}; <paramref name="field"/> is a NUL-terminated literal.</summary>
     private static void PushFieldTable(nint L, ReadOnlySpan<byte> field, ReadOnlySpan<byte> value)
     {
         CreateTable(L, 0, 1);
-        PushBytes(L, field);
         PushBytes(L, value);
-        RawSet(L, -3);
+        fixed (byte* name = field)
+            SetField(L, -2, name);
     }
 
     /// <summary>The rest of the line after the type byte at <paramref name="position"/>; moves past its CRLF.</summary>
     private static ReadOnlySpan<byte> ReadLine(ReadOnlySpan<byte> data, ref int position)
     {
+        // Reply lines never hold a CR of their own (simple strings and errors cannot).
         int start = position + 1;
-        int end = data.Slice(start).IndexOf("\r\n"u8);
-        if (end < 0)
+        int end = data.Slice(start).IndexOf((byte)'\r');
+        if (end < 0 || start + end + 1 >= data.Length || data[start + end + 1] != '\n')
             throw new InvalidOperationException("Truncated reply in a script.");
         position = start + end + 2;
         return data.Slice(start, end);
@@ -158,9 +160,25 @@ internal sealed unsafe partial class LuaRunner
 
     private static long ParseLong(ReadOnlySpan<byte> text)
     {
-        if (!System.Buffers.Text.Utf8Parser.TryParse(text, out long value, out int consumed) || consumed != text.Length)
+        // The replies come from this server: short, well-formed decimal numbers.
+        if (text.Length is > 0 and < 19)
+        {
+            bool negative = text[0] == '-';
+            long value = 0;
+            int i = negative ? 1 : 0;
+            for (; i < text.Length; i++)
+            {
+                uint digit = (uint)(text[i] - '0');
+                if (digit > 9)
+                    break;
+                value = value * 10 + digit;
+            }
+            if (i == text.Length && i > (negative ? 1 : 0))
+                return negative ? -value : value;
+        }
+        if (!System.Buffers.Text.Utf8Parser.TryParse(text, out long parsed, out int consumed) || consumed != text.Length)
             throw new InvalidOperationException("Bad number in a reply.");
-        return value;
+        return parsed;
     }
 
     private static double ParseDouble(ReadOnlySpan<byte> text)
@@ -221,7 +239,7 @@ internal sealed unsafe partial class LuaRunner
             writer.WriteError("ERR reached lua stack limit"u8);
             return;
         }
-        int fieldType = GetField(L, index, "err"u8);
+        int fieldType = GetField(L, index, "err\0"u8);
         if (fieldType == TypeString)
         {
             WriteErrorReply(ref writer, ToSpan(L, -1));
@@ -229,7 +247,7 @@ internal sealed unsafe partial class LuaRunner
             return;
         }
         Pop(L, 1);
-        fieldType = GetField(L, index, "ok"u8);
+        fieldType = GetField(L, index, "ok\0"u8);
         if (fieldType == TypeString)
         {
             WriteStatusReply(ref writer, ToSpan(L, -1));
@@ -237,7 +255,7 @@ internal sealed unsafe partial class LuaRunner
             return;
         }
         Pop(L, 1);
-        fieldType = GetField(L, index, "double"u8);
+        fieldType = GetField(L, index, "double\0"u8);
         if (fieldType == TypeNumber)
         {
             writer.WriteDouble(ToNumberX(L, -1, null));
@@ -245,7 +263,7 @@ internal sealed unsafe partial class LuaRunner
             return;
         }
         Pop(L, 1);
-        fieldType = GetField(L, index, "big_number"u8);
+        fieldType = GetField(L, index, "big_number\0"u8);
         if (fieldType == TypeString)
         {
             var text = ToSpan(L, -1);
@@ -263,7 +281,7 @@ internal sealed unsafe partial class LuaRunner
             return;
         }
         Pop(L, 1);
-        fieldType = GetField(L, index, "map"u8);
+        fieldType = GetField(L, index, "map\0"u8);
         if (fieldType == TypeTable)
         {
             int map = GetTop(L);
@@ -280,7 +298,7 @@ internal sealed unsafe partial class LuaRunner
             return;
         }
         Pop(L, 1);
-        fieldType = GetField(L, index, "set"u8);
+        fieldType = GetField(L, index, "set\0"u8);
         if (fieldType == TypeTable)
         {
             int set = GetTop(L);
@@ -313,9 +331,11 @@ internal sealed unsafe partial class LuaRunner
         }
     }
 
+    /// <summary>Pushes the raw value of field <paramref name="name"/> (a NUL-terminated literal) of the table at <paramref name="index"/>; returns its type.</summary>
     private static int GetField(nint L, int index, ReadOnlySpan<byte> name)
     {
-        PushBytes(L, name);
+        fixed (byte* key = name)
+            PushString(L, key);
         return RawGet(L, index);
     }
 
@@ -334,6 +354,11 @@ internal sealed unsafe partial class LuaRunner
     /// <summary>An error reply from an err field: Redis sends "-" + the text, newlines as spaces.</summary>
     private static void WriteErrorReply(ref RespWriter writer, ReadOnlySpan<byte> text)
     {
+        if (text.IndexOfAny((byte)'\r', (byte)'\n') < 0)
+        {
+            writer.WriteError(text);
+            return;
+        }
         writer.WriteRaw("-"u8);
         WriteSanitized(ref writer, text);
         writer.WriteRaw("\r\n"u8);
@@ -342,6 +367,11 @@ internal sealed unsafe partial class LuaRunner
     /// <summary>A status reply from an ok field, newlines as spaces.</summary>
     private static void WriteStatusReply(ref RespWriter writer, ReadOnlySpan<byte> text)
     {
+        if (text.IndexOfAny((byte)'\r', (byte)'\n') < 0)
+        {
+            writer.WriteSimpleString(text);
+            return;
+        }
         writer.WriteRaw("+"u8);
         WriteSanitized(ref writer, text);
         writer.WriteRaw("\r\n"u8);

@@ -1,6 +1,5 @@
 using System;
 using System.Collections.Generic;
-using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
@@ -14,6 +13,9 @@ namespace Garnet.server.Scripting;
 /// the session's compiled scripts by digest, and one coroutine that runs each script so a count hook
 /// can stop it (SCRIPT KILL) by yielding, which needs no longjmp through managed code.
 /// Scripts run on the session's thread; the C callbacks find the runner through a thread-static.
+/// A run allocates nothing: KEYS and ARGV are two tables kept from run to run (refilled in place and
+/// replaced only when a script changed their shape), EVALSHA finds its script by the digest's text,
+/// and redis.call passes pointers to the Lua strings as the command's arguments.
 /// </summary>
 internal sealed unsafe partial class LuaRunner : IDisposable
 {
@@ -36,17 +38,27 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     private readonly RespServerSession _session;
     private readonly ReplyBuffer _reply = new(4096);
     private ArgSlice[] _callArgs = new ArgSlice[8];
+    private ArgumentTable _keys;
+    private ArgumentTable _argv;
+
+    // The last script found by EVALSHA, by the digest's text as sent (so a repeated EVALSHA parses nothing).
+    private readonly byte[] _lastShaText = new byte[ScriptDigest.HexLength];
+    private bool _hasLastSha;
+    private ScriptDigest _lastShaDigest;
+    private CompiledScript _lastShaScript;
 
     // The script being run.
-    private ScriptDigest _digest;
     private bool _readOnly;
     private bool _wrote;
     private volatile bool _killRequested;
     private bool _timedOut;
-    private long _startTimestamp;
-    private long _limitTicks;
+    private long _startTicks;
+    private long _limitMilliseconds;
     private bool _resp3;
     private bool _disposed;
+
+    /// <summary>Whether the script thread has the instruction-count hook (see <see cref="CompiledScript.MayLoop"/>).</summary>
+    private bool _hooked;
 
     public LuaRunner(RespServerSession session, ScriptingState scripting)
     {
@@ -62,11 +74,12 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         PushCClosure(_state, &RedisCallCallback, 0);
         PushCClosure(_state, &Sha1HexCallback, 0);
         PushCClosure(_state, &SetRespCallback, 0);
+        PushCClosure(_state, &ArmHookCallback, 0);
         PushLightUserData(_state, 0);
         PushBytes(_state, ServerStrings.RedisVersion);
         var version = ServerStrings.RedisVersionText.Split('.');
         PushInteger(_state, (int.Parse(version[0]) << 16) | (int.Parse(version[1]) << 8) | int.Parse(version[2]));
-        if (PCallK(_state, 6, 2, 0, 0, 0) != Ok)
+        if (PCallK(_state, 7, 2, 0, 0, 0) != Ok)
             throw new InvalidOperationException("The Lua prelude failed: " + _lua.ToString(-1));
         _environmentRef = Ref(_state, RegistryIndex);
         _globalsRef = Ref(_state, RegistryIndex);
@@ -74,6 +87,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         _thread = NewThread(_state);
         Ref(_state, RegistryIndex);
         SetHook(_thread, &HookCallback, MaskCount, HookInstructions);
+        _hooked = true;
+        _keys = NewArgumentTable(_state, _globalsRef, "KEYS"u8, 0);
+        _argv = NewArgumentTable(_state, _globalsRef, "ARGV"u8, 0);
     }
 
     /// <summary>The script cache generation this state was built for (SCRIPT FLUSH makes it stale).</summary>
@@ -89,17 +105,13 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     /// Makes sure the script <paramref name="digest"/> is compiled here: from <paramref name="body"/>
     /// (EVAL, SCRIPT LOAD), or with <paramref name="fromCache"/> from the server's cache (EVALSHA).
     /// Returns false with <paramref name="error"/> null when the cache does not have it, or with the
-    /// compile error. <paramref name="noWrites"/> tells whether its shebang declares no-writes.
+    /// compile error. The script's shebang may declare no-writes (<see cref="CompiledScript.NoWrites"/>).
     /// </summary>
-    public bool TryPrepare(in ScriptDigest digest, ReadOnlySpan<byte> body, bool fromCache, out bool noWrites, out string? error)
+    public bool TryPrepare(in ScriptDigest digest, ReadOnlySpan<byte> body, bool fromCache, out CompiledScript script, out string? error)
     {
         error = null;
-        if (_functions.TryGetValue(digest, out var compiled))
-        {
-            noWrites = compiled.NoWrites;
+        if (_functions.TryGetValue(digest, out script))
             return true;
-        }
-        noWrites = false;
         byte[]? cached = _scripting.Find(digest);
         if (fromCache)
         {
@@ -107,21 +119,62 @@ internal sealed unsafe partial class LuaRunner : IDisposable
                 return false;
             body = cached;
         }
-        if (!TryCompile(body, out int reference, out error))
+        if (!TryCompile(body, out int reference, out bool mayLoop, out error))
             return false;
-        noWrites = IsNoWrites(body);
-        _functions.Add(digest, new CompiledScript(reference, noWrites));
+        script = new CompiledScript(reference, IsNoWrites(body), mayLoop);
+        _functions.Add(digest, script);
         if (cached == null)
             _scripting.Add(digest, body.ToArray());
         return true;
     }
 
-    private readonly record struct CompiledScript(int Reference, bool NoWrites);
+    /// <summary>
+    /// EVALSHA's lookup: <see cref="TryPrepare"/> from the server's cache by the digest's text
+    /// <paramref name="sha"/> (any case), remembering the last one found so a repeated EVALSHA only
+    /// compares 40 bytes. False with <paramref name="error"/> null when there is no such script.
+    /// </summary>
+    public bool TryPrepareSha(ReadOnlySpan<byte> sha, out ScriptDigest digest, out CompiledScript script, out string? error)
+    {
+        if (_hasLastSha && sha.SequenceEqual(_lastShaText))
+        {
+            digest = _lastShaDigest;
+            script = _lastShaScript;
+            error = null;
+            return true;
+        }
+        if (!ScriptDigest.TryParse(sha, out digest))
+        {
+            script = default;
+            error = null;
+            return false;
+        }
+        if (!TryPrepare(digest, default, fromCache: true, out script, out error))
+            return false;
+        sha.CopyTo(_lastShaText);
+        _lastShaDigest = digest;
+        _lastShaScript = script;
+        _hasLastSha = true;
+        return true;
+    }
 
-    /// <summary>Compiles <paramref name="body"/> into a function whose globals are the sandbox.</summary>
-    private bool TryCompile(ReadOnlySpan<byte> body, out int reference, out string? error)
+    /// <summary>
+    /// A compiled script: its function's registry reference, whether its shebang declares no-writes
+    /// (it then runs as with EVAL_RO), and whether it may loop. A script that cannot (no backward
+    /// jump, no nested function) runs only as many instructions as it has, plus what it calls: C
+    /// functions and commands, which no hook interrupts, and the library's Lua code, which turns the
+    /// hook on where it could loop (loaded chunks, cjson, cmsgpack; see <see cref="LuaPrelude"/>). So
+    /// it runs without the hook, whose per-instruction cost is a good part of a short script's.
+    /// </summary>
+    internal readonly record struct CompiledScript(int Reference, bool NoWrites, bool MayLoop);
+
+    /// <summary>
+    /// Compiles <paramref name="body"/> into a function whose globals are the sandbox, with its tail
+    /// calls turned into plain calls (<see cref="LuaBytecode"/>) so errors keep the script's line.
+    /// </summary>
+    private bool TryCompile(ReadOnlySpan<byte> body, out int reference, out bool mayLoop, out string? error)
     {
         reference = 0;
+        mayLoop = true;
         error = null;
         var source = body;
         if (!TryStripShebang(ref source, out error))
@@ -137,10 +190,54 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             Pop(_state, 1);
             return false;
         }
+        mayLoop = RewriteBytecode();
         RawGetI(_state, RegistryIndex, _environmentRef);
         SetUpvalue(_state, -2, 1);
         reference = Ref(_state, RegistryIndex);
         return true;
+    }
+
+    /// <summary>
+    /// Replaces the function on top of the stack by a copy without tail calls (<see cref="LuaBytecode"/>)
+    /// and returns whether it may loop; a chunk it cannot read stays as it is and counts as looping.
+    /// </summary>
+    private bool RewriteBytecode()
+    {
+        var chunk = new System.IO.MemoryStream();
+        var handle = GCHandle.Alloc(chunk);
+        try
+        {
+            if (Dump(_state, &DumpWriter, GCHandle.ToIntPtr(handle), 0) != 0)
+                return true;
+        }
+        finally
+        {
+            handle.Free();
+        }
+        if (!chunk.TryGetBuffer(out var buffer) || !LuaBytecode.TryRewrite(buffer, out var summary))
+            return true;
+        if (summary.TailCalls == 0)
+            return summary.MayLoop;
+        int status;
+        fixed (byte* p = buffer.AsSpan())
+        fixed (byte* name = "@user_script\0"u8)
+        fixed (byte* mode = "b\0"u8)
+            status = LoadBufferX(_state, p, (nuint)buffer.Count, name, mode);
+        if (status != Ok)
+        {
+            Pop(_state, 1);
+            return true;
+        }
+        Rotate(_state, -2, 1);
+        Pop(_state, 1);
+        return summary.MayLoop;
+    }
+
+    [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+    private static int DumpWriter(nint L, byte* data, nuint size, nint stream)
+    {
+        ((System.IO.MemoryStream)GCHandle.FromIntPtr(stream).Target!).Write(new ReadOnlySpan<byte>(data, (int)size));
+        return 0;
     }
 
     /// <summary>
@@ -192,30 +289,36 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     }
 
     /// <summary>
-    /// Runs the prepared script <paramref name="digest"/> with KEYS and ARGV and writes its reply (or
-    /// error) to <paramref name="writer"/>, in the caller's protocol.
+    /// Runs the prepared <paramref name="script"/> (digest <paramref name="digest"/>, for error
+    /// messages) with KEYS and ARGV and writes its reply (or error) to <paramref name="writer"/>, in
+    /// the caller's protocol.
     /// </summary>
-    public void Run(in ScriptDigest digest, ReadOnlySpan<ArgSlice> keys, ReadOnlySpan<ArgSlice> args, bool readOnly, ref RespWriter writer)
+    public void Run(in ScriptDigest digest, in CompiledScript script, ReadOnlySpan<ArgSlice> keys, ReadOnlySpan<ArgSlice> args, bool readOnly, ref RespWriter writer)
     {
-        int function = _functions[digest].Reference;
         nint L = _thread;
         if (CheckStack(L, 8) == 0)
             throw new InvalidOperationException("The Lua stack cannot grow.");
-        RawGetI(L, RegistryIndex, _globalsRef);
-        SetArgumentTable(L, "KEYS"u8, keys);
-        SetArgumentTable(L, "ARGV"u8, args);
-        Pop(L, 1);
-        RawGetI(L, RegistryIndex, function);
+        Fill(L, ref _keys, "KEYS"u8, keys);
+        Fill(L, ref _argv, "ARGV"u8, args);
+        RawGetI(L, RegistryIndex, script.Reference);
+        if (script.MayLoop != _hooked)
+        {
+            // The thread is not running: changing its hook here is safe.
+            if (script.MayLoop)
+                SetHook(L, &HookCallback, MaskCount, HookInstructions);
+            else
+                SetHook(L, null, 0, 0);
+            _hooked = script.MayLoop;
+        }
 
-        _digest = digest;
         _readOnly = readOnly;
         _wrote = false;
         _killRequested = false;
         _timedOut = false;
         _resp3 = false;
         long limit = _scripting.TimeLimitMilliseconds;
-        _limitTicks = limit <= 0 ? long.MaxValue : limit * Stopwatch.Frequency / 1000;
-        _startTimestamp = Stopwatch.GetTimestamp();
+        _limitMilliseconds = limit <= 0 ? long.MaxValue : limit;
+        _startTicks = Environment.TickCount64;
         var previous = t_current;
         t_current = this;
         int status;
@@ -231,6 +334,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
                 _scripting.RemoveTimedOut(this);
         }
 
+        // A kill that yielded a coroutine of the script ends the script too.
+        if (status == Ok && _killRequested)
+            status = Yield;
         if (status == Ok)
         {
             if (results == 0)
@@ -258,16 +364,75 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         }
     }
 
-    private static void SetArgumentTable(nint L, ReadOnlySpan<byte> name, ReadOnlySpan<ArgSlice> values)
+    /// <summary>The KEYS or ARGV table: its registry reference and how many elements the last run set.</summary>
+    private struct ArgumentTable
     {
+        public int Reference;
+        public int Count;
+    }
+
+    /// <summary>Creates an empty argument table, sets it as global <paramref name="name"/> and references it.</summary>
+    private static ArgumentTable NewArgumentTable(nint L, int globalsRef, ReadOnlySpan<byte> name, int size)
+    {
+        RawGetI(L, RegistryIndex, globalsRef);
         PushBytes(L, name);
-        CreateTable(L, values.Length, 0);
+        CreateTable(L, size, 0);
+        PushValue(L, -1);
+        int reference = Ref(L, RegistryIndex);
+        RawSet(L, -3);
+        Pop(L, 1);
+        return new ArgumentTable { Reference = reference, Count = 0 };
+    }
+
+    /// <summary>
+    /// Sets KEYS or ARGV to <paramref name="values"/>: the last run's table is refilled in place (extra
+    /// elements cleared) when the script left it as it was given (no metatable, no keys but 1..Count),
+    /// otherwise a new table replaces it.
+    /// </summary>
+    private void Fill(nint L, ref ArgumentTable table, ReadOnlySpan<byte> name, ReadOnlySpan<ArgSlice> values)
+    {
+        RawGetI(L, RegistryIndex, table.Reference);
+        int t = GetTop(L);
+        if (!HasOnlyElements(L, t, table.Count))
+        {
+            Pop(L, 1);
+            Unref(L, RegistryIndex, table.Reference);
+            table = NewArgumentTable(L, _globalsRef, name, values.Length);
+            RawGetI(L, RegistryIndex, table.Reference);
+        }
         for (int i = 0; i < values.Length; i++)
         {
             PushLString(L, values[i].Pointer, (nuint)values[i].Length);
-            RawSetI(L, -2, i + 1);
+            RawSetI(L, t, i + 1);
         }
-        RawSet(L, -3);
+        for (int i = values.Length; i < table.Count; i++)
+        {
+            PushNil(L);
+            RawSetI(L, t, i + 1);
+        }
+        table.Count = values.Length;
+        Pop(L, 1);
+    }
+
+    /// <summary>Whether the table at <paramref name="t"/> has no metatable and no keys other than 1..<paramref name="count"/>.</summary>
+    private static bool HasOnlyElements(nint L, int t, int count)
+    {
+        if (GetMetatable(L, t) != 0)
+        {
+            Pop(L, 1);
+            return false;
+        }
+        PushNil(L);
+        while (Next(L, t) != 0)
+        {
+            if (IsInteger(L, -2) == 0 || (ulong)(ToIntegerX(L, -2, null) - 1) >= (ulong)count)
+            {
+                Pop(L, 2);
+                return false;
+            }
+            Pop(L, 1);
+        }
+        return true;
     }
 
     /// <summary>The text of an error value: a table's err field as is, anything else prefixed "ERR " as Redis's handler does.</summary>
@@ -319,7 +484,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         var runner = t_current;
         if (runner == null)
             return;
-        if (!runner._timedOut && Stopwatch.GetTimestamp() - runner._startTimestamp > runner._limitTicks)
+        if (!runner._timedOut && Environment.TickCount64 - runner._startTicks > runner._limitMilliseconds)
         {
             runner._timedOut = true;
             runner._scripting.AddTimedOut(runner);
@@ -337,6 +502,27 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         ScriptDigest.Of(text).Format(hex);
         PushBytes(L, hex);
         return 1;
+    }
+
+    /// <summary>
+    /// armhook(): turns the instruction-count hook on for the rest of the run, on the calling thread
+    /// (which may be a coroutine of the script) and on the script's own thread (suspended in
+    /// lua_resume if it is not the caller). Coroutines created later inherit it.
+    /// </summary>
+    [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
+    private static int ArmHookCallback(nint L)
+    {
+        var runner = t_current;
+        if (runner == null)
+            return 0;
+        if (L != runner._thread)
+            SetHook(L, &HookCallback, MaskCount, HookInstructions);
+        if (!runner._hooked)
+        {
+            SetHook(runner._thread, &HookCallback, MaskCount, HookInstructions);
+            runner._hooked = true;
+        }
+        return 0;
     }
 
     [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
@@ -398,7 +584,8 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             {
                 return ReturnError(L, "ERR Lua redis lib command arguments must be strings or integers", 2);
             }
-            byte* p = ToLString(L, i, out nuint length);
+            nuint length;
+            byte* p = ToLString(L, i, &length);
             _callArgs[i - 1] = new ArgSlice(p, (int)length);
         }
 

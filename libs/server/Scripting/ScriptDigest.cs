@@ -26,32 +26,51 @@ internal readonly struct ScriptDigest : IEquatable<ScriptDigest>
         return new ScriptDigest(hash);
     }
 
+    /// <summary>Length of a digest's text (40 hex digits).</summary>
+    public const int HexLength = 40;
+
     /// <summary>Parses 40 hex digits in any case (EVALSHA, SCRIPT EXISTS).</summary>
     public static bool TryParse(ReadOnlySpan<byte> hex, out ScriptDigest digest)
     {
         digest = default;
-        if (hex.Length != 40)
+        if (hex.Length != HexLength)
             return false;
+        var values = HexValues;
         Span<byte> hash = stackalloc byte[20];
+        int invalid = 0;
         for (int i = 0; i < 20; i++)
         {
-            int high = HexValue(hex[2 * i]);
-            int low = HexValue(hex[2 * i + 1]);
-            if (high < 0 || low < 0)
-                return false;
+            int high = values[hex[2 * i]];
+            int low = values[hex[2 * i + 1]];
+            invalid |= high | low;
             hash[i] = (byte)((high << 4) | low);
         }
+        if ((invalid & 0x80) != 0)
+            return false;
         digest = new ScriptDigest(hash);
         return true;
     }
 
-    private static int HexValue(byte c) => c switch
-    {
-        >= (byte)'0' and <= (byte)'9' => c - '0',
-        >= (byte)'a' and <= (byte)'f' => c - 'a' + 10,
-        >= (byte)'A' and <= (byte)'F' => c - 'A' + 10,
-        _ => -1,
-    };
+    /// <summary>The value of each byte as a hex digit, 0xFF for a byte that is not one.</summary>
+    private static ReadOnlySpan<byte> HexValues =>
+    [
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 255, 255, 255, 255, 255, 255,
+        255, 10, 11, 12, 13, 14, 15, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 10, 11, 12, 13, 14, 15, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+    ];
 
     /// <summary>Writes the 40 lower-case hex digits into <paramref name="destination"/>.</summary>
     public void Format(Span<byte> destination)
@@ -79,5 +98,6 @@ internal readonly struct ScriptDigest : IEquatable<ScriptDigest>
 
     public override bool Equals(object? obj) => obj is ScriptDigest other && Equals(other);
 
-    public override int GetHashCode() => HashCode.Combine(_a, _b, _c);
+    // The bits of a SHA1 are uniformly spread already.
+    public override int GetHashCode() => (int)_a;
 }

@@ -98,6 +98,23 @@ public class ScriptConcurrencyTests : ServerTestBase
         Assert.That(runner.Execute("EVAL", "return 7", "0"), Is.EqualTo(":7\r\n"));
     }
 
+    // Scripts without loops of their own run without the instruction-count hook until they load code.
+    [TestCase("return loadstring('while true do end')()")]
+    [TestCase("local co = coroutine.wrap(load('local n = 0 while true do n = n + 1 end'))\nreturn co()")]
+    [TestCase("return pcall(loadstring('repeat until false'))")]
+    public void LoadedLoopIsBusyUntilKilled(string script)
+    {
+        using var admin = ConnectRaw();
+        admin.Execute("CONFIG", "SET", "lua-time-limit", "100");
+        using var runner = ConnectRaw();
+        runner.Send("EVAL", script, "0");
+        Assert.That(WaitForBusy(admin), Does.StartWith("-BUSY"));
+        Assert.That(admin.Execute("SCRIPT", "KILL"), Is.EqualTo("+OK\r\n"));
+        Assert.That(runner.ReadReply(), Does.StartWith("-ERR Script killed by user with SCRIPT KILL..."));
+        // The next script of that session runs without the hook again, and still completes.
+        Assert.That(runner.Execute("EVAL", "return redis.call('PING')", "0"), Is.EqualTo("+PONG\r\n"));
+    }
+
     [Test]
     public void ScriptThatWroteCannotBeKilled()
     {

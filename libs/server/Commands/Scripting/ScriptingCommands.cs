@@ -90,21 +90,22 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
-        ScriptDigest digest;
-        if (!bySha)
-            digest = ScriptDigest.Of(_args[1].Span);
-        else if (!ScriptDigest.TryParse(_args[1].Span, out digest))
-        {
-            _writer.WriteError(ErrNoScript);
-            return;
-        }
         var runner = GetLuaRunner();
-        if (!runner.TryPrepare(digest, _args[1].Span, fromCache: bySha, out bool noWrites, out string? error))
+        ScriptDigest digest;
+        LuaRunner.CompiledScript script;
+        string? error;
+        bool found = bySha
+            ? runner.TryPrepareSha(_args[1].Span, out digest, out script, out error)
+            : runner.TryPrepare(digest = ScriptDigest.Of(_args[1].Span), _args[1].Span, fromCache: false, out script, out error);
+        if (!found)
         {
-            _writer.WriteError(error ?? "NOSCRIPT No matching script. Please use EVAL.");
+            if (error != null)
+                _writer.WriteError(error);
+            else
+                _writer.WriteError(ErrNoScript);
             return;
         }
-        readOnly |= noWrites;
+        readOnly |= script.NoWrites;
 
         var keys = new ReadOnlySpan<ArgSlice>(_args, 3, (int)keyCount);
         var args = new ReadOnlySpan<ArgSlice>(_args, 3 + (int)keyCount, _argCount - 3 - (int)keyCount);
@@ -112,7 +113,7 @@ public sealed unsafe partial class RespServerSession
         LockScriptKeys(keys, readOnly);
         try
         {
-            runner.Run(digest, keys, args, readOnly, ref _writer);
+            runner.Run(digest, script, keys, args, readOnly, ref _writer);
         }
         finally
         {
