@@ -15,11 +15,18 @@ namespace Garnet.server.Scripting;
 /// hits Lua's stack limit.</item>
 /// <item>Whether the script may loop: a backward jump (loops, goto) or a nested function (recursion).
 /// A script that cannot runs without the instruction-count hook (<see cref="LuaRunner"/>).</item>
+/// <item>Whether the script may write to its environment: an assignment to a global (OP_SETTABUP on
+/// the upvalue named _ENV) or any other use of _ENV itself (OP_GETUPVAL, OP_SETUPVAL). A script that
+/// does neither only reads globals, and can read them from the globals table directly instead of
+/// through the read-only proxy (one table lookup instead of two).</item>
 /// </list>
 /// </summary>
 internal static class LuaBytecode
 {
     // lopcodes.h of Lua 5.4; iABC instructions are op:7 A:8 k:1 B:8 C:8 from the low bit.
+    private const uint OpGetUpvalue = 9;
+    private const uint OpSetUpvalue = 10;
+    private const uint OpSetTableUpvalue = 15;
     private const uint OpJump = 56;
     private const uint OpCall = 68;
     private const uint OpTailCall = 69;
@@ -51,6 +58,9 @@ internal static class LuaBytecode
 
         /// <summary>Whether some function jumps backwards or the chunk defines functions.</summary>
         public bool MayLoop;
+
+        /// <summary>Whether some function assigns a global or uses _ENV as a value.</summary>
+        public bool UsesEnvironment;
     }
 
     /// <summary>
@@ -76,12 +86,21 @@ internal static class LuaBytecode
 
         if (!reader.TryReadSize(out long codeCount) || !reader.TryTake(codeCount * sizeof(uint), out var code))
             return false;
+        // Upvalues this function assigns through or takes as values (bit n for upvalue n; 63 stands for all above).
+        ulong upvalueUses = 0;
         for (int i = 0; i < (int)codeCount; i++)
         {
             var at = code.Slice(i * sizeof(uint));
             uint instruction = BinaryPrimitives.ReadUInt32LittleEndian(at);
             switch (instruction & OpMask)
             {
+                case OpSetTableUpvalue:
+                    upvalueUses |= 1UL << (int)Math.Min((instruction >> 7) & 0xFF, 63);
+                    break;
+                case OpGetUpvalue:
+                case OpSetUpvalue:
+                    upvalueUses |= 1UL << (int)Math.Min((instruction >> 16) & 0xFF, 63);
+                    break;
                 case OpForLoop:
                 case OpGenericForLoop:
                     summary.MayLoop = true;
@@ -152,10 +171,14 @@ internal static class LuaBytecode
         }
         if (!reader.TryReadSize(out long upvalueNames))
             return false;
+        if (upvalueNames < upvalues && upvalueUses != 0)
+            summary.UsesEnvironment = true;
         for (long i = 0; i < upvalueNames; i++)
         {
-            if (!reader.SkipString())
+            if (!reader.TryReadString(out var name))
                 return false;
+            if ((upvalueUses & (1UL << (int)Math.Min(i, 63))) != 0 && name.SequenceEqual("_ENV"u8))
+                summary.UsesEnvironment = true;
         }
         return true;
     }
@@ -203,6 +226,12 @@ internal static class LuaBytecode
         public bool Skip(long length) => TryTake(length, out _);
 
         /// <summary>A string: its size plus one (0 for none), then its bytes.</summary>
-        public bool SkipString() => TryReadSize(out long size) && (size == 0 || Skip(size - 1));
+        public bool SkipString() => TryReadString(out _);
+
+        public bool TryReadString(out Span<byte> text)
+        {
+            text = default;
+            return TryReadSize(out long size) && (size == 0 || TryTake(size - 1, out text));
+        }
     }
 }

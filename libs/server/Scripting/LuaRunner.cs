@@ -190,8 +190,10 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             Pop(_state, 1);
             return false;
         }
-        mayLoop = RewriteBytecode();
-        RawGetI(_state, RegistryIndex, _environmentRef);
+        var summary = RewriteBytecode();
+        mayLoop = summary.MayLoop;
+        // A script that only reads globals reads them from the globals table itself, not through the read-only proxy.
+        RawGetI(_state, RegistryIndex, summary.UsesEnvironment ? _environmentRef : _globalsRef);
         SetUpvalue(_state, -2, 1);
         reference = Ref(_state, RegistryIndex);
         return true;
@@ -199,25 +201,27 @@ internal sealed unsafe partial class LuaRunner : IDisposable
 
     /// <summary>
     /// Replaces the function on top of the stack by a copy without tail calls (<see cref="LuaBytecode"/>)
-    /// and returns whether it may loop; a chunk it cannot read stays as it is and counts as looping.
+    /// and returns what the rewrite found; a chunk it cannot read stays as it is, counted as looping
+    /// and using its environment.
     /// </summary>
-    private bool RewriteBytecode()
+    private LuaBytecode.Summary RewriteBytecode()
     {
+        var unknown = new LuaBytecode.Summary { MayLoop = true, UsesEnvironment = true };
         var chunk = new System.IO.MemoryStream();
         var handle = GCHandle.Alloc(chunk);
         try
         {
             if (Dump(_state, &DumpWriter, GCHandle.ToIntPtr(handle), 0) != 0)
-                return true;
+                return unknown;
         }
         finally
         {
             handle.Free();
         }
         if (!chunk.TryGetBuffer(out var buffer) || !LuaBytecode.TryRewrite(buffer, out var summary))
-            return true;
+            return unknown;
         if (summary.TailCalls == 0)
-            return summary.MayLoop;
+            return summary;
         int status;
         fixed (byte* p = buffer.AsSpan())
         fixed (byte* name = "@user_script\0"u8)
@@ -226,11 +230,11 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         if (status != Ok)
         {
             Pop(_state, 1);
-            return true;
+            return unknown;
         }
         Rotate(_state, -2, 1);
         Pop(_state, 1);
-        return summary.MayLoop;
+        return summary;
     }
 
     [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
