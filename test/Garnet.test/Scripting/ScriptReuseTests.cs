@@ -33,6 +33,11 @@ public class ScriptReuseTests : ServerTestBase
     [TestCase("KEYS[1] = nil; KEYS[2] = nil; KEYS.z = 1; KEYS[1] = 'p'")]
     [TestCase("setmetatable(KEYS, { __index = function() return 'meta' end })")]
     [TestCase("rawset(ARGV, 'k', 'v'); rawset(ARGV, 1.5, 'w')")]
+    [TestCase("pcall(table.insert, KEYS, 'x')")]
+    [TestCase("local g = _G; g.table.insert(ARGV, 'y')")]
+    [TestCase("loadstring('KEYS[7] = 1')()")]
+    [TestCase("local n = 'tab' .. 'le'; _ENV[n].insert(KEYS, 'x')")]
+    [TestCase("coroutine.wrap(table.remove)(ARGV)")]
     public void ChangesToKeysAndArgvDoNotCarryOver(string change)
     {
         using var client = ConnectRaw();
