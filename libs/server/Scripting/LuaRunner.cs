@@ -44,6 +44,12 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     /// <summary>Whether the last script may have changed KEYS or ARGV (then they are checked before reuse).</summary>
     private bool _argumentsMayHaveChanged;
 
+    // The last script run by EVAL, by its text (so a repeated EVAL hashes nothing).
+    private byte[] _lastBody = new byte[256];
+    private int _lastBodyLength = -1;
+    private ScriptDigest _lastBodyDigest;
+    private CompiledScript _lastBodyScript;
+
     // The last script found by EVALSHA, by the digest's text as sent (so a repeated EVALSHA parses nothing).
     private readonly byte[] _lastShaText = new byte[ScriptDigest.HexLength];
     private bool _hasLastSha;
@@ -128,6 +134,31 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         _functions.Add(digest, script);
         if (cached == null)
             _scripting.Add(digest, body.ToArray());
+        return true;
+    }
+
+    /// <summary>
+    /// EVAL's lookup: <see cref="TryPrepare"/> for script text <paramref name="body"/>, remembering the
+    /// last one so a repeated EVAL compares the text instead of hashing it.
+    /// </summary>
+    public bool TryPrepareBody(ReadOnlySpan<byte> body, out ScriptDigest digest, out CompiledScript script, out string? error)
+    {
+        if (_lastBodyLength == body.Length && body.SequenceEqual(_lastBody.AsSpan(0, _lastBodyLength)))
+        {
+            digest = _lastBodyDigest;
+            script = _lastBodyScript;
+            error = null;
+            return true;
+        }
+        digest = ScriptDigest.Of(body);
+        if (!TryPrepare(digest, body, fromCache: false, out script, out error))
+            return false;
+        if (_lastBody.Length < body.Length)
+            _lastBody = new byte[Math.Max(body.Length, 2 * _lastBody.Length)];
+        body.CopyTo(_lastBody);
+        _lastBodyLength = body.Length;
+        _lastBodyDigest = digest;
+        _lastBodyScript = script;
         return true;
     }
 

@@ -70,6 +70,27 @@ public class ScriptReuseTests : ServerTestBase
     }
 
     [Test]
+    public void EvalSwitchesBetweenScripts()
+    {
+        using var client = ConnectRaw();
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+            Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+            Assert.That(client.Execute("EVAL", "return 'onf'", "0"), Is.EqualTo(Bulk("onf")));
+            Assert.That(client.Execute("EVAL", "return 'one' ", "0"), Is.EqualTo(Bulk("one")));
+        }
+        Assert.That(client.Execute("EVAL", "return +", "0"), Does.StartWith("-ERR Error compiling script"));
+        Assert.That(client.Execute("EVAL", "return +", "0"), Does.StartWith("-ERR Error compiling script"));
+        string longer = "return '" + new string('x', 1000) + "'";
+        Assert.That(client.Execute("EVAL", longer, "0"), Is.EqualTo(Bulk(new string('x', 1000))));
+        Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+        Assert.That(client.Execute("SCRIPT", "FLUSH"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+        Assert.That(client.Execute("EVALSHA", Sha1("return 'one'"), "0"), Is.EqualTo(Bulk("one")));
+    }
+
+    [Test]
     public void CallAfterRaisedErrors()
     {
         using var client = ConnectRaw();
