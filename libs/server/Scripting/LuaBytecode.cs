@@ -15,11 +15,27 @@ namespace Garnet.server.Scripting;
 /// hits Lua's stack limit.</item>
 /// <item>Whether the script may loop: a backward jump (loops, goto) or a nested function (recursion).
 /// A script that cannot runs without the instruction-count hook (<see cref="LuaRunner"/>).</item>
+/// <item>Whether the script may write to its environment: an assignment to a global (OP_SETTABUP on
+/// the upvalue named _ENV) or any other use of _ENV itself (OP_GETUPVAL, OP_SETUPVAL). A script that
+/// does neither only reads globals, and can read them from the globals table directly instead of
+/// through the read-only proxy (one table lookup instead of two).</item>
+/// <item>Whether the script may change a table it did not create (KEYS and ARGV, which the runner
+/// reuses): a table store (OP_SETTABLE, OP_SETI, OP_SETFIELD, OP_SETLIST, also used by table
+/// constructors), or a name through which a function that changes tables can be reached (table,
+/// rawset, setmetatable, load, loadstring, _G). Library functions reached otherwise only read their
+/// arguments, and a global needs a constant name unless _ENV is used.</item>
 /// </list>
 /// </summary>
 internal static class LuaBytecode
 {
     // lopcodes.h of Lua 5.4; iABC instructions are op:7 A:8 k:1 B:8 C:8 from the low bit.
+    private const uint OpGetUpvalue = 9;
+    private const uint OpSetUpvalue = 10;
+    private const uint OpSetTableUpvalue = 15;
+    private const uint OpSetTable = 16;
+    private const uint OpSetIndex = 17;
+    private const uint OpSetField = 18;
+    private const uint OpSetList = 78;
     private const uint OpJump = 56;
     private const uint OpCall = 68;
     private const uint OpTailCall = 69;
@@ -51,6 +67,12 @@ internal static class LuaBytecode
 
         /// <summary>Whether some function jumps backwards or the chunk defines functions.</summary>
         public bool MayLoop;
+
+        /// <summary>Whether some function assigns a global or uses _ENV as a value.</summary>
+        public bool UsesEnvironment;
+
+        /// <summary>Whether some function may change a table it did not create.</summary>
+        public bool MayChangeTables;
     }
 
     /// <summary>
@@ -65,7 +87,11 @@ internal static class LuaBytecode
             || chunk[12] != sizeof(uint) || chunk[13] != sizeof(long) || chunk[14] != sizeof(double))
             return false;
         var reader = new Reader(chunk, HeaderSize + 1); // then the main function's upvalue count
-        return PatchFunction(ref reader, ref summary) && reader.Position == chunk.Length;
+        if (!PatchFunction(ref reader, ref summary) || reader.Position != chunk.Length)
+            return false;
+        // Through _ENV any global is reachable by a computed name.
+        summary.MayChangeTables |= summary.UsesEnvironment;
+        return true;
     }
 
     private static bool PatchFunction(ref Reader reader, ref Summary summary)
@@ -76,12 +102,27 @@ internal static class LuaBytecode
 
         if (!reader.TryReadSize(out long codeCount) || !reader.TryTake(codeCount * sizeof(uint), out var code))
             return false;
+        // Upvalues this function assigns through or takes as values (bit n for upvalue n; 63 stands for all above).
+        ulong upvalueUses = 0;
         for (int i = 0; i < (int)codeCount; i++)
         {
             var at = code.Slice(i * sizeof(uint));
             uint instruction = BinaryPrimitives.ReadUInt32LittleEndian(at);
             switch (instruction & OpMask)
             {
+                case OpSetTableUpvalue:
+                    upvalueUses |= 1UL << (int)Math.Min((instruction >> 7) & 0xFF, 63);
+                    break;
+                case OpSetTable:
+                case OpSetIndex:
+                case OpSetField:
+                case OpSetList:
+                    summary.MayChangeTables = true;
+                    break;
+                case OpGetUpvalue:
+                case OpSetUpvalue:
+                    upvalueUses |= 1UL << (int)Math.Min((instruction >> 16) & 0xFF, 63);
+                    break;
                 case OpForLoop:
                 case OpGenericForLoop:
                     summary.MayLoop = true;
@@ -108,13 +149,22 @@ internal static class LuaBytecode
         {
             if (!reader.TryTake(1, out var tag))
                 return false;
-            bool ok = tag[0] switch
+            bool ok;
+            if (tag[0] is TagShortString or TagLongString)
             {
-                TagNil or TagFalse or TagTrue => true,
-                TagInteger or TagFloat => reader.Skip(8),
-                TagShortString or TagLongString => reader.SkipString(),
-                _ => false,
-            };
+                ok = reader.TryReadString(out var text);
+                if (ok && ReachesTableChanges(text))
+                    summary.MayChangeTables = true;
+            }
+            else
+            {
+                ok = tag[0] switch
+                {
+                    TagNil or TagFalse or TagTrue => true,
+                    TagInteger or TagFloat => reader.Skip(8),
+                    _ => false,
+                };
+            }
             if (!ok)
                 return false;
         }
@@ -152,13 +202,22 @@ internal static class LuaBytecode
         }
         if (!reader.TryReadSize(out long upvalueNames))
             return false;
+        if (upvalueNames < upvalues && upvalueUses != 0)
+            summary.UsesEnvironment = true;
         for (long i = 0; i < upvalueNames; i++)
         {
-            if (!reader.SkipString())
+            if (!reader.TryReadString(out var name))
                 return false;
+            if ((upvalueUses & (1UL << (int)Math.Min(i, 63))) != 0 && name.SequenceEqual("_ENV"u8))
+                summary.UsesEnvironment = true;
         }
         return true;
     }
+
+    /// <summary>Names through which a script reaches functions that change tables passed to them.</summary>
+    private static bool ReachesTableChanges(ReadOnlySpan<byte> name)
+        => name.SequenceEqual("table"u8) || name.SequenceEqual("rawset"u8) || name.SequenceEqual("setmetatable"u8)
+            || name.SequenceEqual("load"u8) || name.SequenceEqual("loadstring"u8) || name.SequenceEqual("_G"u8);
 
     private ref struct Reader
     {
@@ -203,6 +262,12 @@ internal static class LuaBytecode
         public bool Skip(long length) => TryTake(length, out _);
 
         /// <summary>A string: its size plus one (0 for none), then its bytes.</summary>
-        public bool SkipString() => TryReadSize(out long size) && (size == 0 || Skip(size - 1));
+        public bool SkipString() => TryReadString(out _);
+
+        public bool TryReadString(out Span<byte> text)
+        {
+            text = default;
+            return TryReadSize(out long size) && (size == 0 || TryTake(size - 1, out text));
+        }
     }
 }

@@ -7,8 +7,9 @@ namespace Garnet.server.Scripting;
 /// os.clock)/package/debug/dofile/loadfile/print, text-only loadstring, and the redis, bit and cjson
 /// libraries, plus struct and cmsgpack.
 /// Errors are raised here in Lua (never from C# callbacks, see <see cref="LuaNative"/>).
-/// It returns the globals table (where the runner sets KEYS and ARGV) and the environment proxy that
-/// compiled scripts get as their _ENV.
+/// It returns the globals table (where the runner sets KEYS and ARGV) and the read-only environment
+/// proxy: the _ENV of loaded chunks and of scripts that assign globals or use _ENV itself (scripts
+/// that only read globals get the globals table, see <see cref="LuaBytecode"/>).
 /// </summary>
 internal static class LuaPrelude
 {
@@ -550,8 +551,11 @@ G.struct = readonly(struct)
 G.cmsgpack = readonly(cmsgpack)
 G.redis = readonly(redis)
 
+-- Scripts that never assign a global nor use _ENV read the globals from G itself (LuaRunner);
+-- all others, and loaded chunks, get the read-only proxy env.
 setmetatable(G, {
   __index = function(_, k) error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2) end,
+  __newindex = readonly_error,
   __metatable = false,
 })
 

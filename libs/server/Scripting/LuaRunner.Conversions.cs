@@ -149,10 +149,12 @@ internal sealed unsafe partial class LuaRunner
     /// <summary>The rest of the line after the type byte at <paramref name="position"/>; moves past its CRLF.</summary>
     private static ReadOnlySpan<byte> ReadLine(ReadOnlySpan<byte> data, ref int position)
     {
-        // Reply lines never hold a CR of their own (simple strings and errors cannot).
+        // Reply lines hardly ever hold a CR of their own (simple strings and errors cannot): look for CR first.
         int start = position + 1;
         int end = data.Slice(start).IndexOf((byte)'\r');
-        if (end < 0 || start + end + 1 >= data.Length || data[start + end + 1] != '\n')
+        if (end >= 0 && (start + end + 1 >= data.Length || data[start + end + 1] != '\n'))
+            end = data.Slice(start).IndexOf("\r\n"u8);
+        if (end < 0)
             throw new InvalidOperationException("Truncated reply in a script.");
         position = start + end + 2;
         return data.Slice(start, end);

@@ -41,6 +41,15 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     private ArgumentTable _keys;
     private ArgumentTable _argv;
 
+    /// <summary>Whether the last script may have changed KEYS or ARGV (then they are checked before reuse).</summary>
+    private bool _argumentsMayHaveChanged;
+
+    // The last script run by EVAL, by its text (so a repeated EVAL hashes nothing).
+    private byte[] _lastBody = new byte[256];
+    private int _lastBodyLength = -1;
+    private ScriptDigest _lastBodyDigest;
+    private CompiledScript _lastBodyScript;
+
     // The last script found by EVALSHA, by the digest's text as sent (so a repeated EVALSHA parses nothing).
     private readonly byte[] _lastShaText = new byte[ScriptDigest.HexLength];
     private bool _hasLastSha;
@@ -119,12 +128,37 @@ internal sealed unsafe partial class LuaRunner : IDisposable
                 return false;
             body = cached;
         }
-        if (!TryCompile(body, out int reference, out bool mayLoop, out error))
+        if (!TryCompile(body, out int reference, out var summary, out error))
             return false;
-        script = new CompiledScript(reference, IsNoWrites(body), mayLoop);
+        script = new CompiledScript(reference, IsNoWrites(body), summary.MayLoop, summary.MayChangeTables);
         _functions.Add(digest, script);
         if (cached == null)
             _scripting.Add(digest, body.ToArray());
+        return true;
+    }
+
+    /// <summary>
+    /// EVAL's lookup: <see cref="TryPrepare"/> for script text <paramref name="body"/>, remembering the
+    /// last one so a repeated EVAL compares the text instead of hashing it.
+    /// </summary>
+    public bool TryPrepareBody(ReadOnlySpan<byte> body, out ScriptDigest digest, out CompiledScript script, out string? error)
+    {
+        if (_lastBodyLength == body.Length && body.SequenceEqual(_lastBody.AsSpan(0, _lastBodyLength)))
+        {
+            digest = _lastBodyDigest;
+            script = _lastBodyScript;
+            error = null;
+            return true;
+        }
+        digest = ScriptDigest.Of(body);
+        if (!TryPrepare(digest, body, fromCache: false, out script, out error))
+            return false;
+        if (_lastBody.Length < body.Length)
+            _lastBody = new byte[Math.Max(body.Length, 2 * _lastBody.Length)];
+        body.CopyTo(_lastBody);
+        _lastBodyLength = body.Length;
+        _lastBodyDigest = digest;
+        _lastBodyScript = script;
         return true;
     }
 
@@ -165,16 +199,20 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     /// hook on where it could loop (loaded chunks, cjson, cmsgpack; see <see cref="LuaPrelude"/>). So
     /// it runs without the hook, whose per-instruction cost is a good part of a short script's.
     /// </summary>
-    internal readonly record struct CompiledScript(int Reference, bool NoWrites, bool MayLoop);
+    /// <remarks>
+    /// <see cref="MayChangeTables"/>: whether it may change KEYS or ARGV (see <see cref="LuaBytecode"/>);
+    /// only after such a script are they checked before being refilled.
+    /// </remarks>
+    internal readonly record struct CompiledScript(int Reference, bool NoWrites, bool MayLoop, bool MayChangeTables);
 
     /// <summary>
     /// Compiles <paramref name="body"/> into a function whose globals are the sandbox, with its tail
     /// calls turned into plain calls (<see cref="LuaBytecode"/>) so errors keep the script's line.
     /// </summary>
-    private bool TryCompile(ReadOnlySpan<byte> body, out int reference, out bool mayLoop, out string? error)
+    private bool TryCompile(ReadOnlySpan<byte> body, out int reference, out LuaBytecode.Summary summary, out string? error)
     {
         reference = 0;
-        mayLoop = true;
+        summary = default;
         error = null;
         var source = body;
         if (!TryStripShebang(ref source, out error))
@@ -190,8 +228,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             Pop(_state, 1);
             return false;
         }
-        mayLoop = RewriteBytecode();
-        RawGetI(_state, RegistryIndex, _environmentRef);
+        summary = RewriteBytecode();
+        // A script that only reads globals reads them from the globals table itself, not through the read-only proxy.
+        RawGetI(_state, RegistryIndex, summary.UsesEnvironment ? _environmentRef : _globalsRef);
         SetUpvalue(_state, -2, 1);
         reference = Ref(_state, RegistryIndex);
         return true;
@@ -199,25 +238,27 @@ internal sealed unsafe partial class LuaRunner : IDisposable
 
     /// <summary>
     /// Replaces the function on top of the stack by a copy without tail calls (<see cref="LuaBytecode"/>)
-    /// and returns whether it may loop; a chunk it cannot read stays as it is and counts as looping.
+    /// and returns what the rewrite found; a chunk it cannot read stays as it is, counted as looping
+    /// and using its environment.
     /// </summary>
-    private bool RewriteBytecode()
+    private LuaBytecode.Summary RewriteBytecode()
     {
+        var unknown = new LuaBytecode.Summary { MayLoop = true, UsesEnvironment = true, MayChangeTables = true };
         var chunk = new System.IO.MemoryStream();
         var handle = GCHandle.Alloc(chunk);
         try
         {
             if (Dump(_state, &DumpWriter, GCHandle.ToIntPtr(handle), 0) != 0)
-                return true;
+                return unknown;
         }
         finally
         {
             handle.Free();
         }
         if (!chunk.TryGetBuffer(out var buffer) || !LuaBytecode.TryRewrite(buffer, out var summary))
-            return true;
+            return unknown;
         if (summary.TailCalls == 0)
-            return summary.MayLoop;
+            return summary;
         int status;
         fixed (byte* p = buffer.AsSpan())
         fixed (byte* name = "@user_script\0"u8)
@@ -226,11 +267,11 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         if (status != Ok)
         {
             Pop(_state, 1);
-            return true;
+            return unknown;
         }
         Rotate(_state, -2, 1);
         Pop(_state, 1);
-        return summary.MayLoop;
+        return summary;
     }
 
     [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
@@ -298,8 +339,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         nint L = _thread;
         if (CheckStack(L, 8) == 0)
             throw new InvalidOperationException("The Lua stack cannot grow.");
-        Fill(L, ref _keys, "KEYS"u8, keys);
-        Fill(L, ref _argv, "ARGV"u8, args);
+        Fill(L, ref _keys, "KEYS"u8, keys, _argumentsMayHaveChanged);
+        Fill(L, ref _argv, "ARGV"u8, args, _argumentsMayHaveChanged);
+        _argumentsMayHaveChanged = script.MayChangeTables;
         RawGetI(L, RegistryIndex, script.Reference);
         if (script.MayLoop != _hooked)
         {
@@ -386,14 +428,15 @@ internal sealed unsafe partial class LuaRunner : IDisposable
 
     /// <summary>
     /// Sets KEYS or ARGV to <paramref name="values"/>: the last run's table is refilled in place (extra
-    /// elements cleared) when the script left it as it was given (no metatable, no keys but 1..Count),
-    /// otherwise a new table replaces it.
+    /// elements cleared) when the script left it as it was given (no metatable, no keys but 1..Count;
+    /// checked when <paramref name="check"/>, i.e. the last script may have changed it), otherwise a
+    /// new table replaces it.
     /// </summary>
-    private void Fill(nint L, ref ArgumentTable table, ReadOnlySpan<byte> name, ReadOnlySpan<ArgSlice> values)
+    private void Fill(nint L, ref ArgumentTable table, ReadOnlySpan<byte> name, ReadOnlySpan<ArgSlice> values, bool check)
     {
         RawGetI(L, RegistryIndex, table.Reference);
         int t = GetTop(L);
-        if (!HasOnlyElements(L, t, table.Count))
+        if (check && !HasOnlyElements(L, t, table.Count))
         {
             Pop(L, 1);
             Unref(L, RegistryIndex, table.Reference);

@@ -25,6 +25,12 @@ public class SandboxTests : ServerTestBase
     [TestCase("rawset(redis, 'call', 1)", "Attempt to modify a readonly table")]
     [TestCase("setmetatable(_G, nil)", "Attempt to modify a readonly table")]
     [TestCase("getmetatable('').__index = {}", "attempt to index a boolean value")]
+    [TestCase("_ENV.x = 1", "Attempt to modify a readonly table")]
+    [TestCase("local e = _ENV e.redis = nil", "Attempt to modify a readonly table")]
+    [TestCase("rawset(_ENV, 'KEYS', {})", "Attempt to modify a readonly table")]
+    [TestCase("local function f() g = 1 end f()", "Attempt to modify a readonly table")]
+    [TestCase("local function f() return function() KEYS = 1 end end f()()", "Attempt to modify a readonly table")]
+    [TestCase("local function f() return missing end return f()", "Script attempted to access nonexistent global variable 'missing'")]
     public void Refused(string script, string message)
     {
         using var client = ConnectRaw();

@@ -33,6 +33,11 @@ public class ScriptReuseTests : ServerTestBase
     [TestCase("KEYS[1] = nil; KEYS[2] = nil; KEYS.z = 1; KEYS[1] = 'p'")]
     [TestCase("setmetatable(KEYS, { __index = function() return 'meta' end })")]
     [TestCase("rawset(ARGV, 'k', 'v'); rawset(ARGV, 1.5, 'w')")]
+    [TestCase("pcall(table.insert, KEYS, 'x')")]
+    [TestCase("local g = _G; g.table.insert(ARGV, 'y')")]
+    [TestCase("loadstring('KEYS[7] = 1')()")]
+    [TestCase("local n = 'tab' .. 'le'; _ENV[n].insert(KEYS, 'x')")]
+    [TestCase("coroutine.wrap(table.remove)(ARGV)")]
     public void ChangesToKeysAndArgvDoNotCarryOver(string change)
     {
         using var client = ConnectRaw();
@@ -62,6 +67,27 @@ public class ScriptReuseTests : ServerTestBase
         Assert.That(client.Execute("EVALSHA", two.Substring(0, 39) + "g", "0"), Is.EqualTo("-NOSCRIPT No matching script. Please use EVAL.\r\n"));
         Assert.That(client.Execute("SCRIPT", "FLUSH"), Is.EqualTo("+OK\r\n"));
         Assert.That(client.Execute("EVALSHA", two, "0"), Is.EqualTo("-NOSCRIPT No matching script. Please use EVAL.\r\n"));
+    }
+
+    [Test]
+    public void EvalSwitchesBetweenScripts()
+    {
+        using var client = ConnectRaw();
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+            Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+            Assert.That(client.Execute("EVAL", "return 'onf'", "0"), Is.EqualTo(Bulk("onf")));
+            Assert.That(client.Execute("EVAL", "return 'one' ", "0"), Is.EqualTo(Bulk("one")));
+        }
+        Assert.That(client.Execute("EVAL", "return +", "0"), Does.StartWith("-ERR Error compiling script"));
+        Assert.That(client.Execute("EVAL", "return +", "0"), Does.StartWith("-ERR Error compiling script"));
+        string longer = "return '" + new string('x', 1000) + "'";
+        Assert.That(client.Execute("EVAL", longer, "0"), Is.EqualTo(Bulk(new string('x', 1000))));
+        Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+        Assert.That(client.Execute("SCRIPT", "FLUSH"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("EVAL", "return 'one'", "0"), Is.EqualTo(Bulk("one")));
+        Assert.That(client.Execute("EVALSHA", Sha1("return 'one'"), "0"), Is.EqualTo(Bulk("one")));
     }
 
     [Test]

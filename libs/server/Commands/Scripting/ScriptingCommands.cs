@@ -96,7 +96,7 @@ public sealed unsafe partial class RespServerSession
         string? error;
         bool found = bySha
             ? runner.TryPrepareSha(_args[1].Span, out digest, out script, out error)
-            : runner.TryPrepare(digest = ScriptDigest.Of(_args[1].Span), _args[1].Span, fromCache: false, out script, out error);
+            : runner.TryPrepareBody(_args[1].Span, out digest, out script, out error);
         if (!found)
         {
             if (error != null)
