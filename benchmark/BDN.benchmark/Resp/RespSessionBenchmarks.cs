@@ -1,5 +1,4 @@
 using System;
-using System.Runtime.InteropServices;
 using System.Text;
 using BenchmarkDotNet.Attributes;
 using Garnet.networking;
@@ -24,10 +23,10 @@ public unsafe class RespSessionBenchmarks
     private StoreWrapper _store = null!;
     private NullNetworkSender _sender = null!;
     private IMessageConsumer _session = null!;
-    private Batch _get;
-    private Batch _set;
-    private Batch _incr;
-    private Batch _multiIncr4;
+    private RequestBatch _get;
+    private RequestBatch _set;
+    private RequestBatch _incr;
+    private RequestBatch _multiIncr4;
 
     [GlobalSetup]
     public void Setup()
@@ -50,30 +49,30 @@ public unsafe class RespSessionBenchmarks
         {
             string key = $"key:{i % KeyCount:D4}";
             string counter = $"ctr:{i % KeyCount:D4}";
-            get.Append(Command("GET", key));
-            set.Append(Command("SET", key, "value678"));
-            incr.Append(Command("INCR", counter));
+            get.Append(RequestBatch.Command("GET", key));
+            set.Append(RequestBatch.Command("SET", key, "value678"));
+            incr.Append(RequestBatch.Command("INCR", counter));
         }
 
         var multi = new StringBuilder();
         for (int t = 0; t < Transactions; t++)
         {
-            multi.Append(Command("MULTI"));
+            multi.Append(RequestBatch.Command("MULTI"));
             for (int i = 0; i < 4; i++)
-                multi.Append(Command("INCR", $"ctr:{((4 * t) + i) % KeyCount:D4}"));
-            multi.Append(Command("EXEC"));
+                multi.Append(RequestBatch.Command("INCR", $"ctr:{((4 * t) + i) % KeyCount:D4}"));
+            multi.Append(RequestBatch.Command("EXEC"));
         }
 
-        _get = new Batch(get.ToString());
-        _set = new Batch(set.ToString());
-        _incr = new Batch(incr.ToString());
-        _multiIncr4 = new Batch(multi.ToString());
+        _get = new RequestBatch(get.ToString());
+        _set = new RequestBatch(set.ToString());
+        _incr = new RequestBatch(incr.ToString());
+        _multiIncr4 = new RequestBatch(multi.ToString());
 
         // Load the keys GET reads, and check that each batch is consumed whole and answered as expected.
-        Expect(_set, "+OK\r\n");
-        Expect(_get, "$8\r\nvalue678\r\n");
-        Expect(_incr, ":1\r\n");
-        Expect(_multiIncr4, "+OK\r\n+QUEUED\r\n");
+        _set.Expect(_session, _sender, "+OK\r\n");
+        _get.Expect(_session, _sender, "$8\r\nvalue678\r\n");
+        _incr.Expect(_session, _sender, ":1\r\n");
+        _multiIncr4.Expect(_session, _sender, "+OK\r\n+QUEUED\r\n");
     }
 
     [GlobalCleanup]
@@ -89,49 +88,14 @@ public unsafe class RespSessionBenchmarks
     }
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
-    public int Get() => _session.TryConsumeMessages(_get.Pointer, _get.Length);
+    public int Get() => _get.RunOn(_session);
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
-    public int Set() => _session.TryConsumeMessages(_set.Pointer, _set.Length);
+    public int Set() => _set.RunOn(_session);
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
-    public int Incr() => _session.TryConsumeMessages(_incr.Pointer, _incr.Length);
+    public int Incr() => _incr.RunOn(_session);
 
     [Benchmark(OperationsPerInvoke = Transactions)]
-    public int MultiIncr4() => _session.TryConsumeMessages(_multiIncr4.Pointer, _multiIncr4.Length);
-
-    private void Expect(Batch batch, string firstReply)
-    {
-        int consumed = _session.TryConsumeMessages(batch.Pointer, batch.Length);
-        string reply = Encoding.ASCII.GetString(_sender.LastSent);
-        if (consumed != batch.Length || !reply.StartsWith(firstReply, StringComparison.Ordinal))
-            throw new InvalidOperationException($"Unexpected reply: consumed {consumed} of {batch.Length}; reply starts '{reply[..Math.Min(reply.Length, 40)]}'.");
-    }
-
-    private static string Command(params string[] parts)
-    {
-        var sb = new StringBuilder();
-        sb.Append('*').Append(parts.Length).Append("\r\n");
-        foreach (string p in parts)
-            sb.Append('$').Append(p.Length).Append("\r\n").Append(p).Append("\r\n");
-        return sb.ToString();
-    }
-
-    /// <summary>A request batch in native memory, standing in for a pinned receive buffer.</summary>
-    private readonly struct Batch : IDisposable
-    {
-        public Batch(string text)
-        {
-            byte[] bytes = Encoding.ASCII.GetBytes(text);
-            Length = bytes.Length;
-            Pointer = (byte*)NativeMemory.Alloc((nuint)bytes.Length);
-            bytes.CopyTo(new Span<byte>(Pointer, bytes.Length));
-        }
-
-        public byte* Pointer { get; }
-
-        public int Length { get; }
-
-        public void Dispose() => NativeMemory.Free(Pointer);
-    }
+    public int MultiIncr4() => _multiIncr4.RunOn(_session);
 }

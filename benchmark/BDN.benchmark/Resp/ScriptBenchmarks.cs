@@ -1,5 +1,4 @@
 using System;
-using System.Runtime.InteropServices;
 using System.Text;
 using BenchmarkDotNet.Attributes;
 using Garnet.networking;
@@ -23,8 +22,8 @@ public unsafe class ScriptBenchmarks
     private StoreWrapper _store = null!;
     private NullNetworkSender _sender = null!;
     private IMessageConsumer _session = null!;
-    private Batch _return1;
-    private Batch[] _threeCalls = null!;
+    private RequestBatch _return1;
+    private RequestBatch[] _threeCalls = null!;
     private int _next;
 
     [GlobalSetup]
@@ -39,19 +38,19 @@ public unsafe class ScriptBenchmarks
         var random = new Random(1);
         var text = new StringBuilder();
         for (int i = 0; i < BatchSize; i++)
-            text.Append(Command("EVALSHA", return1, "0"));
-        _return1 = new Batch(text.ToString());
-        _threeCalls = new Batch[Batches];
+            text.Append(RequestBatch.Command("EVALSHA", return1, "0"));
+        _return1 = new RequestBatch(text.ToString());
+        _threeCalls = new RequestBatch[Batches];
         for (int b = 0; b < Batches; b++)
         {
             text.Clear();
             for (int i = 0; i < BatchSize; i++)
-                text.Append(Command("EVALSHA", threeCalls, "2", $"k:{random.Next(100_000):D12}", $"j:{random.Next(100_000):D12}", "v"));
-            _threeCalls[b] = new Batch(text.ToString());
+                text.Append(RequestBatch.Command("EVALSHA", threeCalls, "2", $"k:{random.Next(100_000):D12}", $"j:{random.Next(100_000):D12}", "v"));
+            _threeCalls[b] = new RequestBatch(text.ToString());
         }
 
-        Expect(_return1, ":1\r\n");
-        Expect(_threeCalls[0], "+OK\r\n");
+        _return1.Expect(_session, _sender, ":1\r\n");
+        _threeCalls[0].Expect(_session, _sender, "+OK\r\n");
     }
 
     [GlobalCleanup]
@@ -66,58 +65,23 @@ public unsafe class ScriptBenchmarks
     }
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
-    public int Return1() => _session.TryConsumeMessages(_return1.Pointer, _return1.Length);
+    public int Return1() => _return1.RunOn(_session);
 
     [Benchmark(OperationsPerInvoke = BatchSize)]
     public int ThreeCalls()
     {
         var batch = _threeCalls[_next++ % Batches];
-        return _session.TryConsumeMessages(batch.Pointer, batch.Length);
+        return batch.RunOn(_session);
     }
 
     /// <summary>SCRIPT LOAD through the session; returns the digest.</summary>
     private string Load(string script)
     {
-        using var batch = new Batch(Command("SCRIPT", "LOAD", script));
-        _session.TryConsumeMessages(batch.Pointer, batch.Length);
+        using var batch = new RequestBatch(RequestBatch.Command("SCRIPT", "LOAD", script));
+        batch.RunOn(_session);
         string reply = Encoding.ASCII.GetString(_sender.LastSent);
         if (!reply.StartsWith("$40\r\n", StringComparison.Ordinal))
             throw new InvalidOperationException($"SCRIPT LOAD failed: {reply}");
         return reply.Substring(5, 40);
-    }
-
-    private void Expect(Batch batch, string firstReply)
-    {
-        int consumed = _session.TryConsumeMessages(batch.Pointer, batch.Length);
-        string reply = Encoding.ASCII.GetString(_sender.LastSent);
-        if (consumed != batch.Length || !reply.StartsWith(firstReply, StringComparison.Ordinal))
-            throw new InvalidOperationException($"Unexpected reply: consumed {consumed} of {batch.Length}; reply starts '{reply[..Math.Min(reply.Length, 40)]}'.");
-    }
-
-    private static string Command(params string[] parts)
-    {
-        var text = new StringBuilder();
-        text.Append('*').Append(parts.Length).Append("\r\n");
-        foreach (string part in parts)
-            text.Append('$').Append(Encoding.UTF8.GetByteCount(part)).Append("\r\n").Append(part).Append("\r\n");
-        return text.ToString();
-    }
-
-    /// <summary>A request batch in native memory, standing in for a pinned receive buffer.</summary>
-    private readonly struct Batch : IDisposable
-    {
-        public Batch(string text)
-        {
-            byte[] bytes = Encoding.UTF8.GetBytes(text);
-            Length = bytes.Length;
-            Pointer = (byte*)NativeMemory.Alloc((nuint)bytes.Length);
-            bytes.CopyTo(new Span<byte>(Pointer, bytes.Length));
-        }
-
-        public byte* Pointer { get; }
-
-        public int Length { get; }
-
-        public void Dispose() => NativeMemory.Free(Pointer);
     }
 }

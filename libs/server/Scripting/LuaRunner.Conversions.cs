@@ -354,27 +354,22 @@ internal sealed unsafe partial class LuaRunner
     }
 
     /// <summary>An error reply from an err field: Redis sends "-" + the text, newlines as spaces.</summary>
-    private static void WriteErrorReply(ref RespWriter writer, ReadOnlySpan<byte> text)
-    {
-        if (text.IndexOfAny((byte)'\r', (byte)'\n') < 0)
-        {
-            writer.WriteError(text);
-            return;
-        }
-        writer.WriteRaw("-"u8);
-        WriteSanitized(ref writer, text);
-        writer.WriteRaw("\r\n"u8);
-    }
+    private static void WriteErrorReply(ref RespWriter writer, ReadOnlySpan<byte> text) => WriteLineReply(ref writer, (byte)'-', text);
 
     /// <summary>A status reply from an ok field, newlines as spaces.</summary>
-    private static void WriteStatusReply(ref RespWriter writer, ReadOnlySpan<byte> text)
+    private static void WriteStatusReply(ref RespWriter writer, ReadOnlySpan<byte> text) => WriteLineReply(ref writer, (byte)'+', text);
+
+    private static void WriteLineReply(ref RespWriter writer, byte prefix, ReadOnlySpan<byte> text)
     {
         if (text.IndexOfAny((byte)'\r', (byte)'\n') < 0)
         {
-            writer.WriteSimpleString(text);
+            if (prefix == (byte)'-')
+                writer.WriteError(text);
+            else
+                writer.WriteSimpleString(text);
             return;
         }
-        writer.WriteRaw("+"u8);
+        writer.WriteRaw(new ReadOnlySpan<byte>(in prefix));
         WriteSanitized(ref writer, text);
         writer.WriteRaw("\r\n"u8);
     }

@@ -347,11 +347,7 @@ public sealed unsafe class HybridLog : IDisposable
                 continue;
             }
             var record = GetRecord(address);
-            int room = (int)(pageEnd - address);
-            int keyLength = record.KeyLength;
-            int size = record.Info.IsNull || (uint)keyLength > (uint)(room - RecordLayout.KeyOffset)
-                ? -1
-                : TsavoriteKV.MeasureRecord(in record, keyLength, room);
+            int size = TsavoriteKV.MeasureRecordAt(in record, (int)(pageEnd - address));
             if (size <= 0)
             {
                 address = pageEnd; // the unused end of a page
@@ -398,11 +394,7 @@ public sealed unsafe class HybridLog : IDisposable
                 while (address + RecordLayout.MinRecordSize <= end)
                 {
                     var record = new LogRecord(page + (address - pageStart));
-                    int room = (int)(end - address);
-                    int keyLength = record.KeyLength;
-                    int size = record.Info.IsNull || (uint)keyLength > (uint)(room - RecordLayout.KeyOffset)
-                        ? -1
-                        : TsavoriteKV.MeasureRecord(in record, keyLength, room);
+                    int size = TsavoriteKV.MeasureRecordAt(in record, (int)(end - address));
                     if (size <= 0)
                         break;
                     visitor(in record, address);

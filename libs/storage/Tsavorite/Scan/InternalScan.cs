@@ -161,11 +161,23 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     /// <summary>
+    /// The allocated size of a record that may start at <paramref name="record"/>, with
+    /// <paramref name="room"/> bytes left in its page; -1 for the unused end of a page or sizes that do not fit.
+    /// </summary>
+    internal static int MeasureRecordAt(in LogRecord record, int room)
+    {
+        if (record.Info.IsNull)
+            return -1;
+        int keyLength = record.KeyLength;
+        return (uint)keyLength > (uint)(room - RecordLayout.KeyOffset) ? -1 : MeasureRecord(in record, keyLength, room);
+    }
+
+    /// <summary>
     /// The allocated size of the record at <paramref name="record"/> with a key of
     /// <paramref name="keyLength"/> bytes, or -1 if its sizes do not fit in the <paramref name="room"/>
     /// bytes left in its page (the position is not a record start). Reads nothing beyond that room.
     /// </summary>
-    internal static int MeasureRecord(in LogRecord record, int keyLength, int room)
+    private static int MeasureRecord(in LogRecord record, int keyLength, int room)
     {
         byte* start = (byte*)record.PhysicalAddress;
         int valueOffset = RecordLayout.ValueOffset(keyLength);
