@@ -24,7 +24,12 @@ public sealed class GarnetServer : IDisposable
         Options = options;
         Store = new StoreWrapper(options);
         var provider = new RespSessionProvider(Store);
-        var networkOptions = new NetworkServerOptions { ReceiveBufferSize = options.NetworkBufferSize };
+        var networkOptions = new NetworkServerOptions
+        {
+            ReceiveBufferSize = options.NetworkBufferSize,
+            SocketIo = options.SocketIo,
+            EventLoops = options.EventLoops,
+        };
         _tcpServer = new NetworkServer(new IPEndPoint(ParseAddress(options.Address), options.Port), provider, networkOptions);
         if (options.UnixSocketPath != null)
             _unixServer = new NetworkServer(new UnixDomainSocketEndPoint(Path.GetFullPath(options.UnixSocketPath)), provider, networkOptions);

@@ -67,6 +67,12 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     /// <summary>Gets the array to receive into; it changes when the buffer grows.</summary>
     protected byte[] ReceiveArray => _receiveBuffer.Array;
 
+    /// <summary>Gets the address of the receive buffer; it changes when the buffer grows.</summary>
+    protected byte* ReceivePointer => _receiveBuffer.Pointer;
+
+    /// <summary>Gets whether a send failed (the connection is broken and closes).</summary>
+    protected bool HasSendFailed => _sendFailed;
+
     /// <summary>Gets where the next received bytes go: after the bytes the consumer left unconsumed.</summary>
     protected int ReceiveOffset => _bytesInBuffer;
 
@@ -80,7 +86,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     internal Exception? CloseError { get; private set; }
 
     /// <summary>Starts the receive flow on a thread-pool thread, so that the accept loop never runs a consumer.</summary>
-    internal void Start() => ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
+    internal virtual void Start() => ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
 
     void IThreadPoolWorkItem.Execute() => Run();
 
@@ -132,8 +138,17 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     internal void Abort()
     {
         _aborted = true;
-        Socket.Dispose();
+        AbortTransport();
     }
+
+    /// <summary>Makes the receive flow end soon; by default by closing the socket under it, which fails its pending receive.</summary>
+    protected virtual void AbortTransport() => Socket.Dispose();
+
+    /// <summary>Closes the connection for a server shutdown, from the thread that owns its receive flow.</summary>
+    internal void CloseForShutdown() => Close(CloseReason.ServerShutdown);
+
+    /// <summary>Closes the connection after the consumer asked to (<see cref="CloseAfterSend"/>) and its replies are out.</summary>
+    protected virtual void CloseWhenSent() => Close(CloseReason.CloseRequested);
 
     /// <summary>Creates the consumer; returns <see langword="false"/> (having closed the connection) if that fails.</summary>
     protected bool TryCreateConsumer()
@@ -195,7 +210,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         }
         if (_closeRequested)
         {
-            Close(CloseReason.CloseRequested);
+            CloseWhenSent();
             return false;
         }
         if (_sendFailed)

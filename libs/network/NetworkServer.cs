@@ -5,6 +5,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
+using Garnet.networking.Linux;
 
 namespace Garnet.networking;
 
@@ -36,6 +37,8 @@ public sealed class NetworkServer : IDisposable
     private readonly CancellationTokenSource _shutdown = new();
     private Socket? _listenSocket;
     private Task? _acceptLoop;
+    private EpollLoop[] _loops = [];
+    private int _nextLoop;
     private EndPoint? _boundEndPoint;
     private string _localEndpoint = "";
     private string? _unixSocketPath;
@@ -110,6 +113,8 @@ public sealed class NetworkServer : IDisposable
             {
                 socket.Bind(_endpoint);
                 socket.Listen(_options.Backlog);
+                if (_options.TlsOptions is null && UsesEpoll(_options.SocketIo))
+                    _loops = StartLoops(_options.EventLoops > 0 ? _options.EventLoops : Environment.ProcessorCount);
             }
             catch
             {
@@ -148,12 +153,22 @@ public sealed class NetworkServer : IDisposable
         foreach (var connection in connections)
             connection.Abort();
 
+        // Called from a consumer on one of our event loops: that loop cannot get back to its events until this call
+        // returns, so its other connections are closed here, on its thread.
         var current = ConnectionHandler.Current;
+        var currentLoop = EpollLoop.Current;
+        if (currentLoop is not null && Array.IndexOf(_loops, currentLoop) >= 0)
+            currentLoop.CloseAllExcept(current);
+
         lock (_lock)
         {
             while (_connections.Count > (current is not null && _connections.Contains(current) ? 1 : 0))
                 Monitor.Wait(_lock);
         }
+
+        // A loop disposed from its own thread stops once the current consumer returns, closing that last connection.
+        foreach (var loop in _loops)
+            loop.Dispose();
 
         if (_unixSocketPath is not null)
             TryDeleteFile(_unixSocketPath);
@@ -223,9 +238,12 @@ public sealed class NetworkServer : IDisposable
                 remote = client.RemoteEndPoint is { } ep ? FormatEndPoint(ep) : "";
             }
 
-            connection = _options.TlsOptions is null
-                ? new SocketConnectionHandler(this, client, _options, _localEndpoint, remote)
-                : new TlsConnectionHandler(this, client, _options, _localEndpoint, remote, shutdown);
+            if (_options.TlsOptions is not null)
+                connection = new TlsConnectionHandler(this, client, _options, _localEndpoint, remote, shutdown);
+            else if (_loops.Length > 0)
+                connection = new EpollConnectionHandler(this, client, _options, NextLoop(), _localEndpoint, remote);
+            else
+                connection = new SocketConnectionHandler(this, client, _options, _localEndpoint, remote);
         }
         catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException or OutOfMemoryException)
         {
@@ -246,6 +264,29 @@ public sealed class NetworkServer : IDisposable
         Interlocked.Increment(ref _totalConnections);
         connection.Start();
     }
+
+    private static bool UsesEpoll(SocketIoModel model)
+        => model == SocketIoModel.Epoll || (model == SocketIoModel.Auto && OperatingSystem.IsLinux());
+
+    private EpollLoop[] StartLoops(int count)
+    {
+        var loops = new EpollLoop[count];
+        try
+        {
+            for (var i = 0; i < count; i++)
+                loops[i] = new EpollLoop($"Garnet event loop {i}");
+        }
+        catch
+        {
+            foreach (var loop in loops)
+                loop?.Dispose();
+            throw;
+        }
+        return loops;
+    }
+
+    /// <summary>Spreads connections over the loops in turn.</summary>
+    private EpollLoop NextLoop() => _loops[(int)((uint)Interlocked.Increment(ref _nextLoop) % (uint)_loops.Length)];
 
     private static string FormatEndPoint(EndPoint endpoint)
     {

@@ -1,5 +1,6 @@
 using System;
 using System.Net.Security;
+using System.Net.Sockets;
 
 namespace Garnet.networking;
 
@@ -32,6 +33,23 @@ public sealed class NetworkServerOptions
     /// </summary>
     public TimeSpan TlsHandshakeTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// Gets or sets how plain (non-TLS) connections do their I/O. Default <see cref="SocketIoModel.Auto"/>: epoll event
+    /// loops on Linux, <see cref="SocketAsyncEventArgs"/> elsewhere.
+    /// </summary>
+    public SocketIoModel SocketIo { get; set; } = SocketIoModel.Auto;
+
+    /// <summary>
+    /// Gets or sets how many epoll event loops serve the connections. Default 0: one per processor the process may run on.
+    /// </summary>
+    public int EventLoops { get; set; }
+
+    /// <summary>
+    /// Gets or sets how many reply bytes an epoll connection may have waiting for a client that does not read them
+    /// before the connection is closed. Default 1 GiB.
+    /// </summary>
+    public long MaxSendBacklog { get; set; } = 1L << 30;
+
     /// <summary>Gets or sets the maximum length of the queue of connections waiting to be accepted. Default 512.</summary>
     public int Backlog { get; set; } = 512;
 
@@ -48,6 +66,12 @@ public sealed class NetworkServerOptions
             throw new ArgumentOutOfRangeException(nameof(SendBufferSize), SendBufferSize, "Must be positive.");
         if (TlsHandshakeTimeout <= TimeSpan.Zero && TlsHandshakeTimeout != System.Threading.Timeout.InfiniteTimeSpan)
             throw new ArgumentOutOfRangeException(nameof(TlsHandshakeTimeout), TlsHandshakeTimeout, "Must be positive or infinite.");
+        if (SocketIo == SocketIoModel.Epoll && !OperatingSystem.IsLinux())
+            throw new PlatformNotSupportedException("Epoll socket I/O is only available on Linux.");
+        if (EventLoops < 0)
+            throw new ArgumentOutOfRangeException(nameof(EventLoops), EventLoops, "Must be 0 (one per processor) or positive.");
+        if (MaxSendBacklog <= 0)
+            throw new ArgumentOutOfRangeException(nameof(MaxSendBacklog), MaxSendBacklog, "Must be positive.");
         if (Backlog <= 0)
             throw new ArgumentOutOfRangeException(nameof(Backlog), Backlog, "Must be positive.");
     }

@@ -1,3 +1,5 @@
+using Garnet.networking;
+
 namespace Garnet.server;
 
 /// <summary>
@@ -41,6 +43,12 @@ public sealed class ServerOptions
 
     /// <summary>Password clients must AUTH with, or null for none.</summary>
     public string? Password { get; set; }
+
+    /// <summary>How plain connections do their I/O. Default: epoll event loops on Linux, async sockets elsewhere.</summary>
+    public SocketIoModel SocketIo { get; set; } = SocketIoModel.Auto;
+
+    /// <summary>Epoll event-loop threads; 0 for one per processor the process may run on. Default 0.</summary>
+    public int EventLoops { get; set; }
 
     /// <summary>Initial network receive buffer per connection. Default 128 KB.</summary>
     public int NetworkBufferSize { get; set; } = 1 << 17;

@@ -10,8 +10,9 @@ public static class Program
 
     public static Task<int> Main(string[] args)
     {
-        // Run socket completions on the runtime's epoll threads (one per core) instead of handing
-        // them to the thread pool, so a received batch is parsed and executed on the thread that
+        // For connections on the runtime's async sockets (--socket-io async, and every platform
+        // but Linux): run socket completions on the runtime's epoll threads instead of handing them
+        // to the thread pool, so a received batch is parsed and executed on the thread that
         // received it. The runtime reads the variable when sockets are first used, so setting it
         // here, before the host starts, takes effect; an explicit value from the caller wins.
         if (Environment.GetEnvironmentVariable(InlineCompletionsVariable) == null)

@@ -151,4 +151,45 @@ public sealed class ExpirationTests
         Assert.That(output.Expiration, Is.Zero);
         Assert.That(output.Value, Is.EqualTo("87654321"u8.ToArray()));
     }
+
+    [Test]
+    public void WritesThatLeaveAnExpirationMarkTheStore()
+    {
+        var store = _ts.Store;
+        Assert.That(store.MayHoldExpirations, Is.False, "a new store holds no expirations");
+
+        Assert.That(Session.Upsert("plain"u8, "v"u8, default).IsCreatedRecord, Is.True);
+        Session.Increment("counter"u8, 1);
+        Session.Increment("counter"u8, 1);
+        Assert.That(store.MayHoldExpirations, Is.False, "writes without an expiration leave the note clear");
+
+        // New record with an expiration (InitialUpdater).
+        WriteCounter("a"u8, 1, Future, readOnly: false);
+        Assert.That(store.MayHoldExpirations, Is.True);
+
+        // In place (InPlaceUpdater giving an existing record an expiration).
+        store.ClearExpirationNote();
+        var setExpiration = new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = Future };
+        Assert.That(Session.RMW("counter"u8, setExpiration, out _).Found, Is.True);
+        Assert.That(store.MayHoldExpirations, Is.True);
+
+        // Copy update of a read-only record that carries one.
+        store.ClearExpirationNote();
+        _ts.Log.ShiftReadOnlyToTail();
+        Session.Increment("counter"u8, 1);
+        Assert.That(store.MayHoldExpirations, Is.True);
+
+        // Upsert with an expiration (InitialWriter), and in place (InPlaceWriter).
+        store.ClearExpirationNote();
+        Assert.That(Session.Upsert("u"u8, "v"u8, new TestInput { ExpirationTicks = Future }).IsCreatedRecord, Is.True);
+        Assert.That(store.MayHoldExpirations, Is.True);
+        store.ClearExpirationNote();
+        Assert.That(Session.Upsert("u"u8, "w"u8, new TestInput { ExpirationTicks = Future }).Found, Is.True);
+        Assert.That(store.MayHoldExpirations, Is.True);
+
+        // A plain overwrite of a plain record does not.
+        store.ClearExpirationNote();
+        Assert.That(Session.Upsert("plain"u8, "w"u8, default).Found, Is.True);
+        Assert.That(store.MayHoldExpirations, Is.False);
+    }
 }

@@ -73,6 +73,12 @@ public sealed class Options
     [Option("network-buffer", HelpText = "Initial receive buffer per connection, 1k to 1g; it grows for larger requests. (default: 128k)")]
     public string? NetworkBufferSize { get; set; }
 
+    [Option("socket-io", HelpText = "How plain connections do their I/O: auto (epoll on Linux, else async sockets), epoll, or async. (default: auto)")]
+    public string? SocketIo { get; set; }
+
+    [Option("event-loops", HelpText = "Epoll event-loop threads serving the connections; 0 for one per processor. (default: 0)")]
+    public string? EventLoops { get; set; }
+
     [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
     public string? PubSubOutputLimit { get; set; }
 

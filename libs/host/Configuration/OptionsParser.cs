@@ -6,6 +6,7 @@ using System.Numerics;
 using System.Reflection;
 using CommandLine;
 using CommandLine.Text;
+using Garnet.networking;
 using Garnet.server;
 using Microsoft.Extensions.Logging;
 
@@ -24,6 +25,7 @@ public static class OptionsParser
     private const int MaxDatabases = 1 << 16;
     private const int MinNetworkBufferSize = 1 << 10;
     private const int MaxNetworkBufferSize = 1 << 30;
+    private const int MaxEventLoops = 1024;
     private const int MaxThreadPoolThreads = short.MaxValue;
 
     /// <summary>The program name used in usage and version text.</summary>
@@ -220,6 +222,11 @@ public static class OptionsParser
         if (options.NetworkBufferSize != null)
             server.NetworkBufferSize = (int)ParseSize(options.NetworkBufferSize, "network-buffer", MinNetworkBufferSize, MaxNetworkBufferSize);
 
+        if (options.SocketIo != null)
+            server.SocketIo = ParseSocketIo(options.SocketIo);
+        if (options.EventLoops != null)
+            server.EventLoops = ParseInt(options.EventLoops, "event-loops", 0, MaxEventLoops);
+
         int minThreads = options.ThreadPoolMinThreads == null ? 0 : ParseInt(options.ThreadPoolMinThreads, "minthreads", 0, MaxThreadPoolThreads);
         int maxThreads = options.ThreadPoolMaxThreads == null ? 0 : ParseInt(options.ThreadPoolMaxThreads, "maxthreads", 0, MaxThreadPoolThreads);
         if (minThreads > 0 && maxThreads > 0 && minThreads > maxThreads)
@@ -279,6 +286,20 @@ public static class OptionsParser
             default:
                 throw new OptionsException($"--enable-debug-command: '{text}' is not one of no, yes, local");
         }
+    }
+
+    private static SocketIoModel ParseSocketIo(string text)
+    {
+        var model = text.Trim().ToLowerInvariant() switch
+        {
+            "auto" => SocketIoModel.Auto,
+            "epoll" => SocketIoModel.Epoll,
+            "async" => SocketIoModel.AsyncEventArgs,
+            _ => throw new OptionsException($"--socket-io: '{text}' is not one of auto, epoll, async"),
+        };
+        if (model == SocketIoModel.Epoll && !OperatingSystem.IsLinux())
+            throw new OptionsException("--socket-io: epoll is only available on Linux");
+        return model;
     }
 
     private static LogLevel ParseLogLevel(string text)

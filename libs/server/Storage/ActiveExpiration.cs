@@ -108,13 +108,35 @@ internal sealed class ActiveExpiration : IDisposable
 
     private long Sweep(GarnetDatabase database, CancellationToken token)
     {
+        // Nothing was ever written with an expiration since the last walk found none: nothing to walk for.
+        var store = database.MainStore;
+        if (!store.MayHoldExpirations)
+            return 0;
+        store.ClearExpirationNote();
+        bool walked = false;
+        try
+        {
+            return Walk(database, token, out walked);
+        }
+        finally
+        {
+            // A walk cut short (shutdown, flush, failure) did not see every record: keep the store marked.
+            if (!walked)
+                store.NoteExpiration();
+        }
+    }
+
+    /// <summary>Walks the whole log once, deleting expired keys; <paramref name="completed"/> tells whether it reached the end.</summary>
+    private long Walk(GarnetDatabase database, CancellationToken token, out bool completed)
+    {
+        completed = false;
         using var session = database.MainStore.NewSession<StringInput, StringOutput, ExpiredRecordDeleter>(new ExpiredRecordDeleter(database.Objects));
         long deleted = 0;
         long from = 0;
         while (!token.IsCancellationRequested && !database.Retired)
         {
             _keys.Clear();
-            var scan = new ExpiredKeyScan(_keys, database.MainStore.Log, KeysPerBatch);
+            var scan = new ExpiredKeyScan(_keys, database.MainStore, KeysPerBatch);
             session.BeginUnsafe();
             try
             {
@@ -131,7 +153,10 @@ internal sealed class ActiveExpiration : IDisposable
                 session.EndUnsafe();
             }
             if (!scan.Full)
+            {
+                completed = true;
                 break;
+            }
         }
         _keys.Clear();
         return deleted;
@@ -159,14 +184,14 @@ internal sealed class ActiveExpiration : IDisposable
     private struct ExpiredKeyScan : IScanFunctions
     {
         private readonly KeyBuffer _keys;
-        private readonly HybridLog _log;
+        private readonly TsavoriteKV _store;
         private readonly int _limit;
         private readonly long _now;
 
-        public ExpiredKeyScan(KeyBuffer keys, HybridLog log, int limit)
+        public ExpiredKeyScan(KeyBuffer keys, TsavoriteKV store, int limit)
         {
             _keys = keys;
-            _log = log;
+            _store = store;
             _limit = limit;
             _now = Expiration.NowTicks;
             Full = false;
@@ -177,8 +202,14 @@ internal sealed class ActiveExpiration : IDisposable
 
         public bool OnRecord(in LogRecord record, long address)
         {
-            if (!record.IsExpired(_now) || address < _log.ReadOnlyAddress)
+            if (!record.Info.HasExpiration)
                 return true;
+            // Expiring but not yet expired (or not deletable here): a later walk has to come back for it.
+            if (!record.IsExpired(_now) || address < _store.Log.ReadOnlyAddress)
+            {
+                _store.NoteExpiration();
+                return true;
+            }
             _keys.Add(record.Key);
             if (_keys.Count < _limit)
                 return true;

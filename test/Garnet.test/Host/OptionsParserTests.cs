@@ -1,3 +1,4 @@
+using Garnet.networking;
 using Garnet.server;
 using Microsoft.Extensions.Logging;
 using NUnit.Framework;
@@ -66,7 +67,7 @@ public sealed class OptionsParserTests
             "--databases", "4", "--logdir", "/tmp/garnet-log", "--checkpointdir", "/tmp/garnet-cp",
             "--logger-level", "warning", "--quiet", "--minthreads", "8", "--maxthreads", "64",
             "--unixsocket", "/tmp/garnet.sock", "--password", "secret", "--enable-debug-command", "yes",
-            "--expired-key-deletion-scan-freq", "5", "--network-buffer", "64k");
+            "--expired-key-deletion-scan-freq", "5", "--network-buffer", "64k", "--socket-io", "async", "--event-loops", "3");
         ServerOptions server = settings.Server;
         Assert.Multiple(() =>
         {
@@ -87,6 +88,8 @@ public sealed class OptionsParserTests
             Assert.That(server.EnableDebugCommand, Is.True);
             Assert.That(server.ExpiredKeyDeletionScanFrequencySecs, Is.EqualTo(5));
             Assert.That(server.NetworkBufferSize, Is.EqualTo(64 << 10));
+            Assert.That(server.SocketIo, Is.EqualTo(SocketIoModel.AsyncEventArgs));
+            Assert.That(server.EventLoops, Is.EqualTo(3));
         });
     }
 
@@ -181,6 +184,8 @@ public sealed class OptionsParserTests
     [TestCase(new[] { "--enable-debug-command", "maybe" }, "--enable-debug-command: 'maybe' is not one of no, yes, local")]
     [TestCase(new[] { "--expired-key-deletion-scan-freq", "-2" }, "--expired-key-deletion-scan-freq: -2 is out of range")]
     [TestCase(new[] { "--network-buffer", "100" }, "--network-buffer: 100 is out of range (1k to 1g)")]
+    [TestCase(new[] { "--socket-io", "uring" }, "--socket-io: 'uring' is not one of auto, epoll, async")]
+    [TestCase(new[] { "--event-loops", "-1" }, "--event-loops: -1 is out of range")]
     [TestCase(new[] { "--minthreads", "-1" }, "--minthreads: -1 is out of range")]
     [TestCase(new[] { "--minthreads", "8", "--maxthreads", "4" }, "--minthreads: 8 is more than --maxthreads 4")]
     [TestCase(new[] { "--quiet", "yes" }, "unexpected argument 'yes'")]
@@ -201,7 +206,7 @@ public sealed class OptionsParserTests
         {
             "--port", "--bind", "--memory", "--page", "--index", "--databases", "--logdir", "--checkpointdir",
             "--config-import-path", "--logger-level", "--quiet", "--minthreads", "--maxthreads", "--unixsocket",
-            "--password", "--enable-debug-command", "--expired-key-deletion-scan-freq", "--network-buffer", "--version",
+            "--password", "--enable-debug-command", "--expired-key-deletion-scan-freq", "--network-buffer", "--socket-io", "--event-loops", "--version",
         })
         {
             Assert.That(help, Does.Contain(option), option);

@@ -77,6 +77,30 @@ public class ActiveExpirationTests : ServerTestBase
     }
 
     [Test]
+    public void AWalkThatFindsNoExpiringKeyClearsTheNoteAndLaterExpiringKeysStillGo()
+    {
+        using var client = ConnectRaw();
+        var store = Server.Store.GetDatabase(0).MainStore;
+        SetMany(client, "plain:", 20);
+        SetMany(client, "short:", 50, "PX", "50");
+        Assert.That(store.MayHoldExpirations, Is.True);
+
+        WaitUntil(() => RecordsInStore(0, "short:") == 0, "expired records are removed");
+        WaitUntil(() => !store.MayHoldExpirations, "a walk that meets no expiring record clears the note");
+
+        // Both ways of giving a key an expiration mark the store again: a write with one, and EXPIRE.
+        SetMany(client, "again:", 10, "PX", "50");
+        Assert.That(store.MayHoldExpirations, Is.True);
+        WaitUntil(() => RecordsInStore(0, "again:") == 0, "keys written with an expiration after the note cleared are removed");
+        WaitUntil(() => !store.MayHoldExpirations, "the note clears again");
+
+        Assert.That(client.Execute("PEXPIRE", "plain:3", "50"), Is.EqualTo(":1\r\n"));
+        Assert.That(store.MayHoldExpirations, Is.True);
+        WaitUntil(() => RecordsInStore(0, "plain:3") == 0, "a key given an expiration by EXPIRE is removed");
+        Assert.That(RecordsInStore(0, "plain:"), Is.EqualTo(19));
+    }
+
+    [Test]
     public void ExpiredKeysInEveryDatabaseAreDeleted()
     {
         using var client = ConnectRaw();

@@ -9,8 +9,9 @@ using NUnit.Framework;
 namespace Garnet.test.Network;
 
 /// <summary>How connections end, and that one connection's end never harms the others.</summary>
-[TestFixture]
-public sealed class ConnectionLifecycleTests : NetworkTestBase
+[TestFixture(SocketIoModel.Epoll)]
+[TestFixture(SocketIoModel.AsyncEventArgs)]
+public sealed class ConnectionLifecycleTests(SocketIoModel socketIo) : NetworkTestBase(socketIo)
 {
     [Test]
     public void AClientDisconnectingMidMessageDisposesItsConsumerOnceAndHarmsNoOne()

@@ -10,8 +10,9 @@ using NUnit.Framework;
 namespace Garnet.test.Network;
 
 /// <summary>Framing, buffering and reply delivery over plain TCP.</summary>
-[TestFixture]
-public sealed class NetworkServerTests : NetworkTestBase
+[TestFixture(SocketIoModel.Epoll)]
+[TestFixture(SocketIoModel.AsyncEventArgs)]
+public sealed class NetworkServerTests(SocketIoModel socketIo) : NetworkTestBase(socketIo)
 {
     [Test]
     public void PortZeroBindsARealPortAndConnectionsKnowTheirEndpoints()

@@ -19,11 +19,21 @@ public abstract class NetworkTestBase
 {
     private readonly List<IDisposable> _resources = [];
 
+    /// <param name="socketIo">How the fixture's servers do plain-socket I/O; fixtures run once per model that exists here.</param>
+    protected NetworkTestBase(SocketIoModel socketIo = SocketIoModel.Auto) => SocketIo = socketIo;
+
+    /// <summary>Gets the I/O model the fixture's servers use for plain connections.</summary>
+    protected SocketIoModel SocketIo { get; }
+
     /// <summary>Starts a line-protocol server on 127.0.0.1 with a free port, or on <paramref name="endpoint"/>.</summary>
     internal TestServer StartServer(NetworkServerOptions? options = null, EndPoint? endpoint = null)
     {
         var provider = new LineSessionProvider();
-        var server = new NetworkServer(endpoint ?? new IPEndPoint(IPAddress.Loopback, 0), provider, options ?? new NetworkServerOptions());
+        options ??= new NetworkServerOptions();
+        options.SocketIo = SocketIo;
+        if (SocketIo == SocketIoModel.Epoll && !OperatingSystem.IsLinux())
+            Assert.Ignore("epoll exists only on Linux.");
+        var server = new NetworkServer(endpoint ?? new IPEndPoint(IPAddress.Loopback, 0), provider, options);
         _resources.Add(server);
         server.Start();
         return new TestServer(server, provider);

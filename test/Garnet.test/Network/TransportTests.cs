@@ -11,8 +11,9 @@ using NUnit.Framework;
 namespace Garnet.test.Network;
 
 /// <summary>The same protocol over a Unix domain socket and over TLS.</summary>
-[TestFixture]
-public sealed class TransportTests : NetworkTestBase
+[TestFixture(SocketIoModel.Epoll)]
+[TestFixture(SocketIoModel.AsyncEventArgs)]
+public sealed class TransportTests(SocketIoModel socketIo) : NetworkTestBase(socketIo)
 {
     private X509Certificate2? _certificate;
 

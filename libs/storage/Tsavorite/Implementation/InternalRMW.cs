@@ -69,6 +69,7 @@ public sealed unsafe partial class TsavoriteKV
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
                     return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                NoteIfExpiring(ref record);
                 status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                 return OperationOutcome.Done;
             }
@@ -133,6 +134,7 @@ public sealed unsafe partial class TsavoriteKV
         }
         if (!TryLink(entry, tag, entryAddress, newAddress, ref destination))
             return Retry(out status);
+        NoteIfExpiring(ref destination);
         functions.PostCopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo);
         if (replaceSource)
             Abandon(address, ref source);
@@ -171,6 +173,7 @@ public sealed unsafe partial class TsavoriteKV
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             }
+            NoteIfExpiring(ref reusable);
             functions.PostInitialUpdater(ref reusable, ref input, ref output, ref rmwInfo);
             status = new Status(Status.Basic.NotFound, Status.Record.Created);
             return OperationOutcome.Done;
@@ -203,6 +206,7 @@ public sealed unsafe partial class TsavoriteKV
             functions.DisposeRecord(ref reusable, DisposeReason.Expired);
         if (replaceOld)
             Abandon(reusableAddress, ref reusable);
+        NoteIfExpiring(ref newRecord);
         functions.PostInitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo);
         status = new Status(Status.Basic.NotFound, Status.Record.Created);
         return OperationOutcome.Done;

@@ -64,6 +64,7 @@ public sealed unsafe partial class TsavoriteKV
                 var upsertInfo = new UpsertInfo { Address = address };
                 if (functions.InPlaceWriter(ref record, value, ref input, ref output, ref upsertInfo))
                 {
+                    NoteIfExpiring(ref record);
                     status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                     return OperationOutcome.Done;
                 }
@@ -89,6 +90,7 @@ public sealed unsafe partial class TsavoriteKV
                         status = new Status(Status.Basic.Canceled);
                         return OperationOutcome.Done;
                     }
+                    NoteIfExpiring(ref record);
                     functions.PostInitialWriter(ref record, ref input, ref output, ref upsertInfo);
                     status = new Status(Status.Basic.NotFound, Status.Record.Created);
                     return OperationOutcome.Done;
@@ -130,6 +132,7 @@ public sealed unsafe partial class TsavoriteKV
             functions.DisposeRecord(ref record, existed ? DisposeReason.Superseded : DisposeReason.Expired);
         if (replaceOld)
             Abandon(address, ref record);
+        NoteIfExpiring(ref newRecord);
         functions.PostInitialWriter(ref newRecord, ref input, ref output, ref info);
         status = new Status(existed ? Status.Basic.Found : Status.Basic.NotFound, Status.Record.Created);
         return OperationOutcome.Done;

@@ -1,0 +1,264 @@
+using System;
+using System.Net.Sockets;
+
+namespace Garnet.networking.Linux;
+
+/// <summary>
+/// A plain (TCP or Unix domain socket) connection served by an <see cref="EpollLoop"/>: non-blocking receive and send
+/// on the socket's descriptor, the consumer run on the loop's thread.
+/// </summary>
+/// <remarks>
+/// Sends never block the loop. When the kernel will not take all of a reply (the client is not reading), the rest is
+/// kept in a <see cref="SendBacklog"/>, the connection waits for writability instead of input, and the loop serves the
+/// other connections meanwhile; reading resumes once the backlog has drained, which bounds what a slow reader can make
+/// the server hold to the replies of one received batch. Sends may come from other threads too (pub/sub delivery,
+/// blocked commands waking up), so the send state is guarded by a lock that the hot path takes uncontended.
+/// </remarks>
+internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
+{
+    private readonly object _sendLock = new();
+    private readonly EpollLoop _loop;
+    private readonly int _fd;
+    private readonly long _maxBacklog;
+    private SendBacklog? _backlog;
+    private int _slot = -1;
+    private ulong _token;
+    private bool _registered;
+    private bool _transportClosed;
+
+    /// <summary>The backlog is waiting for the socket to become writable; input is not read meanwhile.</summary>
+    private volatile bool _waitingForWritable;
+
+    /// <summary>The consumer asked to close; the connection closes as soon as the backlog has drained.</summary>
+    private volatile bool _closeWhenSent;
+
+    public EpollConnectionHandler(NetworkServer server, Socket socket, NetworkServerOptions options, EpollLoop loop, string localEndpoint, string remoteEndpoint)
+        : base(server, socket, options, localEndpoint, remoteEndpoint)
+    {
+        socket.Blocking = false;
+        _fd = (int)socket.SafeHandle.DangerousGetHandle();
+        _loop = loop;
+        _maxBacklog = options.MaxSendBacklog;
+    }
+
+    /// <summary>Queues the connection to its loop, which creates the consumer and starts watching the socket.</summary>
+    internal override void Start() => _loop.Adopt(this);
+
+    protected override void Run() => throw new InvalidOperationException("Epoll connections are started by their loop.");
+
+    /// <summary>Called by the loop, on its thread, with the slot and event token it assigned.</summary>
+    internal void Start(EpollLoop loop, int slot, ulong token)
+    {
+        _slot = slot;
+        _token = token;
+        if (!TryCreateConsumer())
+            return;
+
+        try
+        {
+            lock (_sendLock)
+            {
+                // The consumer may already have sent from another thread and hit a full socket.
+                LinuxSockets.Add(loop.EpollDescriptor, _fd, _waitingForWritable ? LinuxSockets.EPOLLOUT : LinuxSockets.EPOLLIN, _token);
+                _registered = true;
+            }
+        }
+        catch (SocketException e)
+        {
+            CloseOnReceiveException(e);
+        }
+    }
+
+    /// <summary>Handles what epoll reported for this connection. Loop thread only.</summary>
+    internal void OnEvents(uint events)
+    {
+        if ((events & LinuxSockets.EPOLLOUT) != 0 && !TryDrainBacklog())
+            return;
+        if ((events & (LinuxSockets.EPOLLIN | LinuxSockets.EPOLLERR | LinuxSockets.EPOLLHUP)) == 0)
+            return;
+
+        if (_waitingForWritable || _closeWhenSent)
+        {
+            // Not reading: only a broken connection matters now (epoll always reports errors and hang-ups).
+            if ((events & (LinuxSockets.EPOLLERR | LinuxSockets.EPOLLHUP)) != 0)
+                Close(HasSendFailed ? CloseReason.SendFailed : CloseReason.ClientDisconnected);
+            return;
+        }
+        Receive();
+    }
+
+    /// <summary>Closes the connection after an unexpected failure in the loop's handling of it.</summary>
+    internal void CloseAfterLoopError(Exception e) => Close(CloseReason.ReceiveError, e);
+
+    /// <summary>One receive per readiness report; level-triggered epoll reports the connection again if more is waiting.</summary>
+    private void Receive()
+    {
+        var received = LinuxSockets.Receive(_fd, ReceivePointer + ReceiveOffset, ReceiveCount);
+        if (received > 0)
+        {
+            OnReceived((int)received);
+            return;
+        }
+        if (received == 0)
+        {
+            Close(CloseReason.ClientDisconnected);
+            return;
+        }
+
+        var errno = LinuxSockets.Errno;
+        if (errno is LinuxSockets.EAGAIN or LinuxSockets.EINTR)
+            return;
+        CloseOnReceiveError(LinuxSockets.ToSocketError(errno));
+    }
+
+    protected override void SendCore(byte[] buffer, int length)
+    {
+        lock (_sendLock)
+        {
+            ObjectDisposedException.ThrowIf(_transportClosed, this);
+
+            var bytes = SendBufferStart;
+            var sent = 0;
+            if (_backlog is null || _backlog.IsEmpty)
+            {
+                var descriptor = new DescriptorSend(_fd);
+                sent = descriptor.Send(bytes, length);
+                while (sent > 0 && sent < length)
+                {
+                    var more = descriptor.Send(bytes + sent, length - sent);
+                    if (more == 0)
+                        break;
+                    sent += more;
+                }
+                if (sent == length)
+                    return;
+            }
+
+            _backlog ??= new SendBacklog();
+            if (_backlog.Length + (length - sent) > _maxBacklog)
+            {
+                // A client that never reads must not make the server hold unbounded replies (Redis's output buffer limit).
+                Socket.Shutdown(SocketShutdown.Both);
+                throw new SocketException((int)SocketError.NoBufferSpaceAvailable);
+            }
+            _backlog.Append(bytes + sent, length - sent);
+            if (!_waitingForWritable)
+            {
+                _waitingForWritable = true;
+                if (_registered)
+                    LinuxSockets.Modify(_loop.EpollDescriptor, _fd, LinuxSockets.EPOLLOUT, _token);
+            }
+        }
+    }
+
+    /// <summary>Sends what the backlog holds; returns <see langword="false"/> if the connection closed.</summary>
+    private bool TryDrainBacklog()
+    {
+        SocketException? error = null;
+        bool closeNow;
+        lock (_sendLock)
+        {
+            if (_transportClosed)
+                return false;
+            if (_backlog is { IsEmpty: false })
+            {
+                var descriptor = new DescriptorSend(_fd);
+                try
+                {
+                    if (!_backlog.TryDrain(ref descriptor))
+                        return true;
+                }
+                catch (SocketException e)
+                {
+                    error = e;
+                }
+            }
+
+            closeNow = error is null && _closeWhenSent;
+            if (error is null)
+            {
+                _waitingForWritable = false;
+                if (!closeNow)
+                    LinuxSockets.Modify(_loop.EpollDescriptor, _fd, LinuxSockets.EPOLLIN, _token);
+            }
+        }
+
+        if (error is not null)
+        {
+            Close(CloseReason.SendFailed, error);
+            return false;
+        }
+        if (closeNow)
+        {
+            Close(CloseReason.CloseRequested);
+            return false;
+        }
+        return true;
+    }
+
+    /// <summary>QUIT and protocol errors: the replies already queued still go out before the connection closes.</summary>
+    protected override void CloseWhenSent()
+    {
+        lock (_sendLock)
+        {
+            if (_backlog is { IsEmpty: false })
+            {
+                _closeWhenSent = true;
+                return;
+            }
+        }
+        base.CloseWhenSent();
+    }
+
+    /// <summary>Wakes the loop (a pending read returns end of stream) instead of closing the descriptor under it.</summary>
+    protected override void AbortTransport()
+    {
+        try
+        {
+            Socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already closed or reset: the loop has seen, or will see, the hang-up.
+        }
+    }
+
+    protected override void DisposeTransport()
+    {
+        lock (_sendLock)
+        {
+            _transportClosed = true;
+            if (_registered)
+            {
+                LinuxSockets.Remove(_loop.EpollDescriptor, _fd);
+                _registered = false;
+            }
+            _backlog?.Clear();
+        }
+        if (_slot >= 0)
+        {
+            _loop.Forget(_slot);
+            _slot = -1;
+        }
+    }
+
+    /// <summary>Non-blocking send on a descriptor: bytes taken, 0 if the socket is full, or a <see cref="SocketException"/>.</summary>
+    private readonly struct DescriptorSend(int fd) : SendBacklog.ISendBytes
+    {
+        public int Send(byte* bytes, int count)
+        {
+            while (true)
+            {
+                var sent = LinuxSockets.Send(fd, bytes, count);
+                if (sent >= 0)
+                    return (int)sent;
+                var errno = LinuxSockets.Errno;
+                if (errno == LinuxSockets.EINTR)
+                    continue;
+                if (errno == LinuxSockets.EAGAIN)
+                    return 0;
+                throw new SocketException((int)LinuxSockets.ToSocketError(errno));
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace Garnet.networking.Linux;
+
+/// <summary>
+/// One event-loop thread with its own epoll set, serving the connections assigned to it: for each ready connection
+/// it receives once, runs the consumer on this thread, and sends the replies (Redis's model, one loop per core).
+/// </summary>
+/// <remarks>
+/// Interest is level-triggered, so a connection is read once per wake-up and the kernel reports it again while bytes
+/// remain: no read that ends in EAGAIN, and no re-arming. Connections live in a table owned by this thread; an event
+/// carries the slot and a generation, so an event for a connection closed earlier in the same batch is recognised and
+/// skipped. Connections join through a queue and an eventfd, so the table is only ever touched by this thread.
+/// </remarks>
+internal sealed unsafe class EpollLoop : IDisposable
+{
+    private const int MaxEvents = 256;
+    private const ulong WakeToken = ulong.MaxValue;
+
+    [ThreadStatic]
+    private static EpollLoop? t_current;
+
+    private readonly int _epoll;
+    private readonly int _wakeFd;
+    private readonly Thread _thread;
+    private readonly ConcurrentQueue<EpollConnectionHandler> _joining = new();
+    private readonly List<EpollConnectionHandler?> _slots = [];
+    private readonly List<uint> _generations = [];
+    private readonly Stack<int> _freeSlots = new();
+    private volatile bool _stopping;
+    private volatile bool _exited;
+
+    public EpollLoop(string name)
+    {
+        _epoll = LinuxSockets.CreateEpoll();
+        try
+        {
+            _wakeFd = LinuxSockets.CreateEventFd();
+            LinuxSockets.Add(_epoll, _wakeFd, LinuxSockets.EPOLLIN, WakeToken);
+        }
+        catch
+        {
+            LinuxSockets.CloseDescriptor(_epoll);
+            throw;
+        }
+        _thread = new Thread(Run) { IsBackground = true, Name = name };
+        _thread.Start();
+    }
+
+    /// <summary>Gets the loop running on the calling thread, if any.</summary>
+    internal static EpollLoop? Current => t_current;
+
+    internal int EpollDescriptor => _epoll;
+
+    /// <summary>Hands a new connection to this loop; it is set up (consumer, interest) on the loop's thread.</summary>
+    public void Adopt(EpollConnectionHandler connection)
+    {
+        _joining.Enqueue(connection);
+        LinuxSockets.Signal(_wakeFd);
+    }
+
+    /// <summary>Frees the slot of a connection that closed. Loop thread only.</summary>
+    internal void Forget(int slot)
+    {
+        _slots[slot] = null;
+        _generations[slot]++;
+        _freeSlots.Push(slot);
+    }
+
+    /// <summary>
+    /// Closes this loop's connections other than <paramref name="except"/>, on the calling thread, which must be
+    /// this loop's: used when the server is disposed from inside one of this loop's consumers, when this thread
+    /// cannot return to its events to let those connections close themselves.
+    /// </summary>
+    internal void CloseAllExcept(ConnectionHandler? except)
+    {
+        for (var i = 0; i < _slots.Count; i++)
+        {
+            if (_slots[i] is { } connection && connection != except)
+                connection.CloseForShutdown();
+        }
+        while (_joining.TryDequeue(out var connection))
+            connection.CloseForShutdown();
+    }
+
+    /// <summary>Stops the loop once its current events are handled and waits for it unless called from the loop itself.</summary>
+    public void Dispose()
+    {
+        _stopping = true;
+        LinuxSockets.Signal(_wakeFd);
+        if (t_current != this)
+            _thread.Join();
+    }
+
+    private void Run()
+    {
+        t_current = this;
+        var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * LinuxSockets.EventSize));
+        try
+        {
+            while (!_stopping)
+            {
+                var count = LinuxSockets.Wait(_epoll, events, MaxEvents);
+                if (count < 0)
+                {
+                    if (LinuxSockets.Errno == LinuxSockets.EINTR)
+                        continue;
+                    break;
+                }
+                for (var i = 0; i < count; i++)
+                    Dispatch(LinuxSockets.EventData(events, i), LinuxSockets.EventMask(events, i));
+            }
+        }
+        finally
+        {
+            // Normally empty by now; whatever is left (the connection whose consumer disposed the server) closes here.
+            CloseAllExcept(null);
+            NativeMemory.Free(events);
+            _exited = true;
+            LinuxSockets.CloseDescriptor(_wakeFd);
+            LinuxSockets.CloseDescriptor(_epoll);
+        }
+    }
+
+    private void Dispatch(ulong data, uint events)
+    {
+        if (data == WakeToken)
+        {
+            LinuxSockets.Drain(_wakeFd);
+            while (_joining.TryDequeue(out var joining))
+                Join(joining);
+            return;
+        }
+
+        var slot = (int)(uint)data;
+        if ((uint)slot >= (uint)_slots.Count || _generations[slot] != (uint)(data >> 32) || _slots[slot] is not { } connection)
+            return;
+        try
+        {
+            connection.OnEvents(events);
+        }
+        catch (Exception e)
+        {
+            // Consumer failures are handled inside; anything else still ends only this connection, not the loop.
+            connection.CloseAfterLoopError(e);
+        }
+    }
+
+    private void Join(EpollConnectionHandler connection)
+    {
+        int slot;
+        if (_freeSlots.Count > 0)
+        {
+            slot = _freeSlots.Pop();
+            _slots[slot] = connection;
+        }
+        else
+        {
+            slot = _slots.Count;
+            _slots.Add(connection);
+            _generations.Add(0);
+        }
+        // A connection that fails to start closes itself, which frees the slot again.
+        try
+        {
+            connection.Start(this, slot, ((ulong)_generations[slot] << 32) | (uint)slot);
+        }
+        catch (Exception e)
+        {
+            connection.CloseAfterLoopError(e);
+        }
+    }
+
+    /// <summary>Gets whether the loop thread has finished (for tests).</summary>
+    internal bool HasExited => _exited;
+}
