@@ -57,6 +57,9 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     public int SendBufferLength => _sendBuffer.Length;
 
     /// <inheritdoc />
+    public virtual long UnsentBytes => 0;
+
+    /// <inheritdoc />
     public string RemoteEndpoint { get; }
 
     /// <inheritdoc />

@@ -24,8 +24,16 @@ public unsafe interface INetworkSender
     string LocalEndpoint { get; }
 
     /// <summary>
+    /// Gets how many reply bytes <see cref="Send"/> accepted that are still waiting for the client to read enough for
+    /// the operating system to take them; always 0 for transports whose <see cref="Send"/> blocks instead.
+    /// Callable from any thread; output limits (pub/sub) count these bytes.
+    /// </summary>
+    long UnsentBytes { get; }
+
+    /// <summary>
     /// Sends the first <paramref name="length"/> bytes of the send buffer, in order and before any later call.
-    /// May block until the operating system has accepted all of them; afterwards the whole send buffer is free to reuse.
+    /// May block until the operating system has accepted all of them, or keep the rest for later (see
+    /// <see cref="UnsentBytes"/>); either way the whole send buffer is free to reuse afterwards.
     /// </summary>
     /// <param name="length">Number of bytes to send, between 0 and <see cref="SendBufferLength"/>.</param>
     /// <returns><see langword="false"/> if the connection is broken or closing; the consumer should then stop.</returns>

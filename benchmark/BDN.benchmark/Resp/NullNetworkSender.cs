@@ -20,6 +20,8 @@ internal sealed unsafe class NullNetworkSender : INetworkSender, IDisposable
 
     public int SendBufferLength { get; }
 
+    public long UnsentBytes => 0;
+
     public string RemoteEndpoint => "127.0.0.1:1";
 
     public string LocalEndpoint => "127.0.0.1:6379";

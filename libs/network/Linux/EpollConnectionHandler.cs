@@ -41,6 +41,9 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
         _maxBacklog = options.MaxSendBacklog;
     }
 
+    /// <inheritdoc />
+    public override long UnsentBytes => _backlog?.Length ?? 0;
+
     /// <summary>Queues the connection to its loop, which creates the consumer and starts watching the socket.</summary>
     internal override void Start() => _loop.Adopt(this);
 

@@ -13,8 +13,9 @@ namespace Garnet.server;
 /// encoded message here (a brief lock) and make sure a delivery is scheduled on the thread pool;
 /// delivery takes the subscriber session's gate, so messages never interleave with its replies,
 /// and the subscriber's own commands deliver what is queued before they reply. Order per
-/// subscriber is the order of <see cref="Enqueue"/>. Bytes count against a limit until their
-/// delivery has been sent (Redis's client-output-buffer-limit for pubsub clients): past the hard
+/// subscriber is the order of <see cref="Enqueue"/>. Bytes count against a limit until the
+/// client has taken them (queued here, or delivered but still held by the connection: Redis's
+/// client-output-buffer-limit for pubsub clients): past the hard
 /// limit, or past the soft one for longer than its period, the subscriber is disconnected and its
 /// queue dropped, and publishers carry on.
 /// </remarks>
@@ -63,8 +64,10 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
         {
             if (_closed)
                 return true;
+            // Delivered bytes still waiting in the connection (it does not block on a slow reader) count too.
             long pending = _pendingBytes + message.Length;
-            if (pending > _hardLimit || IsOverSoftLimitTooLong(pending))
+            long waiting = pending + _session.UnsentBytes;
+            if (waiting > _hardLimit || IsOverSoftLimitTooLong(waiting))
             {
                 CloseLocked();
                 return false;

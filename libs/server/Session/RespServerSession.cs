@@ -74,6 +74,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <summary>The client's address.</summary>
     public string RemoteEndpoint => _sender.RemoteEndpoint;
 
+    /// <summary>Reply bytes the connection holds for a client that is not reading (see <see cref="INetworkSender.UnsentBytes"/>).</summary>
+    internal long UnsentBytes => _sender.UnsentBytes;
+
     /// <summary>The server's address of this connection.</summary>
     public string LocalEndpoint => _sender.LocalEndpoint;
 

@@ -386,8 +386,10 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// One CLIENT LIST line, in Redis's field order. Buffer and memory figures are not tracked per
-    /// connection and show 0; there is no file descriptor to show, hence fd=-1.
+    /// One CLIENT LIST line, in Redis's field order. omem is the output waiting for a client that
+    /// does not read (held by the connection, plus queued pub/sub messages); the other buffer and
+    /// memory figures are not tracked per connection and show 0; there is no file descriptor to
+    /// show, hence fd=-1.
     /// </summary>
     private static string FormatClientInfo(RespServerSession session, DateTimeOffset now)
     {
@@ -399,7 +401,8 @@ public sealed unsafe partial class RespServerSession
         line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd=-1");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
         line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub=0 multi={queued}");
-        line.Append(" qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r");
+        long waitingOutput = session.UnsentBytes + (session._outbox?.PendingBytes ?? 0);
+        line.Append(invariant, $" qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem={waitingOutput} tot-mem=0 events=r");
         line.Append(invariant, $" cmd={LastCommandName(session)} user=default redir=-1 resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");
         return line.ToString();
