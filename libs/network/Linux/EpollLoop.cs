@@ -32,7 +32,6 @@ internal sealed unsafe class EpollLoop : IDisposable
     private readonly List<uint> _generations = [];
     private readonly Stack<int> _freeSlots = new();
     private volatile bool _stopping;
-    private volatile bool _exited;
 
     public EpollLoop(string name)
     {
@@ -120,7 +119,6 @@ internal sealed unsafe class EpollLoop : IDisposable
             // Normally empty by now; whatever is left (the connection whose consumer disposed the server) closes here.
             CloseAllExcept(null);
             NativeMemory.Free(events);
-            _exited = true;
             LinuxSockets.CloseDescriptor(_wakeFd);
             LinuxSockets.CloseDescriptor(_epoll);
         }
@@ -174,7 +172,4 @@ internal sealed unsafe class EpollLoop : IDisposable
             connection.CloseAfterLoopError(e);
         }
     }
-
-    /// <summary>Gets whether the loop thread has finished (for tests).</summary>
-    internal bool HasExited => _exited;
 }
