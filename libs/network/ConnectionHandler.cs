@@ -60,6 +60,15 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     public virtual long UnsentBytes => 0;
 
     /// <inheritdoc />
+    /// <remarks>Threads that serve one connection each (async sockets, TLS) have nobody else to release.</remarks>
+    public virtual void ReleaseOtherConnections()
+    {
+    }
+
+    /// <summary>Gets whether the consumer exists (a connection handed between loops keeps its consumer).</summary>
+    protected bool HasConsumer => _consumer is not null;
+
+    /// <inheritdoc />
     public string RemoteEndpoint { get; }
 
     /// <inheritdoc />

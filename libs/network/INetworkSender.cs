@@ -40,6 +40,13 @@ public unsafe interface INetworkSender
     bool Send(int length);
 
     /// <summary>
+    /// Tells the transport that the consumer is about to keep its thread for a long time (a script past its time
+    /// limit), so the other connections served by that thread are moved to one that is free, and keep being served
+    /// (they get -BUSY, and can send SCRIPT KILL). Call only from inside <see cref="IMessageConsumer.TryConsumeMessages"/>.
+    /// </summary>
+    void ReleaseOtherConnections();
+
+    /// <summary>
     /// Closes the connection once everything already sent has been handed over, and stops receiving.
     /// Used for QUIT and for protocol errors; safe to call from inside <see cref="IMessageConsumer.TryConsumeMessages"/>,
     /// in which case the connection closes when that call returns and no further messages are offered.

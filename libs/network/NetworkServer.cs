@@ -37,7 +37,8 @@ public sealed class NetworkServer : IDisposable
     private readonly CancellationTokenSource _shutdown = new();
     private Socket? _listenSocket;
     private Task? _acceptLoop;
-    private EpollLoop[] _loops = [];
+    /// <summary>The event loops; replaced (never changed in place) when a spare loop is added for a busy one.</summary>
+    private volatile EpollLoop[] _loops = [];
     private int _nextLoop;
     private EndPoint? _boundEndPoint;
     private string _localEndpoint = "";
@@ -274,7 +275,7 @@ public sealed class NetworkServer : IDisposable
         try
         {
             for (var i = 0; i < count; i++)
-                loops[i] = new EpollLoop($"Garnet event loop {i}");
+                loops[i] = new EpollLoop($"Garnet event loop {i}", HandOffTarget);
         }
         catch
         {
@@ -285,8 +286,32 @@ public sealed class NetworkServer : IDisposable
         return loops;
     }
 
-    /// <summary>Spreads connections over the loops in turn.</summary>
-    private EpollLoop NextLoop() => _loops[(int)((uint)Interlocked.Increment(ref _nextLoop) % (uint)_loops.Length)];
+    /// <summary>Spreads connections over the loops in turn, passing over a loop whose thread is held by a long script.</summary>
+    private EpollLoop NextLoop()
+    {
+        var loops = _loops;
+        var next = loops[(int)((uint)Interlocked.Increment(ref _nextLoop) % (uint)loops.Length)];
+        return next.IsBusy ? HandOffTarget(next) : next;
+    }
+
+    /// <summary>
+    /// A loop other than <paramref name="busy"/> that is not busy itself, adding a spare loop when there is none
+    /// (a single loop, or all of them held): connections must never wait for a long script to end.
+    /// </summary>
+    private EpollLoop HandOffTarget(EpollLoop busy)
+    {
+        lock (_lock)
+        {
+            foreach (var loop in _loops)
+            {
+                if (loop != busy && !loop.IsBusy)
+                    return loop;
+            }
+            var spare = new EpollLoop($"Garnet event loop {_loops.Length}", HandOffTarget);
+            _loops = [.. _loops, spare];
+            return spare;
+        }
+    }
 
     private static string FormatEndPoint(EndPoint endpoint)
     {

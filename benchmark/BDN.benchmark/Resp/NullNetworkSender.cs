@@ -45,6 +45,10 @@ internal sealed unsafe class NullNetworkSender : INetworkSender, IDisposable
     {
     }
 
+    public void ReleaseOtherConnections()
+    {
+    }
+
     public void Reset() => BytesSent = 0;
 
     public void Dispose()

@@ -17,7 +17,8 @@ namespace Garnet.networking.Linux;
 internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
 {
     private readonly object _sendLock = new();
-    private readonly EpollLoop _loop;
+    /// <summary>The loop serving the connection; it changes only when a busy loop hands the connection off.</summary>
+    private EpollLoop _loop;
     private readonly int _fd;
     private readonly long _maxBacklog;
     private SendBacklog? _backlog;
@@ -49,20 +50,25 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
 
     protected override void Run() => throw new InvalidOperationException("Epoll connections are started by their loop.");
 
-    /// <summary>Called by the loop, on its thread, with the slot and event token it assigned.</summary>
+    /// <summary>
+    /// Called by the loop, on its thread, with the slot and event token it assigned: creates the consumer of a new
+    /// connection, and starts watching the socket (also for a connection handed over from a busy loop).
+    /// </summary>
     internal void Start(EpollLoop loop, int slot, ulong token)
     {
         _slot = slot;
         _token = token;
-        if (!TryCreateConsumer())
+        if (!HasConsumer && !TryCreateConsumer())
             return;
 
         try
         {
             lock (_sendLock)
             {
+                _loop = loop;
                 // The consumer may already have sent from another thread and hit a full socket.
-                LinuxSockets.Add(loop.EpollDescriptor, _fd, _waitingForWritable ? LinuxSockets.EPOLLOUT : LinuxSockets.EPOLLIN, _token);
+                var interest = _waitingForWritable || _closeWhenSent ? LinuxSockets.EPOLLOUT : LinuxSockets.EPOLLIN;
+                LinuxSockets.Add(loop.EpollDescriptor, _fd, interest, _token);
                 _registered = true;
             }
         }
@@ -89,6 +95,27 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
         }
         Receive();
     }
+
+    /// <summary>Stops watching the socket on the current loop, before another loop adopts the connection. Loop thread only.</summary>
+    internal void Detach()
+    {
+        lock (_sendLock)
+        {
+            if (_registered)
+            {
+                LinuxSockets.Remove(_loop.EpollDescriptor, _fd);
+                _registered = false;
+            }
+        }
+        if (_slot >= 0)
+        {
+            _loop.Forget(_slot);
+            _slot = -1;
+        }
+    }
+
+    /// <inheritdoc />
+    public override void ReleaseOtherConnections() => _loop.HandOffOthers(this);
 
     /// <summary>Closes the connection after an unexpected failure in the loop's handling of it.</summary>
     internal void CloseAfterLoopError(Exception e) => Close(CloseReason.ReceiveError, e);

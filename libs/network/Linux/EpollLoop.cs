@@ -24,6 +24,7 @@ internal sealed unsafe class EpollLoop : IDisposable
     [ThreadStatic]
     private static EpollLoop? t_current;
 
+    private readonly Func<EpollLoop, EpollLoop> _handOffTarget;
     private readonly int _epoll;
     private readonly int _wakeFd;
     private readonly Thread _thread;
@@ -33,8 +34,14 @@ internal sealed unsafe class EpollLoop : IDisposable
     private readonly Stack<int> _freeSlots = new();
     private volatile bool _stopping;
 
-    public EpollLoop(string name)
+    /// <summary>A consumer on this loop holds the thread for long (see <see cref="HandOffOthers"/>); new connections go elsewhere.</summary>
+    private volatile bool _busy;
+
+    /// <param name="name">The thread's name.</param>
+    /// <param name="handOffTarget">Picks a loop other than the given one, free to take its connections.</param>
+    public EpollLoop(string name, Func<EpollLoop, EpollLoop> handOffTarget)
     {
+        _handOffTarget = handOffTarget;
         _epoll = LinuxSockets.CreateEpoll();
         try
         {
@@ -55,11 +62,37 @@ internal sealed unsafe class EpollLoop : IDisposable
 
     internal int EpollDescriptor => _epoll;
 
+    /// <summary>Gets whether a consumer on this loop is holding its thread for long.</summary>
+    internal bool IsBusy => _busy;
+
     /// <summary>Hands a new connection to this loop; it is set up (consumer, interest) on the loop's thread.</summary>
     public void Adopt(EpollConnectionHandler connection)
     {
         _joining.Enqueue(connection);
         LinuxSockets.Signal(_wakeFd);
+    }
+
+    /// <summary>
+    /// Moves every connection of this loop but <paramref name="keep"/> (whose consumer is about to hold this thread
+    /// for long: a script past its time limit) to another loop, so they go on being served meanwhile. Loop thread only;
+    /// the loop takes new connections again once that consumer returns.
+    /// </summary>
+    internal void HandOffOthers(EpollConnectionHandler keep)
+    {
+        if (t_current != this || _stopping)
+            return;
+        _busy = true;
+        var target = _handOffTarget(this);
+        for (var i = 0; i < _slots.Count; i++)
+        {
+            if (_slots[i] is { } connection && connection != keep)
+            {
+                connection.Detach();
+                target.Adopt(connection);
+            }
+        }
+        while (_joining.TryDequeue(out var joining))
+            target.Adopt(joining);
     }
 
     /// <summary>Frees the slot of a connection that closed. Loop thread only.</summary>
@@ -146,6 +179,8 @@ internal sealed unsafe class EpollLoop : IDisposable
             // Consumer failures are handled inside; anything else still ends only this connection, not the loop.
             connection.CloseAfterLoopError(e);
         }
+        if (_busy)
+            _busy = false;
     }
 
     private void Join(EpollConnectionHandler connection)

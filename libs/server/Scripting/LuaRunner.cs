@@ -521,6 +521,22 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         return 0;
     }
 
+    /// <summary>
+    /// From here on other clients get -BUSY and may send SCRIPT KILL, which needs them served while this script holds
+    /// its thread: the connections sharing the thread move to another one.
+    /// </summary>
+    private void ReleaseOtherConnections()
+    {
+        try
+        {
+            _session.ReleaseOtherConnections();
+        }
+        catch (Exception)
+        {
+            // Runs inside a Lua hook, where nothing may throw; the script goes on either way.
+        }
+    }
+
     [UnmanagedCallersOnly(CallConvs = new[] { typeof(CallConvCdecl) })]
     private static void HookCallback(nint L, nint debug)
     {
@@ -531,6 +547,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         {
             runner._timedOut = true;
             runner._scripting.AddTimedOut(runner);
+            runner.ReleaseOtherConnections();
         }
         // Yielding from a count hook returns here normally; Lua unwinds after the hook returns.
         if (runner._killRequested && IsYieldable(L) != 0)

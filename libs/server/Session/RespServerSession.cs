@@ -74,6 +74,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <summary>The client's address.</summary>
     public string RemoteEndpoint => _sender.RemoteEndpoint;
 
+    /// <summary>This session is about to hold its thread for long (a script past its time limit); see <see cref="INetworkSender.ReleaseOtherConnections"/>.</summary>
+    internal void ReleaseOtherConnections() => _sender.ReleaseOtherConnections();
+
     /// <summary>Reply bytes the connection holds for a client that is not reading (see <see cref="INetworkSender.UnsentBytes"/>).</summary>
     internal long UnsentBytes => _sender.UnsentBytes;
 

@@ -45,6 +45,7 @@ public abstract class ServerTestBase
             Password = options.Password,
             LogDir = _directory,
             PubSubOutputHardLimit = options.PubSubOutputLimit,
+            EventLoops = options.EventLoops,
         });
         Server.Start();
     }

@@ -11,4 +11,7 @@ public sealed record TestServerOptions
     public string? Password { get; init; }
     public bool UseLogDirectory { get; init; }
     public long PubSubOutputLimit { get; init; } = 32L << 20;
+
+    /// <summary>Epoll event loops; 0 for one per processor.</summary>
+    public int EventLoops { get; init; }
 }
