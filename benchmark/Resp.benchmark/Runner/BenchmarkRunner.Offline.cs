@@ -54,8 +54,10 @@ public sealed partial class BenchmarkRunner
     }
 
     /// <summary>
-    /// The offline hot loop of one thread: write one whole batch on each of its connections, then
-    /// read each connection until the scanner counted the batch's replies; repeat.
+    /// The offline hot loop of one thread: every connection has one whole batch in flight. The thread
+    /// takes the connections in turn, reads one connection's replies until the batch is counted and
+    /// sends its next batch at once, so with two or more connections the server always has a batch
+    /// waiting while this thread reads (as redis-benchmark's many connections keep it fed).
     /// </summary>
     private sealed class OfflineWorker(BenchmarkOptions options, OpType op, int firstConnection, long batches, long byteBudget) : Worker
     {
@@ -82,29 +84,51 @@ public sealed partial class BenchmarkRunner
             int repliesPerBatch = batchSize * RepliesPerOp;
             var next = new int[connections.Length];
             bool timed = deadline != long.MaxValue;
-            long rounds = timed ? long.MaxValue : batches;
-            long sent = 0;
+            long batchesPerConnection = timed ? long.MaxValue : batches;
+            var sentBatches = new long[connections.Length];
+            long completed = 0;
             try
             {
-                for (long round = 0; round < rounds; round++)
+                for (int c = 0; c < connections.Length; c++)
+                    SendNext(connections[c], prepared[c], ref next[c], ref sentBatches[c]);
+
+                int inFlight = connections.Length;
+                bool stopping = false;
+                while (inFlight > 0)
                 {
                     for (int c = 0; c < connections.Length; c++)
                     {
-                        connections[c].Send(prepared[c].Batch(next[c]));
-                        if (++next[c] == prepared[c].Count)
-                            next[c] = 0;
-                    }
-                    sent += (long)batchSize * connections.Length;
-                    for (int c = 0; c < connections.Length; c++)
+                        if (sentBatches[c] == 0)
+                            continue;
                         connections[c].ReceiveReplies(repliesPerBatch);
-                    if (timed && Stopwatch.GetTimestamp() >= deadline)
-                        break;
+                        completed += batchSize;
+                        if (!stopping && timed && Stopwatch.GetTimestamp() >= deadline)
+                            stopping = true;
+                        if (!stopping && sentBatches[c] < batchesPerConnection)
+                        {
+                            SendNext(connections[c], prepared[c], ref next[c], ref sentBatches[c]);
+                        }
+                        else
+                        {
+                            // Nothing more to send here: this connection's last batch is answered.
+                            sentBatches[c] = 0;
+                            inFlight--;
+                        }
+                    }
                 }
             }
             finally
             {
-                Requests = sent;
+                Requests = completed;
             }
+        }
+
+        private static void SendNext(RespConnection connection, PreparedBatches batches, ref int next, ref long sentBatches)
+        {
+            connection.Send(batches.Batch(next));
+            if (++next == batches.Count)
+                next = 0;
+            sentBatches++;
         }
     }
 }
