@@ -45,14 +45,22 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     /// <inheritdoc />
     public override long UnsentBytes => _backlog?.Length ?? 0;
 
-    /// <summary>Queues the connection to its loop, which creates the consumer and starts watching the socket.</summary>
-    internal override void Start() => _loop.Adopt(this);
+    /// <summary>
+    /// Creates the consumer here, on the accepting thread, so consumers are created in the order connections were
+    /// accepted (client ids increase with connection order, as in Redis), then queues the connection to its loop,
+    /// which starts watching the socket.
+    /// </summary>
+    internal override void Start()
+    {
+        if (TryCreateConsumer())
+            _loop.Adopt(this);
+    }
 
     protected override void Run() => throw new InvalidOperationException("Epoll connections are started by their loop.");
 
     /// <summary>
-    /// Called by the loop, on its thread, with the slot and event token it assigned: creates the consumer of a new
-    /// connection, and starts watching the socket (also for a connection handed over from a busy loop).
+    /// Called by the loop, on its thread, with the slot and event token it assigned: starts watching the socket (of a
+    /// new connection, or of one handed over from a busy loop).
     /// </summary>
     internal void Start(EpollLoop loop, int slot, ulong token)
     {

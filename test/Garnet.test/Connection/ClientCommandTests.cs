@@ -30,6 +30,30 @@ public sealed class ClientCommandTests : ServerTestBase
     }
 
     [Test]
+    public void IdsFollowConnectionOrderAcrossEventLoops()
+    {
+        // Connections are spread over several event loops; ids are still handed out in accept order.
+        var clients = new RawClient[16];
+        try
+        {
+            for (int i = 0; i < clients.Length; i++)
+                clients[i] = ConnectRaw();
+            long previous = 0;
+            for (int i = 0; i < clients.Length; i++)
+            {
+                long id = ClientId(clients[i]);
+                Assert.That(id, Is.GreaterThan(previous), $"client {i}");
+                previous = id;
+            }
+        }
+        finally
+        {
+            foreach (var client in clients)
+                client?.Dispose();
+        }
+    }
+
+    [Test]
     public void SetNameAndGetName()
     {
         using var client = ConnectRaw();
