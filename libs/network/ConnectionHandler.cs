@@ -65,9 +65,6 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     {
     }
 
-    /// <summary>Gets whether the consumer exists (a connection handed between loops keeps its consumer).</summary>
-    protected bool HasConsumer => _consumer is not null;
-
     /// <inheritdoc />
     public string RemoteEndpoint { get; }
 

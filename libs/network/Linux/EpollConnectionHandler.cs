@@ -66,9 +66,6 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     {
         _slot = slot;
         _token = token;
-        if (!HasConsumer && !TryCreateConsumer())
-            return;
-
         try
         {
             lock (_sendLock)
@@ -160,14 +157,9 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
             if (_backlog is null || _backlog.IsEmpty)
             {
                 var descriptor = new DescriptorSend(_fd);
-                sent = descriptor.Send(bytes, length);
-                while (sent > 0 && sent < length)
-                {
-                    var more = descriptor.Send(bytes + sent, length - sent);
-                    if (more == 0)
-                        break;
-                    sent += more;
-                }
+                int taken;
+                while (sent < length && (taken = descriptor.Send(bytes + sent, length - sent)) > 0)
+                    sent += taken;
                 if (sent == length)
                     return;
             }

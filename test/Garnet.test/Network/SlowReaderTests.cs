@@ -13,10 +13,10 @@ namespace Garnet.test.Network;
 [TestFixture(SocketIoModel.AsyncEventArgs)]
 public sealed class SlowReaderTests(SocketIoModel socketIo) : NetworkTestBase(socketIo)
 {
-    private const int ReplyLength = 1_000_000;
+    internal const int ReplyLength = 1_000_000;
 
     /// <summary>Pipelines <paramref name="count"/> requests for a 1 MB reply each, in one write, without reading.</summary>
-    private static void RequestBigReplies(LineClient client, int count, string? then = null)
+    internal static void RequestBigReplies(LineClient client, int count, string? then = null)
     {
         var requests = new StringBuilder();
         for (var i = 0; i < count; i++)
@@ -110,21 +110,16 @@ public sealed class SlowReaderTests(SocketIoModel socketIo) : NetworkTestBase(so
 [TestFixture]
 public sealed class SendBacklogLimitTests() : NetworkTestBase(SocketIoModel.Epoll)
 {
-    private const int ReplyLength = 1_000_000;
-
     [Test]
     public void AClientWhoseUnreadRepliesPassTheLimitIsDisconnectedAlone()
     {
-        var server = StartServer(new NetworkServerOptions { MaxSendBacklog = 4 * ReplyLength });
+        var server = StartServer(new NetworkServerOptions { MaxSendBacklog = 4 * SlowReaderTests.ReplyLength });
         using var slow = Connect(server);
         slow.Send("hello\n");
         Assert.That(slow.ReadLine(), Is.EqualTo("HELLO"));
         using var other = Connect(server);
 
-        var requests = new StringBuilder();
-        for (var i = 0; i < 64; i++)
-            requests.Append($"BIG {ReplyLength}\n");
-        slow.Send(requests.ToString());
+        SlowReaderTests.RequestBigReplies(slow, 64);
         var consumer = server.Provider.Consumers.First();
         WaitUntil(() => consumer.DisposeCount == 1, "the slow client is disconnected");
 

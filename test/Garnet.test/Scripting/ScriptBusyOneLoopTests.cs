@@ -1,5 +1,3 @@
-using System;
-using System.Threading;
 using NUnit.Framework;
 
 namespace Garnet.test.Scripting;
@@ -17,18 +15,6 @@ public sealed class ScriptBusyOneLoopTests : ServerTestBase
 
     protected override TestServerOptions ServerOptions => new() { EventLoops = 1 };
 
-    private static string WaitForBusy(RawClient client)
-    {
-        for (var i = 0; i < 1000; i++)
-        {
-            var reply = client.Execute("PING");
-            if (reply.StartsWith("-BUSY", StringComparison.Ordinal))
-                return reply;
-            Thread.Sleep(10);
-        }
-        return "never busy";
-    }
-
     [Test]
     public void ClientsOfTheBusyLoopGetBusyAndCanKillTheScript()
     {
@@ -40,7 +26,7 @@ public sealed class ScriptBusyOneLoopTests : ServerTestBase
         Assert.That(waiting.Execute("PING"), Is.EqualTo("+PONG\r\n"));
 
         runner.Send("EVAL", Loop, "0");
-        Assert.That(WaitForBusy(admin), Is.EqualTo(Busy));
+        Assert.That(ScriptConcurrencyTests.WaitForBusy(admin), Is.EqualTo(Busy));
         Assert.That(waiting.Execute("GET", "k"), Is.EqualTo(Busy));
         using (var newcomer = ConnectRaw())
             Assert.That(newcomer.Execute("GET", "k"), Is.EqualTo(Busy), "a connection made while the script runs is served too");
@@ -57,7 +43,7 @@ public sealed class ScriptBusyOneLoopTests : ServerTestBase
 
         // A second long script on the same loop: its neighbours move again (now to the spare loop that exists).
         runner.Send("EVAL", Loop, "0");
-        Assert.That(WaitForBusy(later), Is.EqualTo(Busy));
+        Assert.That(ScriptConcurrencyTests.WaitForBusy(later), Is.EqualTo(Busy));
         Assert.That(later.Execute("SCRIPT", "KILL"), Is.EqualTo("+OK\r\n"));
         Assert.That(runner.ReadReply(), Does.StartWith("-ERR Script killed by user with SCRIPT KILL..."));
         Assert.That(runner.Execute("PING"), Is.EqualTo("+PONG\r\n"));

@@ -39,7 +39,8 @@ public class ScriptConcurrencyTests : ServerTestBase
     }
 
     /// <summary>Sends commands from another client until one is refused with -BUSY (bounded).</summary>
-    private static string WaitForBusy(RawClient client)
+    /// <summary>PINGs until the server answers -BUSY (a script passed its time limit); returns that reply.</summary>
+    internal static string WaitForBusy(RawClient client)
     {
         for (int i = 0; i < 1000; i++)
         {
