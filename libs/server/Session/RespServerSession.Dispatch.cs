@@ -95,7 +95,7 @@ public sealed unsafe partial class RespServerSession
         }
 
         LastCommand = info.Command;
-        _server.Statistics.AddCommandCall(info.Command);
+        _server.Statistics.AddCommandCall(_commandCalls, info.Command);
         // RunCommand (Transactions/RespServerSession.Transactions.cs) dispatches with the key locks and watch versions of the command.
         RunCommand(info);
     }

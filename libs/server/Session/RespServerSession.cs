@@ -24,6 +24,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     private GarnetDatabase? _database;
     private ClientSession<StringInput, StringOutput, MainStoreFunctions>? _storeSession;
     private bool _batchActive;
+
+    /// <summary>This batch's thread's per-command call counters (INFO commandstats), fetched by <see cref="BeginBatch"/>.</summary>
+    private long[] _commandCalls = [];
     private bool _closeRequested;
     private bool _disposed;
 
@@ -39,6 +42,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         Authenticated = server.Options.Password == null;
         server.Statistics.AddConnection();
         server.Clients.Add(this);
+        _watchArming = server.WatchArming;
+        _writesInFlight = _watchArming.Register();
     }
 
     /// <summary>The client id (CLIENT ID).</summary>
@@ -181,6 +186,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             SwitchDatabase(current);
         _storeSession!.BeginUnsafe();
         _batchActive = true;
+        _commandCalls = _server.Statistics.CommandCallsOfThisThread();
     }
 
     private void EndBatch()
@@ -237,6 +243,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             _disposed = true;
             CancelBlocking();
             ResetPubSub(closing: true); // leaves every channel and pattern (PubSub/RespServerSession.PubSub.cs)
+            ForgetWatches(); // Transactions: stops counting as a watcher
+            _watchArming.Unregister(_writesInFlight);
             _server.Clients.Remove(this);
             _storeSession?.Dispose();
             _database?.RemoveUser();

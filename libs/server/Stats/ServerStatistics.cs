@@ -58,10 +58,18 @@ public sealed class ServerStatistics : IDisposable
 
     internal void AddCommands(long count) => Interlocked.Add(ref _commandsProcessed, count);
 
-    internal void AddCommandCall(RespCommand command)
+    /// <summary>
+    /// The calling thread's per-command counters. A session fetches them once per batch (the thread
+    /// runs the whole batch) and passes them to <see cref="AddCommandCall"/>: a ThreadLocal lookup per
+    /// command costs more than the increment.
+    /// </summary>
+    internal long[] CommandCallsOfThisThread() => _commandCallsPerThread.Value!;
+
+    /// <summary>Counts a call of <paramref name="command"/> in <paramref name="callsOfThisThread"/> (from <see cref="CommandCallsOfThisThread"/>, fetched on this thread).</summary>
+    internal void AddCommandCall(long[] callsOfThisThread, RespCommand command)
     {
-        if ((int)command < s_commandSlots)
-            _commandCallsPerThread.Value![(int)command]++;
+        if ((int)command < callsOfThisThread.Length)
+            callsOfThisThread[(int)command]++;
         else if ((int)command >= ExtensionRegistry.FirstId)
             AddCustomCall((int)command - ExtensionRegistry.FirstId);
     }

@@ -46,6 +46,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Versions of keys and databases that WATCH compares (see Transactions/).</summary>
     public WatchVersionTable WatchVersions { get; }
 
+    /// <summary>Whether writes must move <see cref="WatchVersions"/>: only while some session watches (see Transactions/WatchArming.cs).</summary>
+    public WatchArming WatchArming { get; } = new();
+
     /// <summary>The gate every holder of multi-key locks passes (see Transactions/KeyLockGate.cs).</summary>
     internal KeyLockGate KeyLockGate { get; } = new();
 
@@ -150,5 +153,6 @@ public sealed class StoreWrapper : IDisposable
             }
         }
         Statistics.Dispose();
+        WatchArming.Dispose();
     }
 }

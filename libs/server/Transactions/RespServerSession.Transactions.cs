@@ -33,6 +33,13 @@ public sealed unsafe partial class RespServerSession
     /// <summary>While EXEC runs a run of queued commands: where each one's keys start in <c>_lockRequests</c> (one more entry ends the last).</summary>
     private int[] _queuedKeyStarts = new int[16];
     private int[] _writeSlots = new int[16];
+
+    /// <summary>The server's <see cref="WatchArming"/>, and this session's count of writes that skipped the versions.</summary>
+    private readonly WatchArming _watchArming;
+    private readonly WritesInFlight _writesInFlight;
+
+    /// <summary>Whether this session counts as a watcher in <see cref="WatchArming"/> (it has watched keys).</summary>
+    private bool _holdsWatch;
     private ArgSlice[] _execArgs = new ArgSlice[16];
 
     /// <summary>How this session holds the server's <see cref="KeyLockGate"/>: 0 not, 1 shared, 2 exclusive.</summary>
@@ -115,12 +122,32 @@ public sealed unsafe partial class RespServerSession
     {
         var flags = info.Flags;
         bool write = (flags & CommandFlags.Write) != 0;
-        // Reads of one key (GET, HGET...) and keyless commands need none of this.
-        if (!write && info.FirstKey == info.LastKey && (flags & CommandFlags.MovableKeys) == 0)
+        if (info.FirstKey == info.LastKey && (flags & CommandFlags.MovableKeys) == 0)
         {
-            DispatchOrRetry(info.Command, blockingRetry);
-            return;
+            // Reads of one key (GET, HGET...) and keyless commands need none of this.
+            if (!write)
+            {
+                DispatchOrRetry(info.Command, blockingRetry);
+                return;
+            }
+            // A write of one key (SET, INCR, HSET...) while no session watches: no lock, no version.
+            if (info.FirstKey > 0 && _watchArming.TryBeginUnarmedWrite(_writesInFlight))
+            {
+                try
+                {
+                    DispatchOrRetry(info.Command, blockingRetry);
+                }
+                finally
+                {
+                    WatchArming.EndUnarmedWrite(_writesInFlight);
+                }
+                return;
+            }
         }
+
+        // Arming the watch versions may wait for other sessions' writes, which may wait for key locks: before this command takes any.
+        if (info.Command == RespCommand.WATCH && !InMulti)
+            HoldWatch();
 
         var keys = _commandKeys;
         KeyExtraction.Extract(info, _args, _argCount, keys);
@@ -135,6 +162,7 @@ public sealed unsafe partial class RespServerSession
 
         int writes = 0;
         bool databaseChange = false;
+        bool unarmed = false;
         var versions = _server.WatchVersions;
         try
         {
@@ -146,21 +174,27 @@ public sealed unsafe partial class RespServerSession
                     for (int db = 0; db < _server.DatabaseCount; db++)
                         versions.BeginDatabaseChange(db);
                 }
-                if (_writeSlots.Length < keys.Count)
-                    _writeSlots = new int[Math.Max(keys.Count, _writeSlots.Length * 2)];
-                for (int i = 0; i < keys.Count; i++)
+                unarmed = _watchArming.TryBeginUnarmedWrite(_writesInFlight);
+                if (!unarmed)
                 {
-                    if (!keys.IsWrite(i))
-                        continue;
-                    int slot = WatchVersionTable.SlotOf(_args[keys.Position(i)].Span);
-                    versions.BeginWrite(slot);
-                    _writeSlots[writes++] = slot;
+                    if (_writeSlots.Length < keys.Count)
+                        _writeSlots = new int[Math.Max(keys.Count, _writeSlots.Length * 2)];
+                    for (int i = 0; i < keys.Count; i++)
+                    {
+                        if (!keys.IsWrite(i))
+                            continue;
+                        int slot = WatchVersionTable.SlotOf(_args[keys.Position(i)].Span);
+                        versions.BeginWrite(slot);
+                        _writeSlots[writes++] = slot;
+                    }
                 }
             }
             DispatchOrRetry(info.Command, blockingRetry);
         }
         finally
         {
+            if (unarmed)
+                WatchArming.EndUnarmedWrite(_writesInFlight);
             for (int i = 0; i < writes; i++)
                 versions.EndWrite(_writeSlots[i]);
             if (databaseChange)
@@ -260,7 +294,7 @@ public sealed unsafe partial class RespServerSession
         if (transaction.Dirty)
         {
             transaction.EndMulti();
-            transaction.Unwatch();
+            ForgetWatches();
             _writer.WriteError(ErrExecAbort);
             return;
         }
@@ -283,7 +317,7 @@ public sealed unsafe partial class RespServerSession
             _argCount = savedArgCount;
             _currentCommand = savedCommand;
             transaction.EndMulti();
-            transaction.Unwatch();
+            ForgetWatches();
         }
     }
 
@@ -370,7 +404,7 @@ public sealed unsafe partial class RespServerSession
         var info = transaction.CommandAt(index);
         _currentCommand = info;
         LastCommand = info.Command;
-        _server.Statistics.AddCommandCall(info.Command);
+        _server.Statistics.AddCommandCall(_commandCalls, info.Command);
         if (lockedIndex < 0)
         {
             RunCommand(info);
@@ -390,6 +424,18 @@ public sealed unsafe partial class RespServerSession
         if ((info.Flags & CommandFlags.Write) == 0 || keys.IsEmpty)
         {
             DispatchOrRetry(info.Command, blockingRetry: false);
+            return;
+        }
+        if (_watchArming.TryBeginUnarmedWrite(_writesInFlight))
+        {
+            try
+            {
+                DispatchOrRetry(info.Command, blockingRetry: false);
+            }
+            finally
+            {
+                WatchArming.EndUnarmedWrite(_writesInFlight);
+            }
             return;
         }
         // The slots are copied out of the shared lock buffer: the command may run others (a script's) through the session.
@@ -448,6 +494,40 @@ public sealed unsafe partial class RespServerSession
     private void ResetTransaction()
     {
         _transaction?.EndMulti();
+        ForgetWatches();
+    }
+
+    /// <summary>
+    /// Records this session as watching (<see cref="WatchArming"/>) before its first watched key is
+    /// read. Arming may wait for other sessions' writes, so the batch's epoch protection is let go meanwhile.
+    /// </summary>
+    private void HoldWatch()
+    {
+        if (_holdsWatch)
+            return;
+        bool protectedBatch = _batchActive;
+        if (protectedBatch)
+            _storeSession!.EndUnsafe();
+        try
+        {
+            _watchArming.AddWatcher(_writesInFlight);
+            _holdsWatch = true;
+        }
+        finally
+        {
+            if (protectedBatch)
+                _storeSession!.BeginUnsafe();
+        }
+    }
+
+    /// <summary>Forgets the watched keys and stops counting as a watcher.</summary>
+    private void ForgetWatches()
+    {
         _transaction?.Unwatch();
+        if (_holdsWatch)
+        {
+            _holdsWatch = false;
+            _watchArming.RemoveWatcher();
+        }
     }
 }

@@ -206,7 +206,7 @@ public sealed unsafe partial class RespServerSession
                 if ((flags & CommandFlags.Write) != 0)
                     wrote = true;
                 _currentCommand = info;
-                _server.Statistics.AddCommandCall(info.Command);
+                _server.Statistics.AddCommandCall(_commandCalls, info.Command);
                 // SELECT, FLUSHDB, FLUSHALL and SWAPDB run with no key locks held (they may replace the
                 // engine session): the script's locks are released around them and taken again after.
                 bool relock = _scriptLocked && info.Command is RespCommand.SELECT or RespCommand.FLUSHDB or RespCommand.FLUSHALL or RespCommand.SWAPDB;

@@ -59,6 +59,7 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         _transaction ??= new TransactionState();
+        HoldWatch(); // done already by RunCommand, before it locked the keys; here for any other caller
         var versions = _server.WatchVersions;
         for (int i = 1; i < _argCount; i++)
         {
@@ -78,7 +79,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>UNWATCH: forgets the watched keys.</summary>
     private void Unwatch()
     {
-        _transaction?.Unwatch();
+        ForgetWatches();
         _writer.WriteOk();
     }
 }
