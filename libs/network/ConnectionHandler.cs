@@ -28,6 +28,8 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     private readonly PinnedBuffer _sendBuffer;
     private PinnedBuffer _receiveBuffer;
     private int _bytesInBuffer;
+    private int _peakBytesInBuffer;
+    private readonly long _descriptor;
     private IMessageConsumer? _consumer;
     private Exception? _sendError;
     private volatile bool _sendFailed;
@@ -45,6 +47,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         _maxReceiveBufferSize = options.MaxReceiveBufferSize;
         _receiveBuffer = server.BufferPool.RentReceive();
         _sendBuffer = server.BufferPool.RentSend();
+        _descriptor = socket.Handle.ToInt64();
     }
 
     /// <summary>Gets the connection whose consumer is running on the calling thread, or <see langword="null"/>.</summary>
@@ -58,6 +61,17 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
     /// <inheritdoc />
     public virtual long UnsentBytes => 0;
+
+    /// <inheritdoc />
+    public ConnectionBuffers Buffers
+        => new(_descriptor, Volatile.Read(ref _bytesInBuffer), _receiveBuffer.Length, Volatile.Read(ref _peakBytesInBuffer),
+            _sendBuffer.Length, UnsentBytes, UnsentBlocks, WaitingToWrite);
+
+    /// <summary>Gets the number of blocks <see cref="UnsentBytes"/> are kept in.</summary>
+    protected virtual int UnsentBlocks => 0;
+
+    /// <summary>Gets whether the connection waits for the socket to become writable, reading nothing meanwhile.</summary>
+    protected virtual bool WaitingToWrite => false;
 
     /// <inheritdoc />
     /// <remarks>Threads that serve one connection each (async sockets, TLS) have nobody else to release.</remarks>
@@ -188,6 +202,8 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     protected bool OnReceived(int bytesReceived)
     {
         _bytesInBuffer += bytesReceived;
+        if (_bytesInBuffer > _peakBytesInBuffer)
+            _peakBytesInBuffer = _bytesInBuffer;
         var buffer = _receiveBuffer.Pointer;
 
         int consumed = 0;
@@ -237,7 +253,10 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         {
             // A buffer that grew for one large message goes back to the normal size once that message is done.
             if (_receiveBuffer.Length > _initialReceiveBufferSize)
+            {
                 _receiveBuffer = _server.BufferPool.RentReceive();
+                _peakBytesInBuffer = 0;
+            }
         }
         else if (remaining == _receiveBuffer.Length && !TryGrowReceiveBuffer())
         {

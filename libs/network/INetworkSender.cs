@@ -31,6 +31,12 @@ public unsafe interface INetworkSender
     long UnsentBytes { get; }
 
     /// <summary>
+    /// Gets what the connection holds in its buffers (for CLIENT LIST). Callable from any thread; the figures are
+    /// read without locks, so they describe the connection recently rather than exactly.
+    /// </summary>
+    ConnectionBuffers Buffers { get; }
+
+    /// <summary>
     /// Sends the first <paramref name="length"/> bytes of the send buffer, in order and before any later call.
     /// May block until the operating system has accepted all of them, or keep the rest for later (see
     /// <see cref="UnsentBytes"/>); either way the whole send buffer is free to reuse afterwards.

@@ -20,6 +20,9 @@ internal sealed unsafe class SendBacklog
 
     public bool IsEmpty => Length == 0;
 
+    /// <summary>Gets the number of separately kept blocks of waiting bytes.</summary>
+    public int Segments => _segments.Count;
+
     /// <summary>Copies <paramref name="count"/> bytes at <paramref name="source"/> to the end of the backlog.</summary>
     public void Append(byte* source, int count)
     {

@@ -45,6 +45,12 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     /// <inheritdoc />
     public override long UnsentBytes => _backlog?.Length ?? 0;
 
+    /// <inheritdoc />
+    protected override int UnsentBlocks => _backlog?.Segments ?? 0;
+
+    /// <inheritdoc />
+    protected override bool WaitingToWrite => _waitingForWritable || _closeWhenSent;
+
     /// <summary>
     /// Creates the consumer here, on the accepting thread, so consumers are created in the order connections were
     /// accepted (client ids increase with connection order, as in Redis), then queues the connection to its loop,

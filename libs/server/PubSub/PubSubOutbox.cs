@@ -50,6 +50,9 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
     /// <summary>Whether messages wait for delivery.</summary>
     public bool HasPending => Volatile.Read(ref _count) > 0;
 
+    /// <summary>Messages queued for delivery.</summary>
+    public int PendingMessages => Volatile.Read(ref _count);
+
     /// <summary>Bytes not yet sent.</summary>
     public long PendingBytes => Volatile.Read(ref _pendingBytes);
 

@@ -85,6 +85,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <summary>Reply bytes the connection holds for a client that is not reading (see <see cref="INetworkSender.UnsentBytes"/>).</summary>
     internal long UnsentBytes => _sender.UnsentBytes;
 
+    /// <summary>What the connection holds in its buffers (see <see cref="INetworkSender.Buffers"/>).</summary>
+    internal ConnectionBuffers Buffers => _sender.Buffers;
+
     /// <summary>The server's address of this connection.</summary>
     public string LocalEndpoint => _sender.LocalEndpoint;
 

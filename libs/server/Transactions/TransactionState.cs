@@ -59,6 +59,9 @@ internal sealed class TransactionState
     /// <summary>The watched keys.</summary>
     public List<WatchedKey> Watched { get; } = new();
 
+    /// <summary>Bytes held for the queued commands: their arguments and each argument's offset and length (CLIENT LIST's multi-mem).</summary>
+    public int QueuedBytes => _arenaUsed + (_argTotal * 2 * sizeof(int));
+
     /// <summary>Number of queued commands.</summary>
     public int Count => _commands.Count;
 

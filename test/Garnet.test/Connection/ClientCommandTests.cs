@@ -131,6 +131,77 @@ public sealed class ClientCommandTests : ServerTestBase
     }
 
     [Test]
+    public void InfoReportsThisConnectionsBuffers()
+    {
+        using var client = ConnectRaw();
+        string info = ReplyText.Payload(client.Execute("CLIENT", "INFO"));
+        long Field(string name) => long.Parse(ReplyText.ClientField(info, name));
+
+        Assert.That(Field("fd"), Is.GreaterThan(0));
+        // The command being run is still in the receive buffer, as in Redis: *2 $6 CLIENT $4 INFO is 26 bytes.
+        Assert.That(Field("qbuf"), Is.EqualTo(26));
+        Assert.That(Field("rbs"), Is.GreaterThanOrEqualTo(26));
+        Assert.That(Field("qbuf-free"), Is.EqualTo(Field("rbs") - 26));
+        Assert.That(Field("rbp"), Is.GreaterThanOrEqualTo(26));
+        Assert.That(Field("argv-mem"), Is.EqualTo("CLIENT".Length + "INFO".Length));
+        Assert.That(Field("multi-mem"), Is.Zero);
+        Assert.That(Field("obl"), Is.Zero);
+        Assert.That(Field("oll"), Is.Zero);
+        Assert.That(Field("omem"), Is.Zero);
+        Assert.That(Field("tot-mem"), Is.GreaterThan(Field("rbs")));
+        Assert.That(ReplyText.ClientField(info, "events"), Is.EqualTo("r"));
+
+        // Replies already written in the same batch are output not yet sent.
+        client.SendRaw(RawClient.Encode("ECHO", "hello") + RawClient.Encode("CLIENT", "INFO"));
+        Assert.That(client.ReadReply(), Is.EqualTo("$5\r\nhello\r\n"));
+        info = ReplyText.Payload(client.ReadReply());
+        Assert.That(Field("obl"), Is.EqualTo("$5\r\nhello\r\n".Length));
+    }
+
+    [Test]
+    public void ListShowsAnotherClientsPartialCommandAndQueuedTransaction()
+    {
+        using var observer = ConnectRaw();
+        using var client = ConnectRaw();
+        client.Execute("CLIENT", "SETNAME", "partial");
+        Assert.That(client.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("SET", "key", "value"), Is.EqualTo("+QUEUED\r\n"));
+        string partial = "*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$10\r\nabc";
+        client.SendRaw(partial);
+
+        string Line()
+        {
+            foreach (var line in ReplyText.Payload(observer.Execute("CLIENT", "LIST")).Split('\n', StringSplitOptions.RemoveEmptyEntries))
+            {
+                if (line.Contains(" name=partial "))
+                    return line;
+            }
+            throw new AssertionException("No client named partial in CLIENT LIST.");
+        }
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
+        string info = Line();
+        while (ReplyText.ClientField(info, "qbuf") == "0" && DateTime.UtcNow < deadline)
+        {
+            System.Threading.Thread.Sleep(10);
+            info = Line();
+        }
+        Assert.That(ReplyText.ClientField(info, "qbuf"), Is.EqualTo(partial.Length.ToString()));
+        Assert.That(ReplyText.ClientField(info, "multi"), Is.EqualTo("1"));
+        // The queued SET key value: its three arguments' bytes, and an offset and a length for each.
+        Assert.That(ReplyText.ClientField(info, "multi-mem"), Is.EqualTo(((3 + 3 + 5) + (3 * 8)).ToString()));
+        Assert.That(ReplyText.ClientField(info, "argv-mem"), Is.EqualTo("0"));
+
+        client.SendRaw("defghij\r\n");
+        Assert.That(client.ReadReply(), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*2\r\n+OK\r\n+OK\r\n"));
+        info = Line();
+        Assert.That(ReplyText.ClientField(info, "qbuf"), Is.EqualTo("0"));
+        Assert.That(ReplyText.ClientField(info, "multi"), Is.EqualTo("-1"));
+        Assert.That(ReplyText.ClientField(info, "multi-mem"), Is.EqualTo("0"));
+        Assert.That(long.Parse(ReplyText.ClientField(info, "rbp")), Is.GreaterThanOrEqualTo(partial.Length));
+    }
+
+    [Test]
     public void ListShowsEveryConnectionWithItsLastCommand()
     {
         using var client = ConnectRaw();

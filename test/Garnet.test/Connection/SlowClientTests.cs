@@ -18,16 +18,19 @@ public sealed class SlowClientTests : ServerTestBase
     private const int ValueLength = 512 * 1024;
     private const int Requests = 200; // 100 MB of replies
 
-    private static long OutputMemoryOf(RawClient observer, string name)
+    private static string ListLineOf(RawClient observer, string name)
     {
         var list = ReplyText.Payload(observer.Execute("CLIENT", "LIST"));
         foreach (var line in list.Split('\n', StringSplitOptions.RemoveEmptyEntries))
         {
             if (line.Contains($" name={name} "))
-                return long.Parse(Regex.Match(line, @" omem=(\d+) ").Groups[1].Value);
+                return line;
         }
         throw new AssertionException($"No client named {name} in CLIENT LIST.");
     }
+
+    private static long OutputMemoryOf(RawClient observer, string name)
+        => long.Parse(Regex.Match(ListLineOf(observer, name), @" omem=(\d+) ").Groups[1].Value);
 
     [Test]
     public void UnreadRepliesWaitWhileOtherClientsAreServedAndArriveInOrderLater()
@@ -54,6 +57,11 @@ public sealed class SlowClientTests : ServerTestBase
         }
         for (var i = 0; i < 50; i++)
             Assert.That(other.Execute("INCR", "counter"), Is.EqualTo($":{i + 1}\r\n"));
+        // While its output waits, the connection waits to write, and the output is kept in one or more blocks.
+        var held = ListLineOf(other, "slow");
+        Assert.That(ReplyText.ClientField(held, "events"), Is.EqualTo("w"));
+        Assert.That(long.Parse(ReplyText.ClientField(held, "oll")), Is.GreaterThan(0));
+        Assert.That(long.Parse(ReplyText.ClientField(held, "tot-mem")), Is.GreaterThan(long.Parse(ReplyText.ClientField(held, "omem"))));
 
         var expected = $"${ValueLength}\r\n{new string('v', ValueLength)}\r\n";
         for (var i = 0; i < Requests; i++)
@@ -65,5 +73,7 @@ public sealed class SlowClientTests : ServerTestBase
         Assert.That(slow.ReadReply(), Is.EqualTo("$4\r\nlast\r\n"));
         Assert.That(slow.Execute("PING"), Is.EqualTo("+PONG\r\n"));
         Assert.That(OutputMemoryOf(other, "slow"), Is.Zero);
+        Assert.That(ReplyText.ClientField(ListLineOf(other, "slow"), "oll"), Is.EqualTo("0"));
+        Assert.That(ReplyText.ClientField(ListLineOf(other, "slow"), "events"), Is.EqualTo("r"));
     }
 }

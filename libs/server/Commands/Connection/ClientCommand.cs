@@ -386,23 +386,41 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// One CLIENT LIST line, in Redis's field order. omem is the output waiting for a client that
-    /// does not read (held by the connection, plus queued pub/sub messages); the other buffer and
-    /// memory figures are not tracked per connection and show 0; there is no file descriptor to
-    /// show, hence fd=-1.
+    /// One CLIENT LIST line, in Redis's field order. The buffer fields come from the connection:
+    /// qbuf is input received and not yet run (for the caller, its batch, this command included),
+    /// rbs/rbp the receive buffer's size and peak, omem/oll the output held for a client that does
+    /// not read (plus queued pub/sub messages) and the blocks it is kept in. argv-mem and obl are the
+    /// caller's own command arguments and unsent replies of this batch; other clients' are 0 between
+    /// their batches, which is when this reads them. tot-mem sums the buffers.
     /// </summary>
-    private static string FormatClientInfo(RespServerSession session, DateTimeOffset now)
+    private string FormatClientInfo(RespServerSession session, DateTimeOffset now)
     {
         var line = new StringBuilder(320);
         var invariant = CultureInfo.InvariantCulture;
         // Another session's transaction is read without a lock: the count is informational, as in Redis.
-        int queued = session._transaction is { InMulti: true } transaction ? transaction.Count : -1;
+        var transaction = session._transaction;
+        int queued = transaction is { InMulti: true } ? transaction.Count : -1;
+        int multiMemory = transaction is { InMulti: true } ? transaction.QueuedBytes : 0;
+        var buffers = session.Buffers;
+        bool self = ReferenceEquals(session, this);
+        long argvMemory = 0;
+        if (self)
+        {
+            for (int i = 0; i < _argCount; i++)
+                argvMemory += _args[i].Length;
+        }
+        long outputBuffer = self ? _writer.Pending : 0;
+        var outbox = session._outbox;
+        long waitingOutput = buffers.UnsentBytes + (outbox?.PendingBytes ?? 0);
+        long waitingBlocks = buffers.UnsentBlocks + (outbox?.PendingMessages ?? 0);
+        long totalMemory = buffers.InputCapacity + buffers.SendBufferLength + waitingOutput + multiMemory + argvMemory;
         string flags = (session.IsSubscriber ? "P" : "") + (queued >= 0 ? "x" : "") + (session.IsBlocked ? "b" : "") + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
-        line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd=-1");
+        line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd={buffers.Descriptor}");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
         line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub=0 multi={queued}");
-        long waitingOutput = session.UnsentBytes + (session._outbox?.PendingBytes ?? 0);
-        line.Append(invariant, $" qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem={waitingOutput} tot-mem=0 events=r");
+        line.Append(invariant, $" qbuf={buffers.InputBytes} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={multiMemory}");
+        line.Append(invariant, $" rbs={buffers.InputCapacity} rbp={buffers.PeakInputBytes} obl={outputBuffer} oll={waitingBlocks} omem={waitingOutput} tot-mem={totalMemory}");
+        line.Append(invariant, $" events={(buffers.WaitingToWrite ? "w" : "r")}");
         line.Append(invariant, $" cmd={LastCommandName(session)} user=default redir=-1 resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");
         return line.ToString();

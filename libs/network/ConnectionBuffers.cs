@@ -1,0 +1,24 @@
+namespace Garnet.networking;
+
+/// <summary>
+/// What a connection holds in its buffers, as CLIENT LIST reports it (fd, qbuf, qbuf-free, rbs, rbp, oll, omem,
+/// events). Read without locks from any thread, so it is a recent view of a connection that may be busy, not an
+/// exact one.
+/// </summary>
+/// <param name="Descriptor">The socket's file descriptor (or handle).</param>
+/// <param name="InputBytes">Bytes received and not yet consumed: a partial command, or the batch being run.</param>
+/// <param name="InputCapacity">Size of the receive buffer (it grows for a command larger than it).</param>
+/// <param name="PeakInputBytes">The most bytes the receive buffer has held since it last went back to its normal size.</param>
+/// <param name="SendBufferLength">Size of the buffer replies are written into.</param>
+/// <param name="UnsentBytes">Reply bytes waiting for a client that is not reading (see <see cref="INetworkSender.UnsentBytes"/>).</param>
+/// <param name="UnsentBlocks">Number of separate blocks those bytes are kept in.</param>
+/// <param name="WaitingToWrite">Whether the connection is waiting for the socket to take more output (it reads no input meanwhile).</param>
+public readonly record struct ConnectionBuffers(
+    long Descriptor,
+    int InputBytes,
+    int InputCapacity,
+    int PeakInputBytes,
+    int SendBufferLength,
+    long UnsentBytes,
+    int UnsentBlocks,
+    bool WaitingToWrite);
