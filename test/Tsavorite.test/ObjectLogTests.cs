@@ -76,15 +76,8 @@ public sealed class ObjectLogTests
 
     private void FlushAll()
     {
-        long tail = Log.TailAddress;
-        Log.ShiftReadOnlyToTail();
-        var deadline = DateTime.UtcNow.AddSeconds(30);
-        while (Log.FlushedUntilAddress < tail)
-        {
-            Assert.That(DateTime.UtcNow, Is.LessThan(deadline), "the flush did not complete");
-            Assert.That(Log.FlushErrors, Is.Zero);
-            Thread.Sleep(5);
-        }
+        Assert.That(Log.FlushToTail(TimeSpan.FromSeconds(30)), Is.True, "the flush did not complete");
+        Assert.That(Log.FlushErrors, Is.Zero);
     }
 
     /// <summary>Every object record read back from the device, by key: the name its entry holds (null for no entry).</summary>

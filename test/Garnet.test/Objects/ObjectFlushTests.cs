@@ -26,15 +26,8 @@ public class ObjectFlushTests : ServerTestBase
     /// <summary>Makes every record read-only and waits until the device has all of them.</summary>
     private void FlushAll()
     {
-        long tail = Log.TailAddress;
-        Log.ShiftReadOnlyToTail();
-        var deadline = DateTime.UtcNow.AddSeconds(30);
-        while (Log.FlushedUntilAddress < tail)
-        {
-            Assert.That(DateTime.UtcNow, Is.LessThan(deadline), "the flush did not complete");
-            Assert.That(Log.FlushErrors, Is.Zero);
-            Thread.Sleep(5);
-        }
+        Assert.That(Log.FlushToTail(TimeSpan.FromSeconds(30)), Is.True, "the flush did not complete");
+        Assert.That(Log.FlushErrors, Is.Zero);
     }
 
     /// <summary>The flushed object records in address order: key, object log address (0 for none).</summary>

@@ -539,35 +539,7 @@ internal sealed class SortedSetTree
         rank = 0;
         if (!MayIntersect(in range))
             return null;
-        var node = _root;
-        long before = 0;
-        while (node is Inner inner)
-        {
-            // The child before the first key at or above the minimum.
-            int low = 1, high = inner.Count;
-            while (low < high)
-            {
-                int middle = (low + high) >> 1;
-                if (range.AboveMin(inner.KeyScores[middle], inner.KeyMembers[middle]))
-                    high = middle;
-                else
-                    low = middle + 1;
-            }
-            int child = low - 1;
-            for (int i = 0; i < child; i++)
-                before += inner.Sizes[i];
-            node = inner.Children[child]!;
-        }
-        var leaf = (Leaf)node;
-        int position = 0, end = leaf.Count;
-        while (position < end)
-        {
-            int middle = (position + end) >> 1;
-            if (range.AboveMin(leaf.Scores[middle], leaf.Items[middle]!.Member))
-                end = middle;
-            else
-                position = middle + 1;
-        }
+        var leaf = Locate(new AtOrAboveMin<TRange>(range), out long before, out int position);
         var first = position < leaf.Count ? leaf.Items[position] : leaf.Items[leaf.Count - 1]!.Next;
         if (first == null || !range.BelowMax(first))
             return null;
@@ -581,19 +553,34 @@ internal sealed class SortedSetTree
         rank = 0;
         if (!MayIntersect(in range))
             return null;
+        var leaf = Locate(new AboveMax<TRange>(range), out long before, out int position);
+        var last = position > 0 ? leaf.Items[position - 1] : leaf.Count > 0 ? leaf.Items[0]!.Backward : null;
+        if (last == null || !range.AboveMin(last))
+            return null;
+        rank = before + position;
+        return last;
+    }
+
+    /// <summary>
+    /// Finds where a boundary falls: the leaf where the nodes past <paramref name="boundary"/> start (the order is
+    /// never past it, then always past it), the number of nodes in the leaves before that one, and the position in the
+    /// leaf of its first node past the boundary (its count if none is).
+    /// </summary>
+    private Leaf Locate<TBoundary>(TBoundary boundary, out long before, out int position) where TBoundary : struct, IBoundary
+    {
         var node = _root;
-        long before = 0;
+        before = 0;
         while (node is Inner inner)
         {
-            // The child before the first key above the maximum.
+            // The child before the first key past the boundary.
             int low = 1, high = inner.Count;
             while (low < high)
             {
                 int middle = (low + high) >> 1;
-                if (range.BelowMax(inner.KeyScores[middle], inner.KeyMembers[middle]))
-                    low = middle + 1;
-                else
+                if (boundary.IsPast(inner.KeyScores[middle], inner.KeyMembers[middle]))
                     high = middle;
+                else
+                    low = middle + 1;
             }
             int child = low - 1;
             for (int i = 0; i < child; i++)
@@ -601,20 +588,35 @@ internal sealed class SortedSetTree
             node = inner.Children[child]!;
         }
         var leaf = (Leaf)node;
-        int position = 0, end = leaf.Count;
-        while (position < end)
+        int start = 0, end = leaf.Count;
+        while (start < end)
         {
-            int middle = (position + end) >> 1;
-            if (range.BelowMax(leaf.Scores[middle], leaf.Items[middle]!.Member))
-                position = middle + 1;
-            else
+            int middle = (start + end) >> 1;
+            if (boundary.IsPast(leaf.Scores[middle], leaf.Items[middle]!.Member))
                 end = middle;
+            else
+                start = middle + 1;
         }
-        var last = position > 0 ? leaf.Items[position - 1] : leaf.Count > 0 ? leaf.Items[0]!.Backward : null;
-        if (last == null || !range.AboveMin(last))
-            return null;
-        rank = before + position;
-        return last;
+        position = start;
+        return leaf;
+    }
+
+    /// <summary>A point in the order: entries before it are not past it, entries after it are.</summary>
+    private interface IBoundary
+    {
+        bool IsPast(double score, ReadOnlySpan<byte> member);
+    }
+
+    /// <summary>The start of a range: its members are past it.</summary>
+    private struct AtOrAboveMin<TRange>(TRange range) : IBoundary where TRange : struct, ISortedSetRange
+    {
+        public bool IsPast(double score, ReadOnlySpan<byte> member) => range.AboveMin(score, member);
+    }
+
+    /// <summary>The end of a range: its members are not past it.</summary>
+    private struct AboveMax<TRange>(TRange range) : IBoundary where TRange : struct, ISortedSetRange
+    {
+        public bool IsPast(double score, ReadOnlySpan<byte> member) => !range.BelowMax(score, member);
     }
 
     /// <summary>Unlinks every node in <paramref name="range"/>, adding them to <paramref name="removed"/>.</summary>

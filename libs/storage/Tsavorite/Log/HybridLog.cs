@@ -231,6 +231,26 @@ public sealed unsafe class HybridLog : IDisposable
     /// <summary>Moves the read-only boundary to the tail: every record becomes read-only and is flushed.</summary>
     public void ShiftReadOnlyToTail() => ShiftReadOnlyAddress(TailAddress);
 
+    /// <summary>
+    /// Makes every record read-only and waits until the device holds all of them. Returns <see langword="false"/>
+    /// if a flush failed (see <see cref="FlushErrors"/>) or <paramref name="timeout"/> passed first. The caller must
+    /// not hold epoch protection: the flush starts once every protected thread has moved past the shift.
+    /// </summary>
+    public bool FlushToTail(TimeSpan timeout)
+    {
+        long tail = TailAddress;
+        long errors = FlushErrors;
+        ShiftReadOnlyToTail();
+        long deadline = Environment.TickCount64 + (long)timeout.TotalMilliseconds;
+        while (FlushedUntilAddress < tail)
+        {
+            if (FlushErrors != errors || Environment.TickCount64 >= deadline)
+                return false;
+            Thread.Sleep(1);
+        }
+        return true;
+    }
+
     private void OnReadOnlyObserved(long readOnlyAddress)
     {
         MonotonicUpdate(ref _safeReadOnlyAddress, readOnlyAddress);
