@@ -9,7 +9,9 @@ namespace Garnet.server.Scripting;
 /// Errors are raised here in Lua (never from C# callbacks, see <see cref="LuaNative"/>).
 /// It returns the globals table (where the runner sets KEYS and ARGV) and the read-only environment
 /// proxy: the _ENV of loaded chunks and of scripts that assign globals or use _ENV itself (scripts
-/// that only read globals get the globals table, see <see cref="LuaBytecode"/>).
+/// that only read globals get the globals table, see <see cref="LuaBytecode"/>); then, for function
+/// libraries, their environment and the two functions that begin and end loading one (while a
+/// library loads, its globals are only the load-time redis API with register_function).
 /// </summary>
 internal static class LuaPrelude
 {
@@ -568,6 +570,130 @@ env = setmetatable({}, {
 protected[env] = true
 rawset(G, '_G', env)
 
-return G, env
+------------------------------------------------------------------------------------------------
+-- Function libraries (FUNCTION LOAD, FCALL). Library code runs in its own environment, fenv. While
+-- it loads (begin_load .. end_load), its only global is a `redis` that registers functions, logs and
+-- tells the version; afterwards its functions see the scripts' globals except KEYS and ARGV (they
+-- get their keys and arguments as parameters).
+------------------------------------------------------------------------------------------------
+local slower = string.lower
+local function missing_global(_, k)
+  error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
+end
+
+-- The functions' globals: G as the prelude built it (KEYS and ARGV are added to G later).
+local FG = {}
+for k, v in next, G do FG[k] = v end
+setmetatable(FG, { __index = missing_global, __newindex = readonly_error, __metatable = false })
+
+local fenv_meta = { __index = FG, __newindex = readonly_error, __metatable = false }
+local fenv = setmetatable({}, fenv_meta)
+fenv_meta.__pairs = function() return function(_, k) return next(FG, k) end, fenv, nil end
+protected[fenv] = true
+rawset(FG, '_G', fenv)
+
+local registered, registered_names -- while a library loads: its registrations, and their names in lower case
+local flag_bits = { ['no-writes'] = 1, ['allow-oom'] = 2, ['allow-stale'] = 4, ['no-cluster'] = 8, ['allow-cross-slot-keys'] = 16 }
+
+local function register_fail(msg) error(err_table('ERR ' .. msg), 0) end
+local function is_text(v) local t = type(v) return t == 'string' or t == 'number' end
+
+-- The flags table's array part as bits, or nil for an unknown flag.
+local function flags_of(t)
+  local bits, i = 0, 1
+  while true do
+    local v = t[i]
+    if v == nil then return bits end
+    if not is_text(v) then return nil end
+    local b = flag_bits[slower(tostring(v))]
+    if b == nil then return nil end
+    bits = bits | b
+    i = i + 1
+  end
+end
+
+local load_api = {}
+-- redis.register_function(name, callback) or redis.register_function{function_name=, callback=, flags=, description=}
+load_api.register_function = function(...)
+  if registered == nil then register_fail('redis.register_function can only be called on FUNCTION LOAD command') end
+  local n = select('#', ...)
+  if n < 1 or n > 2 then register_fail('wrong number of arguments to redis.register_function') end
+  local name, callback, flags, description
+  if n == 1 then
+    local named = ...
+    if type(named) ~= 'table' then
+      register_fail('calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).')
+    end
+    for k, v in next, named do
+      if not is_text(k) then register_fail('named argument key given to redis.register_function is not a string') end
+      local key = slower(tostring(k))
+      if key == 'function_name' then
+        if not is_text(v) then register_fail('function_name argument given to redis.register_function must be a string') end
+        name = tostring(v)
+      elseif key == 'description' then
+        if not is_text(v) then register_fail('description argument given to redis.register_function must be a string') end
+        description = tostring(v)
+      elseif key == 'callback' then
+        if type(v) ~= 'function' then register_fail('callback argument given to redis.register_function must be a function') end
+        callback = v
+      elseif key == 'flags' then
+        if type(v) ~= 'table' then register_fail('flags argument to redis.register_function must be a table representing function flags') end
+        flags = flags_of(v)
+        if flags == nil then register_fail('unknown flag given') end
+      else
+        register_fail('unknown argument given to redis.register_function')
+      end
+    end
+    if name == nil then register_fail('redis.register_function must get a function name argument') end
+    if callback == nil then register_fail('redis.register_function must get a callback argument') end
+  else
+    name, callback = ...
+    if not is_text(name) then register_fail('first argument to redis.register_function must be a string') end
+    name = tostring(name)
+    if type(callback) ~= 'function' then register_fail('second argument to redis.register_function must be a function') end
+  end
+  if not sfind(name, '^[A-Za-z0-9_]+$') then
+    register_fail('Function names can only contain letters, numbers, or underscores(_) and must be at least one character long')
+  end
+  local key = slower(name)
+  if registered_names[key] then register_fail('Function already exists in the library') end
+  registered_names[key] = true
+  registered[#registered + 1] = { name, callback, flags or 0, description }
+end
+load_api.log = redis.log
+load_api.LOG_DEBUG, load_api.LOG_VERBOSE, load_api.LOG_NOTICE, load_api.LOG_WARNING = redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING
+load_api.REDIS_VERSION = version
+load_api.REDIS_VERSION_NUM = versionnum
+-- As in Redis, anything else of redis is missing while loading (redis.call fails there).
+local load_redis = setmetatable({}, {
+  __index = function(_, k)
+    local v = rawget(load_api, k)
+    if v == nil then error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2) end
+    return v
+  end,
+  __newindex = readonly_error,
+  __metatable = false,
+})
+protected[load_redis] = true
+
+local function load_index(_, k)
+  if k == 'redis' then return load_redis end
+  error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
+end
+
+local function begin_load()
+  registered, registered_names = {}, {}
+  fenv_meta.__index = load_index
+end
+
+-- Ends a load, whether it succeeded or not, and returns what it registered: { name, callback, flags, description } each.
+local function end_load()
+  local r = registered
+  registered, registered_names = nil, nil
+  fenv_meta.__index = FG
+  return r
+end
+
+return G, env, fenv, begin_load, end_load
 """;
 }

@@ -88,8 +88,11 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         PushBytes(_state, ServerStrings.RedisVersion);
         var version = ServerStrings.RedisVersionText.Split('.');
         PushInteger(_state, (int.Parse(version[0]) << 16) | (int.Parse(version[1]) << 8) | int.Parse(version[2]));
-        if (PCallK(_state, 7, 2, 0, 0, 0) != Ok)
+        if (PCallK(_state, 7, 5, 0, 0, 0) != Ok)
             throw new InvalidOperationException("The Lua prelude failed: " + _lua.ToString(-1));
+        _endLoadRef = Ref(_state, RegistryIndex);
+        _beginLoadRef = Ref(_state, RegistryIndex);
+        _functionEnvironmentRef = Ref(_state, RegistryIndex);
         _environmentRef = Ref(_state, RegistryIndex);
         _globalsRef = Ref(_state, RegistryIndex);
 
@@ -343,16 +346,30 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         Fill(L, ref _argv, "ARGV"u8, args, _argumentsMayHaveChanged);
         _argumentsMayHaveChanged = script.MayChangeTables;
         RawGetI(L, RegistryIndex, script.Reference);
-        if (script.MayLoop != _hooked)
-        {
-            // The thread is not running: changing its hook here is safe.
-            if (script.MayLoop)
-                SetHook(L, &HookCallback, MaskCount, HookInstructions);
-            else
-                SetHook(L, null, 0, 0);
-            _hooked = script.MayLoop;
-        }
+        SetHooked(script.MayLoop);
+        Execute(0, readOnly, ref writer, digest, function: null);
+    }
 
+    /// <summary>Turns the script thread's instruction-count hook on or off (only while the thread is not running).</summary>
+    private void SetHooked(bool hooked)
+    {
+        if (hooked == _hooked)
+            return;
+        if (hooked)
+            SetHook(_thread, &HookCallback, MaskCount, HookInstructions);
+        else
+            SetHook(_thread, null, 0, 0);
+        _hooked = hooked;
+    }
+
+    /// <summary>
+    /// Runs the function on the script thread's stack, below its <paramref name="argumentCount"/>
+    /// arguments, and writes its reply or error. Errors name the script by <paramref name="digest"/>,
+    /// or the function <paramref name="function"/> when it is one.
+    /// </summary>
+    private void Execute(int argumentCount, bool readOnly, ref RespWriter writer, in ScriptDigest digest, FunctionDefinition? function)
+    {
+        nint L = _thread;
         _readOnly = readOnly;
         _wrote = false;
         _killRequested = false;
@@ -367,7 +384,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         int results;
         try
         {
-            status = Resume(L, _state, 0, out results);
+            status = Resume(L, _state, argumentCount, out results);
         }
         finally
         {
@@ -396,9 +413,18 @@ internal sealed unsafe partial class LuaRunner : IDisposable
                 message = "ERR Out of memory in the Lua script";
             else
                 message = ErrorText(L, -1);
-            int line = FindUserLine(L);
-            if (line > 0)
-                message += $" script: {digest}, on @user_script:{line}.";
+            if (function == null)
+            {
+                int line = FindUserLine(L, "@user_script"u8);
+                if (line > 0)
+                    message += $" script: {digest}, on @user_script:{line}.";
+            }
+            else
+            {
+                int line = FindUserLine(L, "@user_function"u8);
+                if (line > 0)
+                    message += $" script: {function.Name}, on @user_function:{line}.";
+            }
             writer.WriteError(message);
             // Resetting a failed thread leaves the error object on its stack: a new run needs it empty.
             CloseThread(L, _state);
@@ -500,8 +526,8 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         };
     }
 
-    /// <summary>The current line of the innermost user-script frame of a failed or yielded coroutine (its stack is kept), or 0.</summary>
-    private static int FindUserLine(nint L)
+    /// <summary>The current line of the innermost frame of chunk <paramref name="chunk"/> ("@user_script", "@user_function") in a failed or yielded coroutine (its stack is kept), or 0.</summary>
+    private static int FindUserLine(nint L, ReadOnlySpan<byte> chunk)
     {
         byte* debug = stackalloc byte[DebugSize];
         fixed (byte* what = "Sl\0"u8)
@@ -510,7 +536,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             {
                 GetInfo(L, what, debug);
                 byte* source = *(byte**)(debug + DebugSourceOffset);
-                if (source != null && new ReadOnlySpan<byte>(source, 12).SequenceEqual("@user_script"u8))
+                if (source != null && IsChunk(source, chunk))
                 {
                     int line = *(int*)(debug + DebugCurrentLineOffset);
                     if (line > 0)
@@ -519,6 +545,17 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             }
         }
         return 0;
+
+        // Compared up to the C string's end, so a shorter source is never read past.
+        static bool IsChunk(byte* source, ReadOnlySpan<byte> chunk)
+        {
+            for (int i = 0; i < chunk.Length; i++)
+            {
+                if (source[i] != chunk[i])
+                    return false;
+            }
+            return source[chunk.Length] == 0;
+        }
     }
 
     /// <summary>
@@ -543,9 +580,19 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         var runner = t_current;
         if (runner == null)
             return;
+        if (runner._loadDeadline != 0)
+        {
+            // Library code being loaded has a fixed time to register its functions; it is never -BUSY.
+            if (Environment.TickCount64 > runner._loadDeadline)
+                runner._loadTimedOut = true;
+            if (runner._loadTimedOut && IsYieldable(L) != 0)
+                YieldK(L, 0, 0, 0);
+            return;
+        }
         if (!runner._timedOut && Environment.TickCount64 - runner._startTicks > runner._limitMilliseconds)
         {
             runner._timedOut = true;
+            runner.CaptureBusyCommand();
             runner._scripting.AddTimedOut(runner);
             runner.ReleaseOtherConnections();
         }

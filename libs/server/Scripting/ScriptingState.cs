@@ -14,14 +14,18 @@ internal enum ScriptKillResult
     /// <summary>The scripts past the limit have written: they cannot be stopped.</summary>
     Unkillable,
 
+    /// <summary>What runs past the limit is of the other kind (a function for SCRIPT KILL, a script for FUNCTION KILL).</summary>
+    OtherKind,
+
     /// <summary>The scripts past the limit were asked to stop.</summary>
     Killed,
 }
 
 /// <summary>
 /// Per-server scripting state: the script cache (SCRIPT LOAD / EVALSHA, shared by all sessions; each
-/// session compiles into its own Lua state), the time limit, and the scripts that ran past it — while
-/// there are any, other clients get -BUSY and SCRIPT KILL can stop them.
+/// session compiles into its own Lua state), the function libraries, the time limit, and the scripts
+/// and functions that ran past it — while there are any, other clients get -BUSY and SCRIPT KILL or
+/// FUNCTION KILL can stop them.
 /// </summary>
 internal sealed class ScriptingState
 {
@@ -39,6 +43,9 @@ internal sealed class ScriptingState
 
     /// <summary>The state of <paramref name="server"/>.</summary>
     public static ScriptingState Of(StoreWrapper server) => s_states.GetValue(server, static s => new ScriptingState(s.Options));
+
+    /// <summary>The function libraries (FUNCTION LOAD, FCALL).</summary>
+    public FunctionRegistry Functions { get; } = new();
 
     /// <summary>Milliseconds a script runs before other clients get -BUSY (lua-time-limit); 0 or less: never.</summary>
     public long TimeLimitMilliseconds { get; set; }
@@ -85,23 +92,65 @@ internal sealed class ScriptingState
         }
     }
 
-    /// <summary>SCRIPT KILL: asks every script past the time limit that has not written to stop.</summary>
-    public ScriptKillResult Kill()
+    /// <summary>
+    /// SCRIPT KILL (<paramref name="function"/> false) or FUNCTION KILL: asks every script, or every
+    /// function, past the time limit that has not written to stop. As in Redis, one that has written
+    /// is unkillable before the kind is looked at.
+    /// </summary>
+    public ScriptKillResult Kill(bool function)
     {
         lock (_timedOut)
         {
             if (_timedOut.Count == 0)
                 return ScriptKillResult.NotBusy;
-            bool killed = false;
+            var result = ScriptKillResult.OtherKind;
             foreach (var runner in _timedOut)
             {
-                if (!runner.HasWritten)
+                if (runner.HasWritten)
+                {
+                    if (result == ScriptKillResult.OtherKind)
+                        result = ScriptKillResult.Unkillable;
+                }
+                else if ((runner.RunningFunction != null) == function)
                 {
                     runner.RequestKill();
-                    killed = true;
+                    result = ScriptKillResult.Killed;
                 }
             }
-            return killed ? ScriptKillResult.Killed : ScriptKillResult.Unkillable;
+            return result;
+        }
+    }
+
+    /// <summary>Whether what runs past the time limit is a function (FCALL) rather than a script: the -BUSY text names the command that stops it.</summary>
+    public bool BusyWithFunction
+    {
+        get
+        {
+            lock (_timedOut)
+                return _timedOut.Count > 0 && _timedOut[0].RunningFunction != null;
+        }
+    }
+
+    /// <summary>
+    /// FUNCTION STATS' view of what runs past the time limit: false when nothing does; otherwise the
+    /// function's name (null for a script), the command that started it and how long it has run.
+    /// </summary>
+    public bool TryGetBusy(out string? functionName, out byte[][] command, out long durationMilliseconds)
+    {
+        lock (_timedOut)
+        {
+            if (_timedOut.Count == 0)
+            {
+                functionName = null;
+                command = [];
+                durationMilliseconds = 0;
+                return false;
+            }
+            var runner = _timedOut[0];
+            functionName = runner.RunningFunction?.Name;
+            command = runner.BusyCommand;
+            durationMilliseconds = runner.RunningMilliseconds;
+            return true;
         }
     }
 }

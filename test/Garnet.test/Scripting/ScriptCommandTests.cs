@@ -65,11 +65,4 @@ public class ScriptCommandTests : ServerTestBase
         Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "250"), Is.EqualTo("+OK\r\n"));
         Assert.That(client.Execute("CONFIG", "GET", "lua-time-limit"), Is.EqualTo("*2\r\n$14\r\nlua-time-limit\r\n$3\r\n250\r\n"));
     }
-
-    [Test]
-    public void UnimplementedFunctionCommandsSaySo()
-    {
-        using var client = ConnectRaw();
-        Assert.That(client.Execute("FCALL", "f", "0"), Does.StartWith("-ERR FCALL is not supported"));
-    }
 }

@@ -7,7 +7,8 @@ using Tsavorite;
 namespace Garnet.server;
 
 /// <summary>
-/// The scripting commands: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT. Each session runs scripts in
+/// The scripting commands: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT (FUNCTION, FCALL and FCALL_RO
+/// are in <c>FunctionCommands.cs</c>). Each session runs scripts in
 /// its own Lua state (<see cref="LuaRunner"/>, created on first use); the script cache, the time
 /// limit and SCRIPT KILL are server-wide (<see cref="ScriptingState"/>). Commands a script calls go
 /// through the normal dispatch with their reply captured (<see cref="RunCommandFromScript"/>).
@@ -50,11 +51,9 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.EVAL_RO: Eval(bySha: false, readOnly: true); break;
             case RespCommand.EVALSHA_RO: Eval(bySha: true, readOnly: true); break;
             case RespCommand.SCRIPT: Script(); break;
-            case RespCommand.FUNCTION:
-            case RespCommand.FCALL:
-            case RespCommand.FCALL_RO:
-                _writer.WriteError("ERR " + command + " is not supported by this server (Lua functions are not implemented)");
-                break;
+            case RespCommand.FUNCTION: Function(); break;
+            case RespCommand.FCALL: FunctionCall(readOnly: false); break;
+            case RespCommand.FCALL_RO: FunctionCall(readOnly: true); break;
             default:
                 throw new InvalidOperationException($"{command} is not a scripting command.");
         }
@@ -236,8 +235,9 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// Whether a command must be refused with -BUSY because a script runs past the time limit. As in
-    /// Redis, only a few commands pass: AUTH, HELLO, the transaction commands, SCRIPT KILL and SHUTDOWN.
+    /// Whether a command must be refused with -BUSY because a script or function runs past the time
+    /// limit. As in Redis, only a few commands pass: AUTH, HELLO, the transaction commands, SCRIPT KILL,
+    /// FUNCTION KILL and STATS, and SHUTDOWN.
     /// </summary>
     private bool RejectWhileBusy(RespCommandInfo info)
     {
@@ -254,8 +254,10 @@ public sealed unsafe partial class RespServerSession
                 return false;
             case RespCommand.SCRIPT when _argCount == 2 && _args[1].EqualsUpper("KILL"u8):
                 return false;
+            case RespCommand.FUNCTION when _argCount == 2 && (_args[1].EqualsUpper("KILL"u8) || _args[1].EqualsUpper("STATS"u8)):
+                return false;
         }
-        _writer.WriteError("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."u8);
+        WriteBusyError();
         return true;
     }
 
@@ -313,18 +315,7 @@ public sealed unsafe partial class RespServerSession
                 WriteWrongArity("script|kill");
                 return;
             }
-            switch (Scripting.Kill())
-            {
-                case ScriptKillResult.NotBusy:
-                    _writer.WriteError("NOTBUSY No scripts in execution right now."u8);
-                    break;
-                case ScriptKillResult.Unkillable:
-                    _writer.WriteError("UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command."u8);
-                    break;
-                default:
-                    _writer.WriteOk();
-                    break;
-            }
+            WriteKillResult(Scripting.Kill(function: false));
         }
         else if (sub.EqualsUpper("HELP"u8))
         {

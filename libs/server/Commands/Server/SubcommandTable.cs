@@ -5,7 +5,7 @@ using F = Garnet.server.CommandFlags;
 
 namespace Garnet.server;
 
-/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY).</summary>
+/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION).</summary>
 internal enum Subcommand : byte
 {
     ClientId,
@@ -32,6 +32,15 @@ internal enum Subcommand : byte
     MemoryUsage,
     MemoryPurge,
     MemoryHelp,
+    FunctionDelete,
+    FunctionDump,
+    FunctionFlush,
+    FunctionHelp,
+    FunctionKill,
+    FunctionList,
+    FunctionLoad,
+    FunctionRestore,
+    FunctionStats,
 }
 
 /// <summary>One subcommand: its id and its table entry (named "parent|sub", with the parent's command id).</summary>
@@ -98,6 +107,18 @@ internal static class SubcommandTable
             Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", firstKey: 2, lastKey: 2, step: 1),
             Entry(Subcommand.MemoryPurge, RespCommand.MEMORY, "PURGE", 2, F.None, A.Slow, "Asks the allocator to release memory."),
             Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+        ],
+        [RespCommand.FUNCTION] =
+        [
+            Entry(Subcommand.FunctionDelete, RespCommand.FUNCTION, "DELETE", 3, F.NoScript | F.Write, A.Write | A.Slow | A.Scripting, "Deletes a library and its functions."),
+            Entry(Subcommand.FunctionDump, RespCommand.FUNCTION, "DUMP", 2, F.NoScript, A.Slow | A.Scripting, "Dumps all libraries into a serialized binary payload."),
+            Entry(Subcommand.FunctionFlush, RespCommand.FUNCTION, "FLUSH", -2, F.NoScript | F.Write, A.Write | A.Slow | A.Scripting, "Deletes all libraries and functions."),
+            Entry(Subcommand.FunctionHelp, RespCommand.FUNCTION, "HELP", 2, F.Loading | F.Stale, A.Slow | A.Scripting, "Returns helpful text about the different subcommands."),
+            Entry(Subcommand.FunctionKill, RespCommand.FUNCTION, "KILL", 2, F.NoScript | F.AllowBusy, A.Slow | A.Scripting, "Terminates a function during execution."),
+            Entry(Subcommand.FunctionList, RespCommand.FUNCTION, "LIST", -2, F.NoScript, A.Slow | A.Scripting, "Returns information about all libraries."),
+            Entry(Subcommand.FunctionLoad, RespCommand.FUNCTION, "LOAD", -3, F.NoScript | F.Write | F.DenyOom, A.Write | A.Slow | A.Scripting, "Creates a library."),
+            Entry(Subcommand.FunctionRestore, RespCommand.FUNCTION, "RESTORE", -3, F.NoScript | F.Write | F.DenyOom, A.Write | A.Slow | A.Scripting, "Restores all libraries from a payload."),
+            Entry(Subcommand.FunctionStats, RespCommand.FUNCTION, "STATS", 2, F.NoScript | F.AllowBusy, A.Slow | A.Scripting, "Returns information about a function during execution."),
         ],
     };
 
