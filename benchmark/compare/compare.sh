@@ -13,7 +13,7 @@
 # --only REGEX run only the workloads whose name matches (grep -E), e.g. --only 'ZADD|ZREM'.
 #
 # Both servers listen on free loopback ports. With 2+ cores, servers are pinned to core 0 and the
-# load generators to core 1 (taskset), so client and server never share a core.
+# load generators to the other cores (taskset), so client and server never share a core.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -61,7 +61,13 @@ CHART="$ROOT/benchmark/compare/ChartWriter/bin/Release/net10.0/ChartWriter"
 
 # ---- pinning -------------------------------------------------------------------------------
 CORES=$(nproc)
-if [ "$CORES" -ge 2 ] && command -v taskset > /dev/null; then
+if [ "$CORES" -ge 3 ] && command -v taskset > /dev/null; then
+    # At one command per round trip a request costs the client about as much kernel time as the
+    # server, so one client core is the bottleneck; give the load every core the servers do not use.
+    SERVER_PIN=(taskset -c 0)
+    LOAD_PIN=(taskset -c "1-$((CORES - 1))")
+    PINNING="servers on core 0, load generators on cores 1-$((CORES - 1)) (taskset)"
+elif [ "$CORES" -ge 2 ] && command -v taskset > /dev/null; then
     SERVER_PIN=(taskset -c 0)
     LOAD_PIN=(taskset -c 1)
     PINNING="servers on core 0, load generators on core 1 (taskset)"
@@ -132,7 +138,7 @@ resp_run() {
     shift 3
     local port log errors rc=0
     port=$(port_of "$server")
-    log="$RAW/$(echo "$name" | tr -c 'A-Za-z0-9' '_')-$server$([ "$REPEAT" -gt 1 ] && echo "-$run").txt"
+    log="$RAW/$(echo "$name" | tr -c 'A-Za-z0-9' '_')-$server$([ "$REPEAT" -gt 1 ] && echo "-$run" || true).txt"
     redis-cli -p "$port" flushall > /dev/null 2>&1 || true
     timeout $((RUNTIME * 4 + 120)) "${LOAD_PIN[@]}" "$RESPBENCH" --port "$port" --runtime "$RUNTIME" \
         --csv "$RAW/resp-benchmark.csv" "$@" > "$log" 2>&1 || rc=$?
