@@ -56,18 +56,10 @@ internal sealed unsafe partial class LuaRunner
     {
         functions = new List<RegisteredFunction>();
         int status;
-        fixed (byte* p = body)
-        fixed (byte* name = "@user_function\0"u8)
-        fixed (byte* mode = "t\0"u8)
-            status = LoadBufferX(_state, p, (nuint)body.Length, name, mode);
-        if (status != Ok)
-        {
-            error = "ERR Error compiling function: " + Encoding.UTF8.GetString(ToSpan(_state, -1));
-            Pop(_state, 1);
+        if (!TryLoadSource(body, "@user_function\0"u8, "ERR Error compiling function: ", out error))
             return false;
-        }
         // Without tail calls, as scripts, so errors keep the function's line.
-        RewriteBytecode();
+        RewriteBytecode("@user_function\0"u8);
         RawGetI(_state, RegistryIndex, _functionEnvironmentRef);
         SetUpvalue(_state, -2, 1);
         CallHelper(_beginLoadRef, 0);

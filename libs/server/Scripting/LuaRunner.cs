@@ -220,18 +220,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         var source = body;
         if (!TryStripShebang(ref source, out error))
             return false;
-        int status;
-        fixed (byte* p = source)
-        fixed (byte* name = "@user_script\0"u8)
-        fixed (byte* mode = "t\0"u8)
-            status = LoadBufferX(_state, p, (nuint)source.Length, name, mode);
-        if (status != Ok)
-        {
-            error = "ERR Error compiling script (new function): " + Encoding.UTF8.GetString(ToSpan(_state, -1));
-            Pop(_state, 1);
+        if (!TryLoadSource(source, ScriptChunkName, "ERR Error compiling script (new function): ", out error))
             return false;
-        }
-        summary = RewriteBytecode();
+        summary = RewriteBytecode(ScriptChunkName);
         // A script that only reads globals reads them from the globals table itself, not through the read-only proxy.
         RawGetI(_state, RegistryIndex, summary.UsesEnvironment ? _environmentRef : _globalsRef);
         SetUpvalue(_state, -2, 1);
@@ -239,12 +230,40 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         return true;
     }
 
+    /// <summary>The chunk name of scripts (NUL-terminated): errors and debug info show it as the source.</summary>
+    private static ReadOnlySpan<byte> ScriptChunkName => "@user_script\0"u8;
+
+    /// <summary>
+    /// Compiles Lua source onto the stack; false, with <paramref name="errorPrefix"/> and Lua's message in
+    /// <paramref name="error"/>, if it does not compile.
+    /// </summary>
+    private bool TryLoadSource(ReadOnlySpan<byte> source, ReadOnlySpan<byte> chunkName, string errorPrefix, out string? error)
+    {
+        if (LoadChunk(source, chunkName, "t\0"u8) != Ok)
+        {
+            error = errorPrefix + Encoding.UTF8.GetString(ToSpan(_state, -1));
+            Pop(_state, 1);
+            return false;
+        }
+        error = null;
+        return true;
+    }
+
+    /// <summary>Loads a chunk (<paramref name="mode"/> "t" for source, "b" for bytecode, NUL-terminated) onto the stack; returns Lua's status.</summary>
+    private int LoadChunk(ReadOnlySpan<byte> chunk, ReadOnlySpan<byte> chunkName, ReadOnlySpan<byte> mode)
+    {
+        fixed (byte* p = chunk)
+        fixed (byte* name = chunkName)
+        fixed (byte* m = mode)
+            return LoadBufferX(_state, p, (nuint)chunk.Length, name, m);
+    }
+
     /// <summary>
     /// Replaces the function on top of the stack by a copy without tail calls (<see cref="LuaBytecode"/>)
     /// and returns what the rewrite found; a chunk it cannot read stays as it is, counted as looping
     /// and using its environment.
     /// </summary>
-    private LuaBytecode.Summary RewriteBytecode()
+    private LuaBytecode.Summary RewriteBytecode(ReadOnlySpan<byte> chunkName)
     {
         var unknown = new LuaBytecode.Summary { MayLoop = true, UsesEnvironment = true, MayChangeTables = true };
         var chunk = new System.IO.MemoryStream();
@@ -262,12 +281,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             return unknown;
         if (summary.TailCalls == 0)
             return summary;
-        int status;
-        fixed (byte* p = buffer.AsSpan())
-        fixed (byte* name = "@user_script\0"u8)
-        fixed (byte* mode = "b\0"u8)
-            status = LoadBufferX(_state, p, (nuint)buffer.Count, name, mode);
-        if (status != Ok)
+        if (LoadChunk(buffer.AsSpan(), chunkName, "b\0"u8) != Ok)
         {
             Pop(_state, 1);
             return unknown;

@@ -66,21 +66,8 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR Function not found"u8);
             return;
         }
-        if (!NumberFormat.TryParseLong(_args[2].Span, out long keyCount))
-        {
-            _writer.WriteError("ERR Bad number of keys provided"u8);
+        if (!TryReadScriptKeyCount("ERR Bad number of keys provided"u8, out int keyCount))
             return;
-        }
-        if (keyCount > _argCount - 3)
-        {
-            _writer.WriteError("ERR Number of keys can't be greater than number of args"u8);
-            return;
-        }
-        if (keyCount < 0)
-        {
-            _writer.WriteError("ERR Number of keys can't be negative"u8);
-            return;
-        }
         bool noWrites = (function.Flags & FunctionFlags.NoWrites) != 0;
         if (readOnly && !noWrites)
         {
@@ -95,20 +82,15 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(error!);
             return;
         }
-        var keys = new ReadOnlySpan<ArgSlice>(_args, 3, (int)keyCount);
-        var args = new ReadOnlySpan<ArgSlice>(_args, 3 + (int)keyCount, _argCount - 3 - (int)keyCount);
-        int database = _databaseIndex;
-        LockScriptKeys(keys, readOnly);
+        var keys = new ReadOnlySpan<ArgSlice>(_args, 3, keyCount);
+        int database = EnterScript(keys, readOnly);
         try
         {
-            runner.CallFunction(function, callback, keys, args, readOnly, ref _writer);
+            runner.CallFunction(function, callback, keys, ScriptArguments(keyCount), readOnly, ref _writer);
         }
         finally
         {
-            UnlockScriptKeys();
-            // As with EVAL, SELECT inside a function does not change the caller's database.
-            if (_databaseIndex != database)
-                SelectDatabase(database);
+            LeaveScript(database);
         }
     }
 

@@ -73,21 +73,8 @@ public sealed unsafe partial class RespServerSession
     /// <summary>EVAL script numkeys [key ...] [arg ...], and its SHA and read-only variants.</summary>
     private void Eval(bool bySha, bool readOnly)
     {
-        if (!NumberFormat.TryParseLong(_args[2].Span, out long keyCount))
-        {
-            _writer.WriteError(RespStrings.ErrNotInteger);
+        if (!TryReadScriptKeyCount(RespStrings.ErrNotInteger, out int keyCount))
             return;
-        }
-        if (keyCount > _argCount - 3)
-        {
-            _writer.WriteError("ERR Number of keys can't be greater than number of args"u8);
-            return;
-        }
-        if (keyCount < 0)
-        {
-            _writer.WriteError("ERR Number of keys can't be negative"u8);
-            return;
-        }
 
         var runner = GetLuaRunner();
         ScriptDigest digest;
@@ -106,21 +93,62 @@ public sealed unsafe partial class RespServerSession
         }
         readOnly |= script.NoWrites;
 
-        var keys = new ReadOnlySpan<ArgSlice>(_args, 3, (int)keyCount);
-        var args = new ReadOnlySpan<ArgSlice>(_args, 3 + (int)keyCount, _argCount - 3 - (int)keyCount);
-        int database = _databaseIndex;
-        LockScriptKeys(keys, readOnly);
+        var keys = new ReadOnlySpan<ArgSlice>(_args, 3, keyCount);
+        int database = EnterScript(keys, readOnly);
         try
         {
-            runner.Run(digest, script, keys, args, readOnly, ref _writer);
+            runner.Run(digest, script, keys, ScriptArguments(keyCount), readOnly, ref _writer);
         }
         finally
         {
-            UnlockScriptKeys();
-            // SELECT inside a script does not change the caller's database (as in Redis 7).
-            if (_databaseIndex != database)
-                SelectDatabase(database);
+            LeaveScript(database);
         }
+    }
+
+    /// <summary>
+    /// The numkeys of EVAL and FCALL (argument 2): false, with the error written, when it is not a
+    /// number (<paramref name="notANumber"/>: the two commands word it differently), negative, or more
+    /// than the arguments that follow.
+    /// </summary>
+    private bool TryReadScriptKeyCount(ReadOnlySpan<byte> notANumber, out int keyCount)
+    {
+        keyCount = 0;
+        if (!NumberFormat.TryParseLong(_args[2].Span, out long count))
+        {
+            _writer.WriteError(notANumber);
+            return false;
+        }
+        if (count > _argCount - 3)
+        {
+            _writer.WriteError("ERR Number of keys can't be greater than number of args"u8);
+            return false;
+        }
+        if (count < 0)
+        {
+            _writer.WriteError("ERR Number of keys can't be negative"u8);
+            return false;
+        }
+        keyCount = (int)count;
+        return true;
+    }
+
+    /// <summary>The script's arguments after its <paramref name="keyCount"/> keys.</summary>
+    private ReadOnlySpan<ArgSlice> ScriptArguments(int keyCount) => new(_args, 3 + keyCount, _argCount - 3 - keyCount);
+
+    /// <summary>Locks a script's or function's declared keys (<see cref="LockScriptKeys"/>); returns the database to come back to.</summary>
+    private int EnterScript(ReadOnlySpan<ArgSlice> keys, bool readOnly)
+    {
+        int database = _databaseIndex;
+        LockScriptKeys(keys, readOnly);
+        return database;
+    }
+
+    /// <summary>Undoes <see cref="EnterScript"/>: SELECT inside a script or function does not change the caller's database (as in Redis 7).</summary>
+    private void LeaveScript(int database)
+    {
+        UnlockScriptKeys();
+        if (_databaseIndex != database)
+            SelectDatabase(database);
     }
 
     /// <summary>Whether this script run took key locks (not when already inside EXEC's locks).</summary>
