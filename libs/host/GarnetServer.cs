@@ -29,6 +29,7 @@ public sealed class GarnetServer : IDisposable
             ReceiveBufferSize = options.NetworkBufferSize,
             SocketIo = options.SocketIo,
             EventLoops = options.EventLoops,
+            BusyPoll = TimeSpan.FromMicroseconds(options.BusyPollMicroseconds),
         };
         _tcpServer = new NetworkServer(new IPEndPoint(ParseAddress(options.Address), options.Port), provider, networkOptions);
         if (options.UnixSocketPath != null)

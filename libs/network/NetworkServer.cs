@@ -32,6 +32,18 @@ public sealed class NetworkServer : IDisposable
 
     /// <summary>Buffers of closed connections waiting to serve new ones (diagnostics).</summary>
     public int PooledBufferCount => BufferPool.Count;
+
+    /// <summary>What the epoll event loops have done so far, summed over the loops (diagnostics).</summary>
+    public EventLoopCounters EventLoopCounters
+    {
+        get
+        {
+            var total = default(EventLoopCounters);
+            foreach (var loop in _loops)
+                total += loop.Counters;
+            return total;
+        }
+    }
     private readonly object _lock = new();
     private readonly HashSet<ConnectionHandler> _connections = [];
     private readonly CancellationTokenSource _shutdown = new();
@@ -275,7 +287,7 @@ public sealed class NetworkServer : IDisposable
         try
         {
             for (var i = 0; i < count; i++)
-                loops[i] = new EpollLoop($"Garnet event loop {i}", HandOffTarget);
+                loops[i] = new EpollLoop($"Garnet event loop {i}", HandOffTarget, _options.BusyPoll);
         }
         catch
         {
@@ -307,7 +319,7 @@ public sealed class NetworkServer : IDisposable
                 if (loop != busy && !loop.IsBusy)
                     return loop;
             }
-            var spare = new EpollLoop($"Garnet event loop {_loops.Length}", HandOffTarget);
+            var spare = new EpollLoop($"Garnet event loop {_loops.Length}", HandOffTarget, _options.BusyPoll);
             _loops = [.. _loops, spare];
             return spare;
         }

@@ -45,6 +45,17 @@ public sealed class NetworkServerOptions
     public int EventLoops { get; set; }
 
     /// <summary>
+    /// Gets or sets how long an epoll event loop keeps polling, instead of sleeping, after it last had events. Default
+    /// 50 µs; <see cref="TimeSpan.Zero"/> makes loops sleep whenever they are idle. A loop that is awake when a request
+    /// arrives spares the client's core the wake-up of the loop's thread, at the price of up to this much polling per
+    /// burst of requests: a loaded loop stays awake, an idle one sleeps.
+    /// </summary>
+    public TimeSpan BusyPoll { get; set; } = DefaultBusyPoll;
+
+    /// <summary>The default <see cref="BusyPoll"/>: 50 µs.</summary>
+    public static readonly TimeSpan DefaultBusyPoll = TimeSpan.FromMicroseconds(50);
+
+    /// <summary>
     /// Gets or sets how many reply bytes an epoll connection may have waiting for a client that does not read them
     /// before the connection is closed. Default 1 GiB.
     /// </summary>
@@ -70,6 +81,8 @@ public sealed class NetworkServerOptions
             throw new PlatformNotSupportedException("Epoll socket I/O is only available on Linux.");
         if (EventLoops < 0)
             throw new ArgumentOutOfRangeException(nameof(EventLoops), EventLoops, "Must be 0 (one per processor) or positive.");
+        if (BusyPoll < TimeSpan.Zero || BusyPoll > TimeSpan.FromSeconds(1))
+            throw new ArgumentOutOfRangeException(nameof(BusyPoll), BusyPoll, "Must be between zero and one second.");
         if (MaxSendBacklog <= 0)
             throw new ArgumentOutOfRangeException(nameof(MaxSendBacklog), MaxSendBacklog, "Must be positive.");
         if (Backlog <= 0)

@@ -50,6 +50,12 @@ public sealed class ServerOptions
     /// <summary>Epoll event-loop threads; 0 for one per processor the process may run on. Default 0.</summary>
     public int EventLoops { get; set; }
 
+    /// <summary>
+    /// Microseconds an epoll event loop keeps polling instead of sleeping after its last events; 0 to always sleep.
+    /// Default 50 (see <see cref="NetworkServerOptions.BusyPoll"/>).
+    /// </summary>
+    public int BusyPollMicroseconds { get; set; } = 50;
+
     /// <summary>Initial network receive buffer per connection. Default 128 KB.</summary>
     public int NetworkBufferSize { get; set; } = 1 << 17;
 

@@ -79,6 +79,9 @@ public sealed class Options
     [Option("event-loops", HelpText = "Epoll event-loop threads serving the connections; 0 for one per processor. (default: 0)")]
     public string? EventLoops { get; set; }
 
+    [Option("busy-poll", HelpText = "Microseconds an event loop keeps polling for new requests, instead of sleeping, after its last ones (saves waking it for each request); 0 to always sleep, at most 1000000. (default: 50)")]
+    public string? BusyPoll { get; set; }
+
     [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
     public string? PubSubOutputLimit { get; set; }
 

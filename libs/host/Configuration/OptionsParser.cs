@@ -226,6 +226,8 @@ public static class OptionsParser
             server.SocketIo = ParseSocketIo(options.SocketIo);
         if (options.EventLoops != null)
             server.EventLoops = ParseInt(options.EventLoops, "event-loops", 0, MaxEventLoops);
+        if (options.BusyPoll != null)
+            server.BusyPollMicroseconds = ParseInt(options.BusyPoll, "busy-poll", 0, 1_000_000);
 
         int minThreads = options.ThreadPoolMinThreads == null ? 0 : ParseInt(options.ThreadPoolMinThreads, "minthreads", 0, MaxThreadPoolThreads);
         int maxThreads = options.ThreadPoolMaxThreads == null ? 0 : ParseInt(options.ThreadPoolMaxThreads, "maxthreads", 0, MaxThreadPoolThreads);

@@ -80,6 +80,9 @@ internal static unsafe partial class LinuxSockets
     /// <summary>Waits for events; returns how many, or -1 with errno set.</summary>
     public static int Wait(int epoll, byte* events, int maxEvents) => epoll_wait(epoll, events, maxEvents, -1);
 
+    /// <summary>Returns the events already pending, without sleeping; how many, or -1 with errno set.</summary>
+    public static int Poll(int epoll, byte* events, int maxEvents) => epoll_wait(epoll, events, maxEvents, 0);
+
     /// <summary>Makes a loop's <see cref="Wait"/> return.</summary>
     public static void Signal(int eventFd)
     {

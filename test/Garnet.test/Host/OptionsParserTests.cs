@@ -52,6 +52,7 @@ public sealed class OptionsParserTests
             Assert.That(server.EnableDebugCommand, Is.False);
             Assert.That(server.ExpiredKeyDeletionScanFrequencySecs, Is.EqualTo(defaults.ExpiredKeyDeletionScanFrequencySecs));
             Assert.That(server.NetworkBufferSize, Is.EqualTo(defaults.NetworkBufferSize));
+            Assert.That(server.BusyPollMicroseconds, Is.EqualTo(50));
             Assert.That(settings.LogLevel, Is.EqualTo(LogLevel.Information));
             Assert.That(settings.Quiet, Is.False);
             Assert.That(settings.MinThreads, Is.Zero);
@@ -67,7 +68,7 @@ public sealed class OptionsParserTests
             "--databases", "4", "--logdir", "/tmp/garnet-log", "--checkpointdir", "/tmp/garnet-cp",
             "--logger-level", "warning", "--quiet", "--minthreads", "8", "--maxthreads", "64",
             "--unixsocket", "/tmp/garnet.sock", "--password", "secret", "--enable-debug-command", "yes",
-            "--expired-key-deletion-scan-freq", "5", "--network-buffer", "64k", "--socket-io", "async", "--event-loops", "3");
+            "--expired-key-deletion-scan-freq", "5", "--network-buffer", "64k", "--socket-io", "async", "--event-loops", "3", "--busy-poll", "200");
         ServerOptions server = settings.Server;
         Assert.Multiple(() =>
         {
@@ -90,6 +91,7 @@ public sealed class OptionsParserTests
             Assert.That(server.NetworkBufferSize, Is.EqualTo(64 << 10));
             Assert.That(server.SocketIo, Is.EqualTo(SocketIoModel.AsyncEventArgs));
             Assert.That(server.EventLoops, Is.EqualTo(3));
+            Assert.That(server.BusyPollMicroseconds, Is.EqualTo(200));
         });
     }
 
@@ -186,6 +188,8 @@ public sealed class OptionsParserTests
     [TestCase(new[] { "--network-buffer", "100" }, "--network-buffer: 100 is out of range (1k to 1g)")]
     [TestCase(new[] { "--socket-io", "uring" }, "--socket-io: 'uring' is not one of auto, epoll, async")]
     [TestCase(new[] { "--event-loops", "-1" }, "--event-loops: -1 is out of range")]
+    [TestCase(new[] { "--busy-poll", "-1" }, "--busy-poll: -1 is out of range")]
+    [TestCase(new[] { "--busy-poll", "1000001" }, "--busy-poll: 1000001 is out of range")]
     [TestCase(new[] { "--minthreads", "-1" }, "--minthreads: -1 is out of range")]
     [TestCase(new[] { "--minthreads", "8", "--maxthreads", "4" }, "--minthreads: 8 is more than --maxthreads 4")]
     [TestCase(new[] { "--quiet", "yes" }, "unexpected argument 'yes'")]
@@ -206,7 +210,7 @@ public sealed class OptionsParserTests
         {
             "--port", "--bind", "--memory", "--page", "--index", "--databases", "--logdir", "--checkpointdir",
             "--config-import-path", "--logger-level", "--quiet", "--minthreads", "--maxthreads", "--unixsocket",
-            "--password", "--enable-debug-command", "--expired-key-deletion-scan-freq", "--network-buffer", "--socket-io", "--event-loops", "--version",
+            "--password", "--enable-debug-command", "--expired-key-deletion-scan-freq", "--network-buffer", "--socket-io", "--event-loops", "--busy-poll", "--version",
         })
         {
             Assert.That(help, Does.Contain(option), option);

@@ -1,0 +1,12 @@
+namespace Garnet.networking;
+
+/// <summary>What a server's epoll event loops have done since they started (all zero for other I/O models).</summary>
+/// <param name="Cycles">Passes that handled at least one event.</param>
+/// <param name="EmptyPolls">Busy polls that found nothing to do (see <see cref="NetworkServerOptions.BusyPoll"/>).</param>
+/// <param name="Sleeps">Times a loop went to sleep until the next event.</param>
+public readonly record struct EventLoopCounters(long Cycles, long EmptyPolls, long Sleeps)
+{
+    /// <summary>Adds two sets of counters.</summary>
+    public static EventLoopCounters operator +(EventLoopCounters a, EventLoopCounters b)
+        => new(a.Cycles + b.Cycles, a.EmptyPolls + b.EmptyPolls, a.Sleeps + b.Sleeps);
+}
