@@ -19,7 +19,8 @@ namespace Garnet.networking.Linux;
 /// <para>
 /// With a busy-poll window the loop keeps polling, without sleeping, for that long after its last events. A client's
 /// request then finds the loop awake: the client's send only queues the event instead of also waking a sleeping thread
-/// (on loopback the sender's core pays for that wake-up, and in a virtual machine it is an interprocessor interrupt).
+/// (on loopback the sender's core pays for that wake-up, which on an idle core takes an interprocessor interrupt, a
+/// trap in a virtual machine).
 /// An idle loop still sleeps, so the cost is at most one window of polling per burst of events.
 /// </para>
 /// </remarks>
