@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Text;
+using Garnet.common;
 
 namespace Garnet.server.Scripting;
 
@@ -83,96 +84,23 @@ internal static class LibraryMetadata
     }
 
     /// <summary>Splits <paramref name="line"/> into words; false for an unclosed quote or a quote followed by a non-space.</summary>
-    private static bool TrySplit(ReadOnlySpan<byte> line, out List<string> parts)
+    private static unsafe bool TrySplit(ReadOnlySpan<byte> line, out List<string> parts)
     {
         parts = new List<string>();
-        var word = new List<byte>();
-        int i = 0;
-        while (true)
+        // The splitter unescapes in place, so it works on a copy of the caller's bytes.
+        byte[] copy = line.ToArray();
+        fixed (byte* start = copy)
         {
-            while (i < line.Length && IsSpace(line[i]))
-                i++;
-            if (i == line.Length)
-                return true;
-            word.Clear();
-            bool inDouble = false;
-            bool inSingle = false;
-            while (true)
+            byte* p = start;
+            byte* end = start + copy.Length;
+            while (ArgumentSplitter.SkipSpaces(ref p, end))
             {
-                if (inDouble)
-                {
-                    if (i == line.Length)
-                        return false;
-                    byte c = line[i];
-                    if (c == '\\' && i + 3 < line.Length && line[i + 1] == 'x' && IsHex(line[i + 2]) && IsHex(line[i + 3]))
-                    {
-                        word.Add((byte)(HexValue(line[i + 2]) * 16 + HexValue(line[i + 3])));
-                        i += 4;
-                        continue;
-                    }
-                    if (c == '\\' && i + 1 < line.Length)
-                    {
-                        word.Add(line[i + 1] switch
-                        {
-                            (byte)'n' => (byte)'\n',
-                            (byte)'r' => (byte)'\r',
-                            (byte)'t' => (byte)'\t',
-                            (byte)'b' => (byte)'\b',
-                            (byte)'a' => (byte)'\a',
-                            var other => other,
-                        });
-                        i += 2;
-                        continue;
-                    }
-                    i++;
-                    if (c == '"')
-                    {
-                        if (i < line.Length && !IsSpace(line[i]))
-                            return false;
-                        break;
-                    }
-                    word.Add(c);
-                }
-                else if (inSingle)
-                {
-                    if (i == line.Length)
-                        return false;
-                    byte c = line[i];
-                    if (c == '\\' && i + 1 < line.Length && line[i + 1] == '\'')
-                    {
-                        word.Add((byte)'\'');
-                        i += 2;
-                        continue;
-                    }
-                    i++;
-                    if (c == '\'')
-                    {
-                        if (i < line.Length && !IsSpace(line[i]))
-                            return false;
-                        break;
-                    }
-                    word.Add(c);
-                }
-                else
-                {
-                    if (i == line.Length || IsSpace(line[i]))
-                        break;
-                    byte c = line[i++];
-                    if (c == '"')
-                        inDouble = true;
-                    else if (c == '\'')
-                        inSingle = true;
-                    else
-                        word.Add(c);
-                }
+                byte* word = p;
+                if (!ArgumentSplitter.TryReadArgument(ref p, end, out int length))
+                    return false;
+                parts.Add(Encoding.UTF8.GetString(word, length));
             }
-            parts.Add(Encoding.UTF8.GetString(word.ToArray()));
         }
+        return true;
     }
-
-    private static bool IsSpace(byte c) => c is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n' or (byte)'\v' or (byte)'\f';
-
-    private static bool IsHex(byte c) => char.IsAsciiHexDigit((char)c);
-
-    private static int HexValue(byte c) => c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
 }

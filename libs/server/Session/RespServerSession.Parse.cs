@@ -180,116 +180,17 @@ public sealed unsafe partial class RespServerSession
         _argCount = 0;
         byte* p = start;
         byte* end = start + lineLength;
-        while (true)
+        while (ArgumentSplitter.SkipSpaces(ref p, end))
         {
-            while (p < end && IsSpace(*p))
-                p++;
-            if (p >= end)
-                break;
             if (_argCount == _args.Length)
                 Array.Resize(ref _args, _args.Length * 2);
-            if (!TrySplitArgument(ref p, end, out ArgSlice argument))
+            byte* argument = p;
+            if (!ArgumentSplitter.TryReadArgument(ref p, end, out int argumentLength))
                 return ProtocolError(RespStrings.ErrProtocolUnbalancedQuotes);
-            _args[_argCount++] = argument;
+            _args[_argCount++] = new ArgSlice(argument, argumentLength);
         }
         return _argCount == 0 ? ParseResult.Empty : ParseResult.Command;
     }
 
-    private static bool IsSpace(byte c) => c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-
-    private static bool TrySplitArgument(ref byte* p, byte* end, out ArgSlice argument)
-    {
-        argument = default;
-        byte* output = p;
-        byte* begin = p;
-        bool inDouble = false;
-        bool inSingle = false;
-        while (true)
-        {
-            if (inDouble)
-            {
-                if (p >= end)
-                    return false;
-                if (*p == '\\' && p + 3 < end && p[1] == 'x' && IsHex(p[2]) && IsHex(p[3]))
-                {
-                    *output++ = (byte)((HexValue(p[2]) << 4) | HexValue(p[3]));
-                    p += 4;
-                }
-                else if (*p == '\\' && p + 1 < end)
-                {
-                    p++;
-                    *output++ = *p switch
-                    {
-                        (byte)'n' => (byte)'\n',
-                        (byte)'r' => (byte)'\r',
-                        (byte)'t' => (byte)'\t',
-                        (byte)'b' => (byte)'\b',
-                        (byte)'a' => (byte)'\a',
-                        _ => *p,
-                    };
-                    p++;
-                }
-                else if (*p == '"')
-                {
-                    // A closing quote must be followed by a space or the end.
-                    if (p + 1 < end && !IsSpace(p[1]))
-                        return false;
-                    p++;
-                    break;
-                }
-                else
-                {
-                    *output++ = *p++;
-                }
-            }
-            else if (inSingle)
-            {
-                if (p >= end)
-                    return false;
-                if (*p == '\\' && p + 1 < end && p[1] == '\'')
-                {
-                    *output++ = (byte)'\'';
-                    p += 2;
-                }
-                else if (*p == '\'')
-                {
-                    if (p + 1 < end && !IsSpace(p[1]))
-                        return false;
-                    p++;
-                    break;
-                }
-                else
-                {
-                    *output++ = *p++;
-                }
-            }
-            else
-            {
-                if (p >= end || IsSpace(*p))
-                    break;
-                if (*p == '"')
-                {
-                    inDouble = true;
-                    p++;
-                }
-                else if (*p == '\'')
-                {
-                    inSingle = true;
-                    p++;
-                }
-                else
-                {
-                    *output++ = *p++;
-                }
-            }
-        }
-        argument = new ArgSlice(begin, (int)(output - begin));
-        return true;
-    }
-
     private static bool IsDigit(byte c) => (uint)(c - '0') <= 9;
-
-    private static bool IsHex(byte c) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-
-    private static int HexValue(byte c) => c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
 }
