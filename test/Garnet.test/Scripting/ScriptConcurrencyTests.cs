@@ -90,6 +90,11 @@ public class ScriptConcurrencyTests : ServerTestBase
         {
             Assert.That(other.Execute("GET", "k"), Does.StartWith("-BUSY"));
             Assert.That(other.Execute("EVAL", "return 1", "0"), Does.StartWith("-BUSY"));
+            Assert.That(other.Execute("FUNCTION", "LIST"), Does.StartWith("-BUSY"));
+            // The commands Redis flags allow-busy still run.
+            Assert.That(other.Execute("RESET"), Is.EqualTo("+RESET\r\n"));
+            Assert.That(other.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+            Assert.That(other.Execute("DISCARD"), Is.EqualTo("+OK\r\n"));
         }
         Assert.That(admin.Execute("SCRIPT", "KILL"), Is.EqualTo("+OK\r\n"));
         Assert.That(runner.ReadReply(), Is.EqualTo($"-ERR Script killed by user with SCRIPT KILL... script: {Sha1(Loop)}, on @user_script:2.\r\n"));

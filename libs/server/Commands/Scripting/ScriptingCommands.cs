@@ -205,13 +205,7 @@ public sealed unsafe partial class RespServerSession
         try
         {
             var info = FindCommand(args[0].Span);
-            var flags = info?.Flags ?? CommandFlags.None;
-            if (info != null && count >= 2 && SubcommandTable.IsContainer(info.Command))
-            {
-                var subcommand = SubcommandTable.Find(info.Command, args[1]);
-                if (subcommand != null)
-                    flags = subcommand.Info.Flags;
-            }
+            var flags = info == null ? CommandFlags.None : EffectiveFlags(info, args, count);
             if (info == null)
             {
                 _writer.WriteError("ERR Unknown Redis command called from script"u8);
@@ -263,28 +257,28 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
+    /// The flags of a command as called: a container's (CONFIG, FUNCTION...) are its subcommand's when the
+    /// subcommand is known.
+    /// </summary>
+    private static CommandFlags EffectiveFlags(RespCommandInfo info, ArgSlice[] args, int count)
+    {
+        if (count >= 2 && SubcommandTable.IsContainer(info.Command) && SubcommandTable.Find(info.Command, args[1]) is { } subcommand)
+            return subcommand.Info.Flags;
+        return info.Flags;
+    }
+
+    /// <summary>
     /// Whether a command must be refused with -BUSY because a script or function runs past the time
-    /// limit. As in Redis, only a few commands pass: AUTH, HELLO, the transaction commands, SCRIPT KILL,
-    /// FUNCTION KILL and STATS, and SHUTDOWN.
+    /// limit. As in Redis, only the commands flagged allow-busy pass (AUTH, HELLO, RESET, the transaction
+    /// commands, FUNCTION KILL and STATS, SHUTDOWN...), and SCRIPT KILL.
     /// </summary>
     private bool RejectWhileBusy(RespCommandInfo info)
     {
-        switch (info.Command)
-        {
-            case RespCommand.AUTH:
-            case RespCommand.HELLO:
-            case RespCommand.MULTI:
-            case RespCommand.DISCARD:
-            case RespCommand.WATCH:
-            case RespCommand.UNWATCH:
-            case RespCommand.SHUTDOWN:
-            case RespCommand.QUIT:
-                return false;
-            case RespCommand.SCRIPT when _argCount == 2 && _args[1].EqualsUpper("KILL"u8):
-                return false;
-            case RespCommand.FUNCTION when _argCount == 2 && (_args[1].EqualsUpper("KILL"u8) || _args[1].EqualsUpper("STATS"u8)):
-                return false;
-        }
+        if ((EffectiveFlags(info, _args, _argCount) & CommandFlags.AllowBusy) != 0)
+            return false;
+        // SCRIPT's subcommands are not in the subcommand table; KILL is the one that passes.
+        if (info.Command == RespCommand.SCRIPT && _argCount == 2 && _args[1].EqualsUpper("KILL"u8))
+            return false;
         WriteBusyError();
         return true;
     }
