@@ -63,6 +63,9 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     public virtual long UnsentBytes => 0;
 
     /// <inheritdoc />
+    public virtual bool SendMayBlock => true;
+
+    /// <inheritdoc />
     public ConnectionBuffers Buffers
         => new(_descriptor, Volatile.Read(ref _bytesInBuffer), _receiveBuffer.Length, Volatile.Read(ref _peakBytesInBuffer),
             _sendBuffer.Length, UnsentBytes, UnsentBlocks, WaitingToWrite);

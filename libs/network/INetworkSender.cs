@@ -37,6 +37,12 @@ public unsafe interface INetworkSender
     ConnectionBuffers Buffers { get; }
 
     /// <summary>
+    /// Gets whether <see cref="Send"/> may block until the client reads (rather than keeping what the operating system
+    /// will not take yet): a consumer must then not hold anything other connections wait for while it sends.
+    /// </summary>
+    bool SendMayBlock { get; }
+
+    /// <summary>
     /// Sends the first <paramref name="length"/> bytes of the send buffer, in order and before any later call.
     /// May block until the operating system has accepted all of them, or keep the rest for later (see
     /// <see cref="UnsentBytes"/>); either way the whole send buffer is free to reuse afterwards.

@@ -22,6 +22,8 @@ internal sealed unsafe class NullNetworkSender : INetworkSender, IDisposable
 
     public long UnsentBytes => 0;
 
+    public bool SendMayBlock => false;
+
     public ConnectionBuffers Buffers => new(-1, 0, 0, 0, SendBufferLength, 0, 0, false);
 
     public string RemoteEndpoint => "127.0.0.1:1";

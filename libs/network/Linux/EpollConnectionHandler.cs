@@ -46,6 +46,9 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     public override long UnsentBytes => _backlog?.Length ?? 0;
 
     /// <inheritdoc />
+    public override bool SendMayBlock => false;
+
+    /// <inheritdoc />
     protected override int UnsentBlocks => _backlog?.Segments ?? 0;
 
     /// <inheritdoc />

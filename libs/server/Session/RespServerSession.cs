@@ -43,7 +43,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         server.Statistics.AddConnection();
         server.Clients.Add(this);
         _watchArming = server.WatchArming;
-        _writesInFlight = _watchArming.Register();
+        // A write's reply may be sent before the write ends; one that can block on a client that does not read must not
+        // keep the write in flight, or WATCH on every other connection would wait for that client.
+        _writesInFlight = _watchArming.Register(alwaysArmed: sender.SendMayBlock);
     }
 
     /// <summary>The client id (CLIENT ID).</summary>

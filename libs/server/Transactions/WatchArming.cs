@@ -52,10 +52,16 @@ public sealed class WatchArming : IDisposable
         }
     }
 
-    /// <summary>A session's counter of unarmed writes in flight; <see cref="Unregister"/> it when the session ends.</summary>
-    public WritesInFlight Register()
+    /// <summary>
+    /// A session's counter of unarmed writes in flight; <see cref="Unregister"/> it when the session ends. The writes
+    /// of an <paramref name="alwaysArmed"/> session move versions even while the table is disarmed, so no WATCH ever
+    /// waits for them.
+    /// </summary>
+    public WritesInFlight Register(bool alwaysArmed = false)
     {
-        var writer = new WritesInFlight();
+        var writer = new WritesInFlight(alwaysArmed);
+        if (alwaysArmed)
+            return writer;
         lock (_lock)
             _writers.Add(writer);
         return writer;
@@ -75,6 +81,8 @@ public sealed class WatchArming : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryBeginUnarmedWrite(WritesInFlight writer)
     {
+        if (writer.AlwaysArmed)
+            return false;
         // Only the session's own thread changes its count: plain increments, published by volatile stores.
         Volatile.Write(ref writer.Count, writer.Count + 1);
         if (!_armed)
@@ -170,8 +178,12 @@ public sealed class WatchArming : IDisposable
 /// lines: every write stores to it, and counters of sessions on other cores must not share a line.
 /// </summary>
 [StructLayout(LayoutKind.Explicit, Size = 128)]
-public sealed class WritesInFlight
+public sealed class WritesInFlight(bool alwaysArmed)
 {
     [FieldOffset(64)]
     internal int Count;
+
+    /// <summary>The session's writes always move versions (see <see cref="WatchArming.Register"/>).</summary>
+    [FieldOffset(68)]
+    internal readonly bool AlwaysArmed = alwaysArmed;
 }

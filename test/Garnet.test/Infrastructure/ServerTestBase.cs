@@ -46,6 +46,7 @@ public abstract class ServerTestBase
             LogDir = _directory,
             PubSubOutputHardLimit = options.PubSubOutputLimit,
             EventLoops = options.EventLoops,
+            SocketIo = options.SocketIo,
         });
         Server.Start();
     }

@@ -14,4 +14,7 @@ public sealed record TestServerOptions
 
     /// <summary>Epoll event loops; 0 for one per processor.</summary>
     public int EventLoops { get; init; }
+
+    /// <summary>How plain connections do their I/O.</summary>
+    public Garnet.networking.SocketIoModel SocketIo { get; init; } = Garnet.networking.SocketIoModel.Auto;
 }

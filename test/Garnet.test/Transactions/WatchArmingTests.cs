@@ -50,6 +50,16 @@ public class WatchArmingTests
     }
 
     [Test]
+    public void AnAlwaysArmedSessionMovesVersionsAndIsNeverWaitedFor()
+    {
+        using var arming = new WatchArming();
+        var blocking = arming.Register(alwaysArmed: true);
+        Assert.That(arming.Armed, Is.False);
+        Assert.That(arming.TryBeginUnarmedWrite(blocking), Is.False, "its writes move versions even while disarmed");
+        Assert.That(Task.Run(() => arming.AddWatcher(arming.Register())).Wait(Limit), Is.True);
+    }
+
+    [Test]
     public void WatcherDoesNotWaitForItsOwnSessionsWrite()
     {
         using var arming = new WatchArming();
