@@ -54,7 +54,7 @@ public sealed class ServerOptions
     /// Microseconds an epoll event loop keeps polling instead of sleeping after its last events; 0 to always sleep.
     /// Default 50 (see <see cref="NetworkServerOptions.BusyPoll"/>).
     /// </summary>
-    public int BusyPollMicroseconds { get; set; } = 50;
+    public int BusyPollMicroseconds { get; set; } = (int)NetworkServerOptions.DefaultBusyPoll.TotalMicroseconds;
 
     /// <summary>Initial network receive buffer per connection. Default 128 KB.</summary>
     public int NetworkBufferSize { get; set; } = 1 << 17;

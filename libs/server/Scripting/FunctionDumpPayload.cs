@@ -38,9 +38,6 @@ internal static class FunctionDumpPayload
         return payload;
     }
 
-    /// <summary>What reading a payload found wrong, as the error reply Redis gives.</summary>
-    public const string ErrVersionOrChecksum = "ERR DUMP payload version or checksum are wrong";
-
     /// <summary>
     /// Reads the library codes of <paramref name="payload"/>; false with the error reply when its
     /// version or checksum is wrong, it holds something else, or it is cut short.
@@ -50,7 +47,7 @@ internal static class FunctionDumpPayload
         codes = new List<byte[]>();
         if (!DumpPayload.TryRead(payload, out byte type, out var value))
         {
-            error = ErrVersionOrChecksum;
+            error = System.Text.Encoding.ASCII.GetString(KeyspaceStrings.ErrDumpPayload);
             return false;
         }
         if (type != LibrariesType)

@@ -12,7 +12,6 @@ namespace Garnet.server.Scripting;
 internal sealed class FunctionSet
 {
     private readonly Dictionary<string, FunctionLibrary> _libraries;
-    private readonly Dictionary<string, FunctionDefinition> _functions;
     private readonly FunctionDefinition?[] _slots;
 
     /// <summary>The set with no library.</summary>
@@ -27,23 +26,24 @@ internal sealed class FunctionSet
         Libraries = libraries;
         Version = version;
         _libraries = new Dictionary<string, FunctionLibrary>(libraries.Length, StringComparer.Ordinal);
-        _functions = new Dictionary<string, FunctionDefinition>(StringComparer.OrdinalIgnoreCase);
         foreach (var library in libraries)
         {
             _libraries.Add(library.Name, library);
-            foreach (var function in library.Functions)
-                _functions.Add(function.Name, function);
+            FunctionCount += library.Functions.Length;
         }
         int size = 8;
-        while (size < 2 * _functions.Count)
+        while (size < 2 * FunctionCount)
             size *= 2;
         _slots = new FunctionDefinition?[size];
-        foreach (var function in _functions.Values)
+        foreach (var library in libraries)
         {
-            int slot = (int)(Hash(function.Name) & (uint)(size - 1));
-            while (_slots[slot] != null)
-                slot = (slot + 1) & (size - 1);
-            _slots[slot] = function;
+            foreach (var function in library.Functions)
+            {
+                int slot = (int)(Hash(function.Name) & (uint)(size - 1));
+                while (_slots[slot] != null)
+                    slot = (slot + 1) & (size - 1);
+                _slots[slot] = function;
+            }
         }
     }
 
@@ -54,13 +54,10 @@ internal sealed class FunctionSet
     public long Version { get; }
 
     /// <summary>Number of functions over all libraries.</summary>
-    public int FunctionCount => _functions.Count;
+    public int FunctionCount { get; }
 
     /// <summary>The library named <paramref name="name"/> (case-sensitive), or null.</summary>
     public FunctionLibrary? FindLibrary(string name) => _libraries.TryGetValue(name, out var library) ? library : null;
-
-    /// <summary>The function named <paramref name="name"/> (any case), or null.</summary>
-    public FunctionDefinition? FindFunction(string name) => _functions.TryGetValue(name, out var function) ? function : null;
 
     /// <summary>The function named by the bytes <paramref name="name"/> (any ASCII case), or null.</summary>
     public FunctionDefinition? FindFunction(ReadOnlySpan<byte> name)
