@@ -27,7 +27,6 @@ internal sealed class FunctionRegistry
 {
     private readonly object _changeLock = new();
     private FunctionSet _current = FunctionSet.Empty;
-    private long _version;
 
     /// <summary>The current libraries and functions.</summary>
     public FunctionSet Current => Volatile.Read(ref _current);
@@ -132,5 +131,5 @@ internal sealed class FunctionRegistry
     }
 
     private void Publish(FunctionLibrary[] libraries)
-        => Volatile.Write(ref _current, new FunctionSet(libraries, ++_version));
+        => Volatile.Write(ref _current, new FunctionSet(libraries, _current.Version + 1));
 }

@@ -555,8 +555,13 @@ G.redis = readonly(redis)
 
 -- Scripts that never assign a global nor use _ENV read the globals from G itself (LuaRunner);
 -- all others, and loaded chunks, get the read-only proxy env.
+-- Level 2: the error points at the script's line that read the global (also through a tail call).
+local function missing_global(_, k)
+  error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
+end
+
 setmetatable(G, {
-  __index = function(_, k) error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2) end,
+  __index = missing_global,
   __newindex = readonly_error,
   __metatable = false,
 })
@@ -577,9 +582,6 @@ rawset(G, '_G', env)
 -- get their keys and arguments as parameters).
 ------------------------------------------------------------------------------------------------
 local slower = string.lower
-local function missing_global(_, k)
-  error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
-end
 
 -- The functions' globals: G as the prelude built it (KEYS and ARGV are added to G later).
 local FG = {}
@@ -668,7 +670,7 @@ load_api.REDIS_VERSION_NUM = versionnum
 local load_redis = setmetatable({}, {
   __index = function(_, k)
     local v = rawget(load_api, k)
-    if v == nil then error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2) end
+    if v == nil then return missing_global(_, k) end
     return v
   end,
   __newindex = readonly_error,
@@ -678,7 +680,7 @@ protected[load_redis] = true
 
 local function load_index(_, k)
   if k == 'redis' then return load_redis end
-  error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
+  return missing_global(_, k)
 end
 
 local function begin_load()

@@ -187,6 +187,10 @@ public sealed unsafe partial class RespServerSession
     internal void WriteUnknownSubcommand(string commandName)
         => _writer.WriteError($"ERR unknown subcommand '{Encoding.UTF8.GetString(_args[1].Span)}'. Try {commandName} HELP.");
 
+    /// <summary>Redis's error for a subcommand it knows only under another argument count (or not at all).</summary>
+    internal void WriteSubcommandSyntaxError(string commandName)
+        => _writer.WriteError($"ERR unknown subcommand or wrong number of arguments for '{Encoding.UTF8.GetString(_args[1].Span)}'. Try {commandName} HELP.");
+
     /// <summary>Writes the error for a string-store callback result other than success.</summary>
     private bool WriteStringResultError(StringResult result)
     {

@@ -88,6 +88,11 @@ internal static class KeyExtraction
                 keys.Scope = KeyScope.DatabaseSwitch;
                 return;
 
+            case RespCommand.WATCH:
+                // No keys to lock: WATCH reads each key's version before its value, and arming the versions
+                // (RespServerSession.HoldWatch) may wait for writes that wait for key locks.
+                return;
+
             case RespCommand.ZUNION:
             case RespCommand.ZINTER:
             case RespCommand.ZDIFF:

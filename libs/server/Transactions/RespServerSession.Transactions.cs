@@ -122,6 +122,7 @@ public sealed unsafe partial class RespServerSession
     {
         var flags = info.Flags;
         bool write = (flags & CommandFlags.Write) != 0;
+        bool armed = false; // a write already found the table armed: it moves versions without asking again
         if (info.FirstKey == info.LastKey && (flags & CommandFlags.MovableKeys) == 0)
         {
             // Reads of one key (GET, HGET...) and keyless commands need none of this.
@@ -131,23 +132,23 @@ public sealed unsafe partial class RespServerSession
                 return;
             }
             // A write of one key (SET, INCR, HSET...) while no session watches: no lock, no version.
-            if (info.FirstKey > 0 && _watchArming.TryBeginUnarmedWrite(_writesInFlight))
+            if (info.FirstKey > 0)
             {
-                try
+                if (_watchArming.TryBeginUnarmedWrite(_writesInFlight))
                 {
-                    DispatchOrRetry(info.Command, blockingRetry);
+                    try
+                    {
+                        DispatchOrRetry(info.Command, blockingRetry);
+                    }
+                    finally
+                    {
+                        WatchArming.EndUnarmedWrite(_writesInFlight);
+                    }
+                    return;
                 }
-                finally
-                {
-                    WatchArming.EndUnarmedWrite(_writesInFlight);
-                }
-                return;
+                armed = true;
             }
         }
-
-        // Arming the watch versions may wait for other sessions' writes, which may wait for key locks: before this command takes any.
-        if (info.Command == RespCommand.WATCH && !InMulti)
-            HoldWatch();
 
         var keys = _commandKeys;
         KeyExtraction.Extract(info, _args, _argCount, keys);
@@ -174,7 +175,7 @@ public sealed unsafe partial class RespServerSession
                     for (int db = 0; db < _server.DatabaseCount; db++)
                         versions.BeginDatabaseChange(db);
                 }
-                unarmed = _watchArming.TryBeginUnarmedWrite(_writesInFlight);
+                unarmed = !armed && _watchArming.TryBeginUnarmedWrite(_writesInFlight);
                 if (!unarmed)
                 {
                     if (_writeSlots.Length < keys.Count)
@@ -505,9 +506,8 @@ public sealed unsafe partial class RespServerSession
     {
         if (_holdsWatch)
             return;
-        bool protectedBatch = _batchActive;
-        if (protectedBatch)
-            _storeSession!.EndUnsafe();
+        bool inBatch = _batchActive;
+        EndBatch();
         try
         {
             _watchArming.AddWatcher(_writesInFlight);
@@ -515,8 +515,8 @@ public sealed unsafe partial class RespServerSession
         }
         finally
         {
-            if (protectedBatch)
-                _storeSession!.BeginUnsafe();
+            if (inBatch)
+                BeginBatch();
         }
     }
 

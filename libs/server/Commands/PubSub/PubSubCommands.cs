@@ -90,7 +90,7 @@ public sealed unsafe partial class RespServerSession
             case "channels":
                 if (_argCount > 3)
                 {
-                    _writer.WriteError($"ERR unknown subcommand or wrong number of arguments for '{_args[1]}'. Try PUBSUB HELP.");
+                    WriteSubcommandSyntaxError("PUBSUB");
                     return;
                 }
                 var channels = Broker.Channels(_argCount == 3 ? _args[2].Span.ToArray() : null);

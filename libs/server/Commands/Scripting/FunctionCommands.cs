@@ -115,10 +115,6 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>Redis's reply to a subcommand given more arguments than it takes.</summary>
-    private void WriteSubcommandSyntaxError()
-        => _writer.WriteError($"ERR unknown subcommand or wrong number of arguments for '{Encoding.UTF8.GetString(_args[1].Span)}'. Try {CurrentCommand.Name} HELP.");
-
     /// <summary>FUNCTION LOAD [REPLACE] code: replies with the library's name.</summary>
     private void FunctionLoad()
     {
@@ -265,7 +261,7 @@ public sealed unsafe partial class RespServerSession
     {
         if (_argCount > 3)
         {
-            WriteSubcommandSyntaxError();
+            WriteSubcommandSyntaxError(CurrentCommand.Name);
             return;
         }
         if (_argCount == 3 && !_args[2].EqualsUpper("SYNC"u8) && !_args[2].EqualsUpper("ASYNC"u8))
@@ -282,7 +278,7 @@ public sealed unsafe partial class RespServerSession
     {
         if (_argCount > 4)
         {
-            WriteSubcommandSyntaxError();
+            WriteSubcommandSyntaxError(CurrentCommand.Name);
             return;
         }
         var policy = FunctionRestorePolicy.Append;

@@ -39,7 +39,7 @@ public sealed unsafe partial class RespServerSession
         else if (subcommand.EqualsUpper("OBJECT"u8) && _argCount == 3)
             DebugObject();
         else
-            _writer.WriteError($"ERR unknown subcommand or wrong number of arguments for '{subcommand}'. Try DEBUG HELP.");
+            WriteSubcommandSyntaxError("DEBUG");
     }
 
     /// <summary>

@@ -136,6 +136,13 @@ public sealed unsafe partial class RespServerSession
             info.Line("maxmemory", 0);
             info.Line("maxmemory_human", "0B");
             info.Line("maxmemory_policy", "noeviction");
+            // The managed heap's activity: collections pause the event loops, so a steady workload should not move these.
+            info.Line("gc_heap_bytes", GC.GetTotalMemory(false));
+            info.Line("gc_allocated_bytes", GC.GetTotalAllocatedBytes());
+            info.Line("gc_gen0_collections", GC.CollectionCount(0));
+            info.Line("gc_gen1_collections", GC.CollectionCount(1));
+            info.Line("gc_gen2_collections", GC.CollectionCount(2));
+            info.Line("gc_pause_time_ms", (long)GC.GetTotalPauseDuration().TotalMilliseconds);
         }
 
         if ((sections & InfoSections.Persistence) != 0)

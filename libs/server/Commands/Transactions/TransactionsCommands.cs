@@ -59,7 +59,8 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         _transaction ??= new TransactionState();
-        HoldWatch(); // done already by RunCommand, before it locked the keys; here for any other caller
+        // Before any key is read; WATCH holds no key lock (KeyExtraction), as arming may wait for writes that wait for one.
+        HoldWatch();
         var versions = _server.WatchVersions;
         for (int i = 1; i < _argCount; i++)
         {
