@@ -70,6 +70,8 @@ public sealed class GarnetServer : IDisposable
         if (_disposed)
             return;
         _disposed = true;
+        // A script looping on an event loop ends now; otherwise the loop's thread could not be joined.
+        Store.BeginStop();
         _unixServer?.Dispose();
         _tcpServer.Dispose();
         Store.Dispose();

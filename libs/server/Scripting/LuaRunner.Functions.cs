@@ -266,7 +266,7 @@ internal sealed unsafe partial class LuaRunner
         _runningFunction = function;
         try
         {
-            Execute(2, readOnly, ref writer, default(ScriptDigest), function);
+            Execute(2, readOnly, ref writer, default);
         }
         finally
         {

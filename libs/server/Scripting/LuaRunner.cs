@@ -361,7 +361,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         _argumentsMayHaveChanged = script.MayChangeTables;
         RawGetI(L, RegistryIndex, script.Reference);
         SetHooked(script.MayLoop);
-        Execute(0, readOnly, ref writer, digest, function: null);
+        Execute(0, readOnly, ref writer, digest);
     }
 
     /// <summary>Turns the script thread's instruction-count hook on or off (only while the thread is not running).</summary>
@@ -379,9 +379,9 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     /// <summary>
     /// Runs the function on the script thread's stack, below its <paramref name="argumentCount"/>
     /// arguments, and writes its reply or error. Errors name the script by <paramref name="digest"/>,
-    /// or the function <paramref name="function"/> when it is one.
+    /// or the running function when it is one.
     /// </summary>
-    private void Execute(int argumentCount, bool readOnly, ref RespWriter writer, in ScriptDigest digest, FunctionDefinition? function)
+    private void Execute(int argumentCount, bool readOnly, ref RespWriter writer, in ScriptDigest digest)
     {
         nint L = _thread;
         _readOnly = readOnly;
@@ -427,18 +427,10 @@ internal sealed unsafe partial class LuaRunner : IDisposable
                 message = "ERR Out of memory in the Lua script";
             else
                 message = ErrorText(L, -1);
-            if (function == null)
-            {
-                int line = FindUserLine(L, "@user_script"u8);
-                if (line > 0)
-                    message += $" script: {digest}, on @user_script:{line}.";
-            }
-            else
-            {
-                int line = FindUserLine(L, "@user_function"u8);
-                if (line > 0)
-                    message += $" script: {function.Name}, on @user_function:{line}.";
-            }
+            var function = _runningFunction;
+            int line = FindUserLine(L, function == null ? "@user_script"u8 : "@user_function"u8);
+            if (line > 0)
+                message += $" script: {function?.Name ?? digest.ToString()}, on @{(function == null ? "user_script" : "user_function")}:{line}.";
             writer.WriteError(message);
             // Resetting a failed thread leaves the error object on its stack: a new run needs it empty.
             CloseThread(L, _state);
@@ -610,6 +602,8 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             runner._scripting.AddTimedOut(runner);
             runner.ReleaseOtherConnections();
         }
+        if (runner._scripting.Stopping)
+            runner._killRequested = true;
         // Yielding from a count hook returns here normally; Lua unwinds after the hook returns.
         if (runner._killRequested && IsYieldable(L) != 0)
             YieldK(L, 0, 0, 0);

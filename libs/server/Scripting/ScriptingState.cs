@@ -36,13 +36,19 @@ internal sealed class ScriptingState
     private long _generation;
     private int _timedOutCount;
 
-    private ScriptingState(ServerOptions options)
+    private readonly StoreWrapper _server;
+
+    private ScriptingState(StoreWrapper server)
     {
-        TimeLimitMilliseconds = options.LuaTimeLimitMilliseconds;
+        _server = server;
+        TimeLimitMilliseconds = server.Options.LuaTimeLimitMilliseconds;
     }
 
     /// <summary>The state of <paramref name="server"/>.</summary>
-    public static ScriptingState Of(StoreWrapper server) => s_states.GetValue(server, static s => new ScriptingState(s.Options));
+    public static ScriptingState Of(StoreWrapper server) => s_states.GetValue(server, static s => new ScriptingState(s));
+
+    /// <summary>Whether the server is stopping: a running script is killed, whatever it wrote.</summary>
+    public bool Stopping => _server.Stopping;
 
     /// <summary>The function libraries (FUNCTION LOAD, FCALL).</summary>
     public FunctionRegistry Functions { get; } = new();

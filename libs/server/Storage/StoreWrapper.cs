@@ -75,6 +75,14 @@ public sealed class StoreWrapper : IDisposable
 
     internal void RequestShutdown() => ShutdownRequested?.Invoke();
 
+    /// <summary>Whether the server is stopping: running scripts end at their next hook, so their threads can be joined.</summary>
+    public bool Stopping => _stopping;
+
+    private volatile bool _stopping;
+
+    /// <summary>Marks the server as stopping, before its connections close (<see cref="Stopping"/>).</summary>
+    public void BeginStop() => _stopping = true;
+
     /// <summary>Database <paramref name="index"/>, created on first use.</summary>
     public GarnetDatabase GetDatabase(int index)
     {

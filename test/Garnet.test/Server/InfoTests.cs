@@ -164,6 +164,25 @@ public sealed class InfoTests : ServerTestBase
     }
 
     [Test]
+    public void MemoryReportsTheManagedHeapsCollections()
+    {
+        using var client = ConnectRaw();
+        System.GC.Collect();
+        // The test shares the server's process: INFO, read after, reports at least what the test saw.
+        var seen = new[] { System.GC.CollectionCount(0), System.GC.CollectionCount(1), System.GC.CollectionCount(2) };
+        long allocated = System.GC.GetTotalAllocatedBytes();
+        var fields = Fields(client, "memory");
+        for (int gen = 0; gen <= 2; gen++)
+        {
+            Assert.That(seen[gen], Is.GreaterThanOrEqualTo(1));
+            Assert.That(long.Parse(fields[$"gc_gen{gen}_collections"]), Is.GreaterThanOrEqualTo(seen[gen]));
+        }
+        Assert.That(long.Parse(fields["gc_allocated_bytes"]), Is.GreaterThanOrEqualTo(allocated));
+        Assert.That(long.Parse(fields["gc_heap_bytes"]), Is.GreaterThan(0));
+        Assert.That(long.Parse(fields["gc_pause_time_ms"]), Is.GreaterThanOrEqualTo(0));
+    }
+
+    [Test]
     public void ReplicationSaysMaster()
     {
         using var client = ConnectRaw();
