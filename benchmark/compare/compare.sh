@@ -121,6 +121,15 @@ wait_ready "$THIS_PORT"
 wait_ready "$REDIS_PORT"
 REDIS_VERSION=$(redis-server --version | sed -n 's/.*v=\([^ ]*\).*/\1/p')
 
+# A freshly started .NET server recompiles its hot paths in the background for its first ~15 s under
+# load (JIT tier-up), on the core it serves from. Both servers get the same untimed warm-up first.
+echo "Warming up both servers (redis-benchmark -t get,set -n $REQUESTS -P 1, untimed)..."
+for port in "$THIS_PORT" "$REDIS_PORT"; do
+    timeout 600 "${LOAD_PIN[@]}" redis-benchmark -p "$port" -t get,set -n "$REQUESTS" -r 100000 -c 50 -q > /dev/null 2>&1 || true
+    redis-cli -p "$port" flushall > /dev/null 2>&1 || true
+done
+sleep 1
+
 # ---- running one workload ------------------------------------------------------------------
 echo "workload,server,ops_per_sec,p99_us,status" > "$CSV"
 RESULT_ORDER=()
