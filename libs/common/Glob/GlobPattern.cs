@@ -22,6 +22,10 @@ public static class GlobPattern
     /// <summary>Whether <paramref name="text"/> matches <paramref name="pattern"/>, optionally ignoring ASCII case.</summary>
     public static bool IsMatch(ReadOnlySpan<byte> pattern, ReadOnlySpan<byte> text, bool ignoreCase = false)
     {
+        // Redis's matcher stops as soon as the text is empty: an empty text matches only an empty pattern, not even
+        // "*" (KEYS and SCAN list the empty key for "*" only because they skip matching for it: MatchesEverything).
+        if (text.IsEmpty)
+            return pattern.IsEmpty;
         int p = 0;
         int t = 0;
         int starPattern = -1; // pattern position after the last '*' seen

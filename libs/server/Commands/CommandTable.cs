@@ -32,13 +32,13 @@ public static partial class CommandTable
     [
         // Connection
         new(RespCommand.PING, "PING", -1, F.Fast, 0, 0, 0, A.Fast | A.Connection, "Returns the server's liveliness response."),
-        new(RespCommand.ECHO, "ECHO", 2, F.Fast, 0, 0, 0, A.Fast | A.Connection, "Returns the given string."),
+        new(RespCommand.ECHO, "ECHO", 2, F.Loading | F.Stale | F.Fast, 0, 0, 0, A.Fast | A.Connection, "Returns the given string."),
         new(RespCommand.QUIT, "QUIT", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Closes the connection."),
         new(RespCommand.HELLO, "HELLO", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Handshakes with the server."),
         new(RespCommand.SELECT, "SELECT", 2, F.Loading | F.Stale | F.Fast, 0, 0, 0, A.Fast | A.Connection, "Changes the selected database."),
         new(RespCommand.SWAPDB, "SWAPDB", 3, F.Write | F.Fast, 0, 0, 0, A.Keyspace | A.Write | A.Fast | A.Dangerous, "Swaps two databases."),
         new(RespCommand.RESET, "RESET", 1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Resets the connection."),
-        new(RespCommand.CLIENT, "CLIENT", -2, F.None, 0, 0, 0, A.Slow | A.Connection, "A container for client connection commands."),
+        new(RespCommand.CLIENT, "CLIENT", -2, F.None, 0, 0, 0, A.Slow, "A container for client connection commands."),
         new(RespCommand.AUTH, "AUTH", -2, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, A.Fast | A.Connection, "Authenticates the connection."),
 
         // Strings

@@ -106,6 +106,8 @@ internal static class KeyExtraction
             case RespCommand.ZUNIONSTORE:
             case RespCommand.ZINTERSTORE:
             case RespCommand.ZDIFFSTORE:
+                if (!TryReadNumKeys(args, argCount, 2, out _))
+                    return;
                 keys.Add(1, write: true);
                 AddNumKeys(args, argCount, 2, write, keys);
                 return;
@@ -182,12 +184,20 @@ internal static class KeyExtraction
     /// <summary>numkeys at <paramref name="numKeysAt"/>, then that many keys.</summary>
     private static void AddNumKeys(ReadOnlySpan<ArgSlice> args, int argCount, int numKeysAt, bool write, KeyList keys)
     {
-        if (numKeysAt >= argCount || !NumberFormat.TryParseLong(args[numKeysAt].Span, out long count) || count <= 0)
+        if (!TryReadNumKeys(args, argCount, numKeysAt, out long count))
             return;
-        long end = Math.Min(argCount, numKeysAt + 1 + count);
+        long end = numKeysAt + 1 + count;
         for (int i = numKeysAt + 1; i < end; i++)
             keys.Add(i, write);
     }
+
+    /// <summary>
+    /// The numkeys argument at <paramref name="numKeysAt"/>, when it is a positive count the arguments after it can hold.
+    /// Otherwise the command names no keys at all: it fails without touching any (as Redis reads it).
+    /// </summary>
+    private static bool TryReadNumKeys(ReadOnlySpan<ArgSlice> args, int argCount, int numKeysAt, out long count)
+        => NumberFormat.TryParseLong(numKeysAt < argCount ? args[numKeysAt].Span : default, out count)
+            && count > 0 && count <= argCount - numKeysAt - 1;
 
     /// <summary>SORT key [BY pattern] [LIMIT offset count] [GET pattern ...] [ASC|DESC] [ALPHA] [STORE destination].</summary>
     private static void AddSortKeys(ReadOnlySpan<ArgSlice> args, int argCount, bool write, KeyList keys)

@@ -78,7 +78,8 @@ public sealed class ConnectionCommandsTests : ServerTestBase
         Assert.That(client.Execute("SELECT", "-1"), Is.EqualTo("-ERR DB index is out of range\r\n"));
         Assert.That(client.Execute("SELECT", "abc"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(client.Execute("SELECT", "1.5"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
-        Assert.That(client.Execute("SELECT", "99999999999"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
+        Assert.That(client.Execute("SELECT", "99999999999"), Is.EqualTo("-ERR value is out of range, value must between -2147483648 and 2147483647\r\n"));
+        Assert.That(client.Execute("SELECT", "99999999999999999999"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(client.Execute("SELECT"), Is.EqualTo("-ERR wrong number of arguments for 'select' command\r\n"));
         Assert.That(client.Execute("SELECT", "0"), Is.EqualTo("+OK\r\n"));
     }

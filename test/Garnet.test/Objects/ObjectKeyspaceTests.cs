@@ -50,11 +50,14 @@ public class ObjectKeyspaceTests : ServerTestBase
             ["STRLEN", "l"], ["GETRANGE", "l", "0", "1"], ["SETRANGE", "l", "0", "x"], ["SETRANGE", "l", "0", ""], ["GETSET", "l", "x"],
             ["GETDEL", "l"], ["GETEX", "l"], ["GETEX", "l", "PERSIST"], ["SET", "l", "x", "GET"], ["SETBIT", "l", "1", "1"], ["GETBIT", "l", "1"],
             ["BITCOUNT", "l"], ["BITPOS", "l", "1"], ["BITFIELD", "l", "GET", "u8", "0"], ["BITFIELD", "l", "SET", "u8", "0", "1"],
-            ["BITOP", "AND", "dest", "l"], ["PFADD", "l", "x"], ["PFCOUNT", "l"], ["PFMERGE", "dest", "l"], ["LCS", "l", "l"],
+            ["BITOP", "AND", "dest", "l"], ["PFADD", "l", "x"], ["PFCOUNT", "l"], ["PFMERGE", "dest", "l"],
         ];
         foreach (var command in commands)
             Assert.That(client.Execute(command), Is.EqualTo(WrongType), string.Join(' ', command));
         Assert.That(client.Execute("MGET", "l", "missing"), Is.EqualTo("*2\r\n$-1\r\n$-1\r\n"), "MGET reads a non-string as nil");
+        // LCS words its type error its own way, and looks the keys up before it reads the options.
+        Assert.That(client.Execute("LCS", "l", "l"), Is.EqualTo("-ERR The specified keys must contain string values\r\n"));
+        Assert.That(client.Execute("LCS", "missing", "l", "BOGUS"), Is.EqualTo("-ERR The specified keys must contain string values\r\n"));
         Assert.That(client.Execute("LRANGE", "l", "0", "-1"), Is.EqualTo("*1\r\n$1\r\na\r\n"), "nothing changed");
         Assert.That(client.Execute("EXISTS", "dest"), Is.EqualTo(":0\r\n"));
     }

@@ -120,6 +120,21 @@ public sealed class ConfigTests : ServerTestBase
     }
 
     [Test]
+    public void SetRefusesMalformedValuesInRedissWords()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("CONFIG", "SET", "timeout", "abc"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'timeout') - argument couldn't be parsed into an integer\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "abc"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'lua-time-limit') - argument couldn't be parsed into an integer\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "maxmemory", "abc"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "maxmemory", "10mb"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - this server only supports '0'\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "appendonly", "maybe"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'appendonly') - argument must be 'yes' or 'no'\r\n"));
+        // Nothing was applied: a malformed value fails the whole command.
+        Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "123", "timeout", "x"), Does.StartWith("-ERR CONFIG SET failed (possibly related to argument 'timeout')"));
+        Assert.That(client.Execute("CONFIG", "GET", "lua-time-limit"), Does.Not.Contain("123"));
+        Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "5000"), Is.EqualTo("+OK\r\n"));
+    }
+
+    [Test]
     public void SetIsAllOrNothing()
     {
         using var client = ConnectRaw();

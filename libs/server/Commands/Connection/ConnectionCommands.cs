@@ -131,9 +131,15 @@ public sealed unsafe partial class RespServerSession
 
     private void Select()
     {
-        if (!NumberFormat.TryParseInt(_args[1].Span, out int index))
+        if (!NumberFormat.TryParseLong(_args[1].Span, out long index))
         {
             _writer.WriteError(RespStrings.ErrNotInteger);
+            return;
+        }
+        if (index is < int.MinValue or > int.MaxValue)
+        {
+            // Redis reads the index as an int after a long, with its own out-of-range text.
+            _writer.WriteError("ERR value is out of range, value must between -2147483648 and 2147483647"u8);
             return;
         }
         if (index < 0 || index >= _server.DatabaseCount)
@@ -142,7 +148,7 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         if (index != DatabaseIndex)
-            SelectDatabase(index);
+            SelectDatabase((int)index);
         _writer.WriteOk();
     }
 

@@ -123,7 +123,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>HSCAN key cursor [MATCH pattern] [COUNT count] [NOVALUES]: the cursor is checked before the key.</summary>
     private void HashScan()
     {
-        if (!TryParseHashCursor(_args[2].Span, out ulong cursor))
+        if (!ScanCursor.TryParse(_args[2].Span, out ulong cursor))
         {
             _writer.WriteError(RespStrings.ErrInvalidCursor);
             return;
@@ -133,23 +133,5 @@ public sealed unsafe partial class RespServerSession
         var output = NewObjectOutput();
         var status = ObjectRead(_args[1].Span, ref input, ref output);
         CompleteObjectReply(ref output, status);
-    }
-
-    /// <summary>A cursor as Redis takes it: an unsigned 64-bit decimal number, optionally with '+'.</summary>
-    private static bool TryParseHashCursor(ReadOnlySpan<byte> text, out ulong cursor)
-    {
-        cursor = 0;
-        if (text.Length > 0 && text[0] == '+')
-            text = text.Slice(1);
-        if (text.Length == 0)
-            return false;
-        foreach (byte c in text)
-        {
-            uint digit = (uint)(c - '0');
-            if (digit > 9 || cursor > (ulong.MaxValue - digit) / 10)
-                return false;
-            cursor = (cursor * 10) + digit;
-        }
-        return true;
     }
 }

@@ -45,7 +45,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>SCAN cursor [MATCH pattern] [COUNT count] [TYPE type].</summary>
     private void Scan()
     {
-        if (!TryParseCursor(_args[1].Span, out ulong cursor))
+        if (!ScanCursor.TryParse(_args[1].Span, out ulong cursor))
         {
             _writer.WriteError(RespStrings.ErrInvalidCursor);
             return;
@@ -102,24 +102,6 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteArrayHeader(2);
         _writer.WriteBulkInteger(next);
         WriteKeys(scan.Keys);
-    }
-
-    /// <summary>A cursor as Redis takes it: an unsigned 64-bit decimal number.</summary>
-    private static bool TryParseCursor(ReadOnlySpan<byte> text, out ulong cursor)
-    {
-        cursor = 0;
-        if (text.Length > 0 && text[0] == '+')
-            text = text.Slice(1);
-        if (text.Length == 0)
-            return false;
-        foreach (byte c in text)
-        {
-            uint digit = (uint)(c - '0');
-            if (digit > 9 || cursor > (ulong.MaxValue - digit) / 10)
-                return false;
-            cursor = (cursor * 10) + digit;
-        }
-        return true;
     }
 
     private void WriteKeys(KeyBuffer keys)

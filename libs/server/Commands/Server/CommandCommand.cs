@@ -227,7 +227,8 @@ public sealed unsafe partial class RespServerSession
             }
             info = subcommand.Info;
         }
-        if (info.FirstKey == 0)
+        bool movable = (info.Flags & CommandFlags.MovableKeys) != 0;
+        if (info.FirstKey == 0 && !movable)
         {
             _writer.WriteError(ServerStrings.ErrNoKeyArguments);
             return;
@@ -235,6 +236,25 @@ public sealed unsafe partial class RespServerSession
         if (!info.ArityAccepts(count))
         {
             _writer.WriteError(ServerStrings.ErrInvalidArgumentCount);
+            return;
+        }
+        if (movable)
+        {
+            // numkeys forms, SORT ... STORE, scripts: the same positions the transactions lock.
+            var found = new KeyList();
+            var command = _args.AsSpan(offset, count);
+            KeyExtraction.Extract(info, command, count, found);
+            if (found.Count == 0)
+            {
+                if ((info.Flags & CommandFlags.NoMandatoryKeys) != 0)
+                    _writer.WriteArrayHeader(0);
+                else
+                    _writer.WriteError(ServerStrings.ErrInvalidArguments);
+                return;
+            }
+            _writer.WriteArrayHeader(found.Count);
+            for (int i = 0; i < found.Count; i++)
+                _writer.WriteBulk(command[found.Position(i)].Span);
             return;
         }
         int last = info.LastKey < 0 ? count + info.LastKey : info.LastKey;

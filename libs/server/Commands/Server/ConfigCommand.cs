@@ -24,17 +24,30 @@ public sealed unsafe partial class RespServerSession
         Mutable,
     }
 
+    /// <summary>The syntax of a parameter's value, as Redis checks it on CONFIG SET.</summary>
+    private enum ConfigValue
+    {
+        Text,
+        Integer,
+        Memory,
+        YesNo,
+    }
+
     /// <summary>A CONFIG parameter: name, getter and, when mutable, its setter.</summary>
     private sealed class ConfigParameter
     {
-        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null)
+        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null, ConfigValue value = ConfigValue.Text)
         {
             Name = name;
             NameBytes = Encoding.ASCII.GetBytes(name);
             Kind = kind;
             Get = get;
             Set = set;
+            Value = value;
         }
+
+        /// <summary>What a value must look like; a malformed one is refused with Redis's words before anything else.</summary>
+        public ConfigValue Value { get; }
 
         public string Name { get; }
         public byte[] NameBytes { get; }
@@ -51,13 +64,13 @@ public sealed unsafe partial class RespServerSession
         new("databases", ConfigKind.Immutable, static s => s._server.DatabaseCount.ToString(CultureInfo.InvariantCulture)),
         new("dir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? Environment.CurrentDirectory),
         new("requirepass", ConfigKind.Mutable, static s => s._server.Options.Password ?? "", SetPassword),
-        new("maxmemory", ConfigKind.Fixed, static _ => "0"),
+        new("maxmemory", ConfigKind.Fixed, static _ => "0", value: ConfigValue.Memory),
         new("maxmemory-policy", ConfigKind.Fixed, static _ => "noeviction"),
         new("save", ConfigKind.Fixed, static _ => ""),
-        new("appendonly", ConfigKind.Fixed, static _ => "no"),
-        new("timeout", ConfigKind.Fixed, static _ => "0"),
-        new("replica-read-only", ConfigKind.Fixed, static _ => "yes"),
-        new("slave-read-only", ConfigKind.Fixed, static _ => "yes"),
+        new("appendonly", ConfigKind.Fixed, static _ => "no", value: ConfigValue.YesNo),
+        new("timeout", ConfigKind.Fixed, static _ => "0", value: ConfigValue.Integer),
+        new("replica-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
+        new("slave-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
         new("cluster-enabled", ConfigKind.Immutable, static _ => "no"),
         new("enable-debug-command", ConfigKind.Immutable, static s => s._server.Options.EnableDebugCommand ? "yes" : "no"),
         new("proto-max-bulk-len", ConfigKind.Immutable, static _ => MaxBulkLength.ToString(CultureInfo.InvariantCulture)),
@@ -67,7 +80,7 @@ public sealed unsafe partial class RespServerSession
         new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
         new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
         // Scripting: the time limit before -BUSY.
-        new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit),
+        new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
     ];
 
@@ -88,9 +101,35 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>lua-time-limit: applies to scripts started afterwards.</summary>
     private static void SetLuaTimeLimit(StoreWrapper server, string value)
+        => Garnet.server.Scripting.ScriptingState.Of(server).TimeLimitMilliseconds = long.Parse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+
+    /// <summary>Redis's complaint about a value of the wrong syntax for <paramref name="kind"/>, or null when it is well formed.</summary>
+    private static string? ConfigValueError(ConfigValue kind, string value)
     {
-        if (long.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out long milliseconds))
-            Garnet.server.Scripting.ScriptingState.Of(server).TimeLimitMilliseconds = milliseconds;
+        switch (kind)
+        {
+            case ConfigValue.Integer:
+                return long.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out _) ? null : "argument couldn't be parsed into an integer";
+            case ConfigValue.Memory:
+                return IsMemoryValue(value) ? null : "argument must be a memory value";
+            case ConfigValue.YesNo:
+                return value.Equals("yes", StringComparison.OrdinalIgnoreCase) || value.Equals("no", StringComparison.OrdinalIgnoreCase)
+                    ? null : "argument must be 'yes' or 'no'";
+            default:
+                return null;
+        }
+    }
+
+    /// <summary>A byte count as Redis's memtoull reads it: digits with an optional unit (k, kb, m, mb, g, gb; any case).</summary>
+    private static bool IsMemoryValue(string value)
+    {
+        int digits = 0;
+        while (digits < value.Length && char.IsAsciiDigit(value[digits]))
+            digits++;
+        if (digits == 0)
+            return false;
+        string unit = value.Substring(digits).ToLowerInvariant();
+        return unit is "" or "b" or "k" or "kb" or "m" or "mb" or "g" or "gb";
     }
 
     private void Config()
@@ -171,6 +210,11 @@ public sealed unsafe partial class RespServerSession
                 }
             }
             string value = _args[i + 1].ToString();
+            if (ConfigValueError(parameter.Value, value) is { } malformed)
+            {
+                WriteConfigSetFailed(name, malformed);
+                return;
+            }
             switch (parameter.Kind)
             {
                 case ConfigKind.Immutable:

@@ -164,7 +164,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>SSCAN key cursor [MATCH pattern] [COUNT count]: the cursor is checked first; the options by the object.</summary>
     private void SetScan()
     {
-        if (!TryParseCursor(_args[2].Span, out ulong cursor))
+        if (!ScanCursor.TryParse(_args[2].Span, out ulong cursor))
         {
             _writer.WriteError(RespStrings.ErrInvalidCursor);
             return;

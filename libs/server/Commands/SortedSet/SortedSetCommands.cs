@@ -82,7 +82,7 @@ public sealed unsafe partial class RespServerSession
                 RunSortedSet(write: false);
                 break;
             case RespCommand.ZSCAN:
-                if (!SortedSetObject.TryParseCursor(_args[2].Span, out _))
+                if (!ScanCursor.TryParse(_args[2].Span, out _))
                 {
                     _writer.WriteError(RespStrings.ErrInvalidCursor);
                     return;

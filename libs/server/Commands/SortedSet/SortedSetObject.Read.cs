@@ -176,7 +176,7 @@ public sealed partial class SortedSetObject
             writer.WriteRaw(SortedSetStrings.EmptyScan);
             return;
         }
-        TryParseCursor(input.Arg(0), out ulong cursor);
+        ScanCursor.TryParse(input.Arg(0), out ulong cursor);
         long count = 10;
         ReadOnlySpan<byte> pattern = default;
         bool matchAll = true, noScores = false;
@@ -247,8 +247,4 @@ public sealed partial class SortedSetObject
                 writer.WriteBulk(text.Slice(0, SortedSetScores.Format(item.Score, text)));
         }
     }
-
-    /// <summary>Parses a SCAN cursor: an unsigned 64-bit decimal.</summary>
-    internal static bool TryParseCursor(ReadOnlySpan<byte> text, out ulong cursor)
-        => Utf8Parser.TryParse(text, out cursor, out int consumed) && consumed == text.Length && text.Length > 0;
 }

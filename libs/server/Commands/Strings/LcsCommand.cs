@@ -9,6 +9,14 @@ public sealed unsafe partial class RespServerSession
 {
     private void Lcs()
     {
+        byte[]? a = ReadStringOrEmpty(_args[1].Span);
+        byte[]? b = ReadStringOrEmpty(_args[2].Span);
+        if (a == null || b == null)
+        {
+            // Redis looks the keys up before reading the options, and words this type error its own way.
+            _writer.WriteError("ERR The specified keys must contain string values"u8);
+            return;
+        }
         bool wantLength = false, wantIndexes = false, withMatchLength = false;
         long minMatchLength = 0;
         for (int i = 3; i < _argCount; i++)
@@ -42,13 +50,6 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
-        byte[]? a = ReadStringOrEmpty(_args[1].Span);
-        byte[]? b = ReadStringOrEmpty(_args[2].Span);
-        if (a == null || b == null)
-        {
-            _writer.WriteError(RespStrings.WrongType);
-            return;
-        }
         if (((long)a.Length + 1) * (b.Length + 1) * sizeof(uint) > AppendLogic.MaxStringLength)
         {
             _writer.WriteError("ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len"u8);
