@@ -19,6 +19,7 @@ public static class RespStrings
     public static ReadOnlySpan<byte> ErrNoSuchKey => "ERR no such key"u8;
     public static ReadOnlySpan<byte> ErrInvalidExpire => "ERR invalid expire time in 'set' command"u8;
     public static ReadOnlySpan<byte> ErrDbIndexOutOfRange => "ERR DB index is out of range"u8;
+    public static ReadOnlySpan<byte> ErrIntOutOfRange => "ERR value is out of range, value must between -2147483648 and 2147483647"u8;
     public static ReadOnlySpan<byte> ErrInvalidDbIndex => "ERR value is not an integer or out of range"u8;
     public static ReadOnlySpan<byte> ErrOffsetOutOfRange => "ERR offset is out of range"u8;
     public static ReadOnlySpan<byte> ErrStringTooLong => "ERR string exceeds maximum allowed size (proto-max-bulk-len)"u8;

@@ -69,6 +69,7 @@ public enum RespCommand : ushort
     FLUSHALL = 82,
     DUMP = 83,
     RESTORE = 84,
+    MOVE = 85,
 
     // Server
     INFO = 100,

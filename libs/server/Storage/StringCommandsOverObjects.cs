@@ -66,6 +66,7 @@ internal static class StringCommandsOverObjects
             case RespCommand.RENAME:
             case RespCommand.RENAMENX:
             case RespCommand.COPY:
+            case RespCommand.MOVE:
                 // The caller continues with the object commands' session (the type tells it to).
                 output.ObjectType = ObjectRecord.TypeOf(in record);
                 output.Number = record.Expiration;

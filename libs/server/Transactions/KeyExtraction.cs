@@ -154,6 +154,12 @@ internal static class KeyExtraction
                 }
                 return;
 
+            case RespCommand.MOVE:
+                keys.Add(1, write: true);
+                // MOVE writes another database's store: its latches are not in this lock set.
+                keys.Scope = KeyScope.Keyspace;
+                return;
+
             case RespCommand.MEMORY:
                 if (argCount >= 3 && args[1].EqualsUpper("USAGE"u8))
                     keys.Add(2, write: false);

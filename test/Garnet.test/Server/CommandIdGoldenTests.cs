@@ -71,6 +71,7 @@ public sealed class CommandIdGoldenTests
         ["FLUSHALL"] = 82,
         ["DUMP"] = 83,
         ["RESTORE"] = 84,
+        ["MOVE"] = 85,
         ["INFO"] = 100,
         ["CONFIG"] = 101,
         ["TIME"] = 102,

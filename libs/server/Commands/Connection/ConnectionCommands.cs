@@ -139,7 +139,7 @@ public sealed unsafe partial class RespServerSession
         if (index is < int.MinValue or > int.MaxValue)
         {
             // Redis reads the index as an int after a long, with its own out-of-range text.
-            _writer.WriteError("ERR value is out of range, value must between -2147483648 and 2147483647"u8);
+            _writer.WriteError(RespStrings.ErrIntOutOfRange);
             return;
         }
         if (index < 0 || index >= _server.DatabaseCount)

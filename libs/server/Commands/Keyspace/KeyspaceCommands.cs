@@ -33,6 +33,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.RENAME: Rename(onlyIfAbsent: false); break;
             case RespCommand.RENAMENX: Rename(onlyIfAbsent: true); break;
             case RespCommand.COPY: Copy(); break;
+            case RespCommand.MOVE: Move(); break;
             case RespCommand.KEYS: Keys(); break;
             case RespCommand.SCAN: Scan(); break;
             case RespCommand.RANDOMKEY: RandomKey(); break;

@@ -5,10 +5,10 @@ using Tsavorite;
 namespace Garnet.server;
 
 /// <summary>
-/// RENAME, RENAMENX and COPY. Each reads the source's value and expiration (ReadLogic copies them to
+/// RENAME, RENAMENX, COPY and MOVE. Each reads the source's value and expiration (ReadLogic copies them to
 /// the output buffer and <see cref="StringOutput.Number"/>), writes the destination as a SET with
 /// that absolute expiration would (NX when the destination must not exist), then, for a rename,
-/// deletes the source. A source holding an object is moved by handle (RENAME) or deep-copied (COPY).
+/// deletes the source. A source holding an object is moved by handle (RENAME, MOVE) or deep-copied (COPY).
 /// </summary>
 /// <remarks>
 /// These steps are separate engine operations on two keys, so they are not atomic: a client may see
@@ -133,6 +133,108 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(RespStrings.ErrOutOfMemory);
         else
             _writer.WriteInteger(result == CopyResult.Written ? 1 : 0);
+    }
+
+    /// <summary>
+    /// MOVE key db: moves the key, value and expiration, to database db (an object by handle); 1 when moved, 0 when
+    /// the key is missing here or already exists there (then nothing changes).
+    /// </summary>
+    private void Move()
+    {
+        if (!NumberFormat.TryParseLong(_args[2].Span, out long index))
+        {
+            _writer.WriteError(RespStrings.ErrNotInteger);
+            return;
+        }
+        if (index is < int.MinValue or > int.MaxValue)
+        {
+            _writer.WriteError(RespStrings.ErrIntOutOfRange);
+            return;
+        }
+        if (index < 0 || index >= _server.DatabaseCount)
+        {
+            _writer.WriteError(RespStrings.ErrDbIndexOutOfRange);
+            return;
+        }
+        if (index == _databaseIndex)
+        {
+            _writer.WriteError(KeyspaceStrings.ErrSameObject);
+            return;
+        }
+        // Atomic against other clients' commands on the key: its bucket is locked from the read to the delete (inside
+        // EXEC or a script the caller's locks already are), and the gate is exclusive as the target database's keys are not.
+        bool lockHere = _gateMode == 0;
+        if (lockHere)
+        {
+            int count = 0;
+            AddLockRequest(ref count, KeyLockRequest.For(_args[1].Span, exclusive: true));
+            LockKeys(count, keyspace: true);
+        }
+        try
+        {
+            MoveKey((int)index);
+        }
+        finally
+        {
+            if (lockHere)
+                UnlockKeys();
+        }
+    }
+
+    private void MoveKey(int index)
+    {
+        var key = _args[1].Span;
+        var output = default(StringOutput);
+        if (!ReadKey(key, RespCommand.MOVE, ref output).Found)
+        {
+            _writer.WriteInteger(0);
+            return;
+        }
+
+        GarnetObject? moved = null;
+        CopyResult result;
+        var target = AcquireDatabase(index);
+        try
+        {
+            if (output.ObjectType != GarnetObjectType.None)
+            {
+                var input = new ObjectInput(RespCommand.MOVE, GarnetObjectType.None, _args, 0, 0) { Operation = ObjectOperation.Reference };
+                var objectOutput = new ObjectOutput();
+                if (!ObjectStore.Read(key, ref input, ref objectOutput).Found || objectOutput.Object == null)
+                {
+                    result = CopyResult.SourceMissing;
+                }
+                else
+                {
+                    moved = objectOutput.Object;
+                    using var session = target.MainStore.NewSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
+                    result = InstallObject(session, key, moved, objectOutput.ExpirationTicks, replace: false);
+                }
+            }
+            else
+            {
+                using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(target.Objects));
+                result = WriteCopiedValue(session, key, output.Number, replace: false);
+            }
+        }
+        finally
+        {
+            target.RemoveUser();
+        }
+        if (result == CopyResult.OutOfMemory)
+        {
+            _writer.WriteError(RespStrings.ErrOutOfMemory);
+            return;
+        }
+        if (result != CopyResult.Written)
+        {
+            _writer.WriteInteger(0);
+            return;
+        }
+        Store.Delete(key);
+        if (moved != null)
+            NotifyObjectInstalled(index, key, moved);
+        _writer.WriteInteger(1);
     }
 
     /// <summary>Database <paramref name="index"/>, held (AddUser) so a concurrent flush cannot free it while in use; release with RemoveUser.</summary>

@@ -40,6 +40,7 @@ internal static class CommandDocs
         [RespCommand.SCAN] = "2.8.0",
         [RespCommand.DUMP] = "2.6.0",
         [RespCommand.RESTORE] = "2.6.0",
+        [RespCommand.MOVE] = "1.0.0",
         [RespCommand.CONFIG] = "2.0.0",
         [RespCommand.TIME] = "2.6.0",
         [RespCommand.COMMAND] = "2.8.13",

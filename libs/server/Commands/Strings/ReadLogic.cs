@@ -22,6 +22,7 @@ internal static class ReadLogic
             case RespCommand.RENAME:
             case RespCommand.RENAMENX:
             case RespCommand.COPY:
+            case RespCommand.MOVE:
                 output.Buffer!.Set(record.Value);
                 output.HasValue = true;
                 output.Number = record.Expiration;
