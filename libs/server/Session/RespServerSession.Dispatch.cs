@@ -54,7 +54,7 @@ public sealed unsafe partial class RespServerSession
         return CommandTable.Lookup(name);
     }
 
-    private void ExecuteCommand()
+    private void ExecuteCommandCore()
     {
         // Extensions: custom commands are found after the static table (FindCommand).
         var info = FindCommand(_args[0].Span);

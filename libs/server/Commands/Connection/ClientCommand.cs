@@ -39,6 +39,8 @@ public sealed unsafe partial class RespServerSession
         "    Protect the current connection from client eviction.",
         "NO-TOUCH (ON|OFF)",
         "    Keep commands of the current connection from changing keys' last access time.",
+        "REPLY (ON|OFF|SKIP)",
+        "    Control the replies sent to the current connection.",
     ];
 
     /// <summary>CLIENT NO-EVICT state of this connection.</summary>
@@ -66,6 +68,7 @@ public sealed unsafe partial class RespServerSession
             case Subcommand.ClientSetInfo: ClientSetInfo(); break;
             case Subcommand.ClientNoEvict: ClientSwitch(ref _noEvict); break;
             case Subcommand.ClientNoTouch: ClientSwitch(ref _noTouch); break;
+            case Subcommand.ClientReply: ClientReply(); break;
             case Subcommand.ClientHelp: WriteHelp(s_clientHelp); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a CLIENT subcommand.");
         }

@@ -184,6 +184,7 @@ public sealed unsafe partial class RespServerSession
         ClientName = null;
         _noEvict = false;
         _noTouch = false;
+        _replyMode = ReplyMode.On;
         Authenticated = _server.Options.Password == null;
         ResetPubSub(closing: false); // leaves every channel and pattern
         _writer.WriteRaw(ConnectionStrings.Reset);

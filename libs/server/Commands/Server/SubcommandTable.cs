@@ -18,6 +18,7 @@ internal enum Subcommand : byte
     ClientNoEvict,
     ClientNoTouch,
     ClientHelp,
+    ClientReply,
     ConfigGet,
     ConfigSet,
     ConfigResetStat,
@@ -83,6 +84,7 @@ internal static class SubcommandTable
             Entry(Subcommand.ClientSetInfo, RespCommand.CLIENT, "SETINFO", 4, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Sets information specific to the client or connection."),
             Entry(Subcommand.ClientNoEvict, RespCommand.CLIENT, "NO-EVICT", 3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Sets the client eviction mode of the connection."),
             Entry(Subcommand.ClientNoTouch, RespCommand.CLIENT, "NO-TOUCH", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Controls whether commands sent by the client affect the LRU/LFU of accessed keys."),
+            Entry(Subcommand.ClientReply, RespCommand.CLIENT, "REPLY", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Instructs the server whether to reply to commands."),
             Entry(Subcommand.ClientHelp, RespCommand.CLIENT, "HELP", 2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns helpful text about the different subcommands."),
         ],
         [RespCommand.CONFIG] =
