@@ -56,6 +56,9 @@ public sealed unsafe partial class RespServerSession
 
     private void ExecuteCommandWithoutReply()
     {
+        // Pub/sub messages are not replies: those queued so far still go out (as Redis pushes them regardless).
+        if (_outbox is { HasPending: true })
+            WriteQueuedMessages(int.MaxValue);
         _discardingSink ??= new DiscardingSink();
         var network = _writer;
         _writer = default;

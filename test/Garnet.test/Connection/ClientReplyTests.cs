@@ -68,6 +68,21 @@ public sealed class ClientReplyTests : ServerTestBase
     }
 
     [Test]
+    public void PubSubMessagesStillArrive()
+    {
+        using var subscriber = ConnectRaw();
+        using var publisher = ConnectRaw();
+        subscriber.Execute("HELLO", "3");
+        Assert.That(subscriber.Execute("SUBSCRIBE", "cr:ch"), Does.StartWith(">3\r\n$9\r\nsubscribe\r\n"));
+        subscriber.Send("CLIENT", "REPLY", "OFF");
+        subscriber.Send("PING");
+        Assert.That(publisher.Execute("PUBLISH", "cr:ch", "hello"), Is.EqualTo(":1\r\n"));
+        subscriber.Send("PING"); // its reply is dropped, the message queued before it is not
+        Assert.That(subscriber.ReadReply(), Is.EqualTo(">3\r\n$7\r\nmessage\r\n$5\r\ncr:ch\r\n$5\r\nhello\r\n"));
+        Assert.That(subscriber.Execute("CLIENT", "REPLY", "ON"), Is.EqualTo("+OK\r\n"));
+    }
+
+    [Test]
     public void Errors()
     {
         using var client = ConnectRaw();
