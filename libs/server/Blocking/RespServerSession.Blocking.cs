@@ -291,21 +291,34 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>Ends the wait of <paramref name="waiter"/> with the nil reply, if the client still waits on it.</summary>
-    internal void TimeOutBlocked(BlockedWaiter waiter)
+    internal void TimeOutBlocked(BlockedWaiter waiter) => EndWait(waiter, error: false);
+
+    /// <summary>
+    /// CLIENT UNBLOCK from another client: ends this client's wait as a timeout would, or with -UNBLOCKED when
+    /// <paramref name="error"/>. False when it is not blocked.
+    /// </summary>
+    internal bool UnblockFromOtherClient(bool error) => Volatile.Read(ref _blockedOn) is { } waiter && EndWait(waiter, error);
+
+    /// <summary>Ends the wait of <paramref name="waiter"/> with a timeout's reply or the -UNBLOCKED error, if it still waits.</summary>
+    private bool EndWait(BlockedWaiter waiter, bool error)
     {
         bool resume;
         lock (_gate)
         {
             if (_disposed || _blockedOn != waiter)
-                return;
+                return false;
             _server.Blocking.Unregister(waiter);
             Volatile.Write(ref _blockedOn, null);
-            _writer.WriteNullArray();
+            if (error)
+                _writer.WriteError("UNBLOCKED client unblocked via CLIENT UNBLOCK"u8);
+            else
+                _writer.WriteNullArray();
             _writer.Flush();
             resume = _stashLength > 0;
         }
         if (resume)
             ScheduleResume();
+        return true;
     }
 
     /// <summary>Runs the input stashed while blocked, on the thread pool (the receive path may be idle).</summary>

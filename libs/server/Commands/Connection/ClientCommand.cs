@@ -41,6 +41,8 @@ public sealed unsafe partial class RespServerSession
         "    Keep commands of the current connection from changing keys' last access time.",
         "REPLY (ON|OFF|SKIP)",
         "    Control the replies sent to the current connection.",
+        "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+        "    Unblock the specified blocked client.",
     ];
 
     /// <summary>CLIENT NO-EVICT state of this connection.</summary>
@@ -69,6 +71,7 @@ public sealed unsafe partial class RespServerSession
             case Subcommand.ClientNoEvict: ClientSwitch(ref _noEvict); break;
             case Subcommand.ClientNoTouch: ClientSwitch(ref _noTouch); break;
             case Subcommand.ClientReply: ClientReply(); break;
+            case Subcommand.ClientUnblock: ClientUnblock(); break;
             case Subcommand.ClientHelp: WriteHelp(s_clientHelp); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a CLIENT subcommand.");
         }
@@ -438,5 +441,32 @@ public sealed unsafe partial class RespServerSession
         if (subcommand != null && subcommand.Command == command)
             return subcommand.LowerName;
         return CommandTable.Get(command).LowerName;
+    }
+    /// <summary>CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 when that client was blocked (on keys) and now is not.</summary>
+    private void ClientUnblock()
+    {
+        if (!NumberFormat.TryParseLong(_args[2].Span, out long id))
+        {
+            _writer.WriteError(RespStrings.ErrNotInteger);
+            return;
+        }
+        bool error = false;
+        if (_argCount == 4)
+        {
+            if (_args[3].EqualsUpper("ERROR"u8))
+                error = true;
+            else if (!_args[3].EqualsUpper("TIMEOUT"u8))
+            {
+                _writer.WriteError("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR"u8);
+                return;
+            }
+        }
+        else if (_argCount > 4)
+        {
+            WriteSubcommandSyntaxError("CLIENT");
+            return;
+        }
+        var target = _server.Clients.Find(id);
+        _writer.WriteInteger(target != null && target.UnblockFromOtherClient(error) ? 1 : 0);
     }
 }

@@ -59,6 +59,7 @@ internal static class CommandDocs
         ["CLIENT|NO-EVICT"] = "7.0.0",
         ["CLIENT|NO-TOUCH"] = "7.2.0",
         ["CLIENT|REPLY"] = "3.2.0",
+        ["CLIENT|UNBLOCK"] = "5.0.0",
         ["CLIENT|HELP"] = "5.0.0",
         ["CONFIG|GET"] = "2.0.0",
         ["CONFIG|SET"] = "2.0.0",

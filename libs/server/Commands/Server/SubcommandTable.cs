@@ -19,6 +19,7 @@ internal enum Subcommand : byte
     ClientNoTouch,
     ClientHelp,
     ClientReply,
+    ClientUnblock,
     ConfigGet,
     ConfigSet,
     ConfigResetStat,
@@ -85,6 +86,7 @@ internal static class SubcommandTable
             Entry(Subcommand.ClientNoEvict, RespCommand.CLIENT, "NO-EVICT", 3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Sets the client eviction mode of the connection."),
             Entry(Subcommand.ClientNoTouch, RespCommand.CLIENT, "NO-TOUCH", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Controls whether commands sent by the client affect the LRU/LFU of accessed keys."),
             Entry(Subcommand.ClientReply, RespCommand.CLIENT, "REPLY", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Instructs the server whether to reply to commands."),
+            Entry(Subcommand.ClientUnblock, RespCommand.CLIENT, "UNBLOCK", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Unblocks a client blocked by a blocking command from a different connection."),
             Entry(Subcommand.ClientHelp, RespCommand.CLIENT, "HELP", 2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns helpful text about the different subcommands."),
         ],
         [RespCommand.CONFIG] =
