@@ -31,6 +31,9 @@ public sealed class ConfigTests : ServerTestBase
         Assert.That(client.Execute("CONFIG", "GET", "timeout"), Is.EqualTo("*2\r\n$7\r\ntimeout\r\n$1\r\n0\r\n"));
         Assert.That(client.Execute("CONFIG", "GET", "maxmemory"), Is.EqualTo("*2\r\n$9\r\nmaxmemory\r\n$1\r\n0\r\n"));
         Assert.That(client.Execute("CONFIG", "GET", "nonexistent"), Is.EqualTo("*0\r\n"));
+        // An exact name comes back as it was asked for; a pattern's matches under their own names.
+        Assert.That(client.Execute("CONFIG", "GET", "DataBases"), Is.EqualTo("*2\r\n$9\r\nDataBases\r\n$2\r\n16\r\n"));
+        Assert.That(client.Execute("CONFIG", "GET", "DATABASE?"), Is.EqualTo("*2\r\n$9\r\ndatabases\r\n$2\r\n16\r\n"));
     }
 
     [Test]
@@ -51,7 +54,7 @@ public sealed class ConfigTests : ServerTestBase
     {
         using var client = ConnectRaw();
         Assert.That(ConfigGet(client, "max*").Keys, Is.EquivalentTo(new[] { "maxmemory", "maxmemory-policy" }));
-        Assert.That(ConfigGet(client, "MAXMEMORY").Keys, Is.EquivalentTo(new[] { "maxmemory" }));
+        Assert.That(ConfigGet(client, "MAXMEMORY").Keys, Is.EquivalentTo(new[] { "MAXMEMORY" }), "an exact name is echoed as given");
         Assert.That(ConfigGet(client, "p?rt").Keys, Is.EquivalentTo(new[] { "port" }));
         Assert.That(ConfigGet(client, "*read-only").Keys, Is.EquivalentTo(new[] { "replica-read-only", "slave-read-only" }));
         Assert.That(ConfigGet(client, "[pb]*").Keys, Is.EquivalentTo(new[] { "port", "bind", "proto-max-bulk-len", "page" }));

@@ -152,25 +152,28 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>CONFIG GET pattern [pattern ...]: each matching parameter once, as a map (a flat array in RESP2).</summary>
+    /// <summary>
+    /// CONFIG GET pattern [pattern ...]: each matching parameter once, as a map (a flat array in RESP2). A parameter
+    /// asked for by its exact name is reported under the name as given (CONFIG GET PORT answers PORT), as Redis does.
+    /// </summary>
     private void ConfigGet()
     {
-        var matches = new List<ConfigParameter>();
+        var matches = new List<(ConfigParameter Parameter, int NameArgument)>();
         foreach (var parameter in s_configParameters)
         {
             for (int i = 2; i < _argCount; i++)
             {
                 if (GlobPattern.IsMatch(_args[i].Span, parameter.NameBytes, ignoreCase: true))
                 {
-                    matches.Add(parameter);
+                    matches.Add((parameter, _args[i].Span.IndexOfAny("*?["u8) < 0 ? i : -1));
                     break;
                 }
             }
         }
         _writer.WriteMapHeader(matches.Count);
-        foreach (var parameter in matches)
+        foreach (var (parameter, nameArgument) in matches)
         {
-            _writer.WriteBulk(parameter.NameBytes);
+            _writer.WriteBulk(nameArgument < 0 ? parameter.NameBytes : _args[nameArgument].Span);
             _writer.WriteBulk(parameter.Get(this));
         }
     }
