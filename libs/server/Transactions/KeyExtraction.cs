@@ -106,10 +106,10 @@ internal static class KeyExtraction
             case RespCommand.ZUNIONSTORE:
             case RespCommand.ZINTERSTORE:
             case RespCommand.ZDIFFSTORE:
-                if (!TryReadNumKeys(args, argCount, 2, out _))
+                if (!TryReadNumKeys(args, argCount, 2, out long sources))
                     return;
                 keys.Add(1, write: true);
-                AddNumKeys(args, argCount, 2, write, keys);
+                AddKeys(3, sources, write, keys);
                 return;
 
             case RespCommand.BLMPOP:
@@ -190,10 +190,14 @@ internal static class KeyExtraction
     /// <summary>numkeys at <paramref name="numKeysAt"/>, then that many keys.</summary>
     private static void AddNumKeys(ReadOnlySpan<ArgSlice> args, int argCount, int numKeysAt, bool write, KeyList keys)
     {
-        if (!TryReadNumKeys(args, argCount, numKeysAt, out long count))
-            return;
-        long end = numKeysAt + 1 + count;
-        for (int i = numKeysAt + 1; i < end; i++)
+        if (TryReadNumKeys(args, argCount, numKeysAt, out long count))
+            AddKeys(numKeysAt + 1, count, write, keys);
+    }
+
+    /// <summary><paramref name="count"/> keys from argument <paramref name="first"/> on.</summary>
+    private static void AddKeys(int first, long count, bool write, KeyList keys)
+    {
+        for (int i = first; i < first + count; i++)
             keys.Add(i, write);
     }
 

@@ -154,6 +154,7 @@ public class RenameCopyTests : ServerTestBase
         Assert.That(client.Execute("COPY", "a", "b", "DB", "16"), Is.EqualTo(Resp.Error("ERR DB index is out of range")));
         Assert.That(client.Execute("COPY", "a", "b", "DB", "-1"), Is.EqualTo(Resp.Error("ERR DB index is out of range")));
         Assert.That(client.Execute("COPY", "a", "b", "DB", "one"), Is.EqualTo(Resp.Error("ERR value is not an integer or out of range")));
+        Assert.That(client.Execute("COPY", "a", "b", "DB", "99999999999"), Is.EqualTo(Resp.Error("ERR value is out of range, value must between -2147483648 and 2147483647")));
         Assert.That(client.Execute("COPY", "a", "b", "DB"), Is.EqualTo(Resp.Error("ERR syntax error")));
         Assert.That(client.Execute("COPY", "a", "b", "FOO"), Is.EqualTo(Resp.Error("ERR syntax error")));
         Assert.That(client.Execute("EXISTS", "b"), Is.EqualTo(":0\r\n"));

@@ -442,6 +442,7 @@ public sealed unsafe partial class RespServerSession
             return subcommand.LowerName;
         return CommandTable.Get(command).LowerName;
     }
+
     /// <summary>CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 when that client was blocked (on keys) and now is not.</summary>
     private void ClientUnblock()
     {

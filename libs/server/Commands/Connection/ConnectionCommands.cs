@@ -131,25 +131,37 @@ public sealed unsafe partial class RespServerSession
 
     private void Select()
     {
-        if (!NumberFormat.TryParseLong(_args[1].Span, out long index))
+        if (!TryReadDatabaseIndex(in _args[1], out int index))
+            return;
+        if (index != DatabaseIndex)
+            SelectDatabase(index);
+        _writer.WriteOk();
+    }
+
+    /// <summary>
+    /// A database index argument (SELECT, MOVE, COPY ... DB), or false after writing Redis's error: not an integer, out of
+    /// int range (Redis reads it as a long, then an int, with its own text for each), or no such database.
+    /// </summary>
+    private bool TryReadDatabaseIndex(in ArgSlice argument, out int index)
+    {
+        index = 0;
+        if (!NumberFormat.TryParseLong(argument.Span, out long value))
         {
             _writer.WriteError(RespStrings.ErrNotInteger);
-            return;
+            return false;
         }
-        if (index is < int.MinValue or > int.MaxValue)
+        if (value is < int.MinValue or > int.MaxValue)
         {
-            // Redis reads the index as an int after a long, with its own out-of-range text.
             _writer.WriteError(RespStrings.ErrIntOutOfRange);
-            return;
+            return false;
         }
-        if (index < 0 || index >= _server.DatabaseCount)
+        if (value < 0 || value >= _server.DatabaseCount)
         {
             _writer.WriteError(RespStrings.ErrDbIndexOutOfRange);
-            return;
+            return false;
         }
-        if (index != DatabaseIndex)
-            SelectDatabase((int)index);
-        _writer.WriteOk();
+        index = (int)value;
+        return true;
     }
 
     private void SwapDb()

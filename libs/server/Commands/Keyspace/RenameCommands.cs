@@ -75,16 +75,8 @@ public sealed unsafe partial class RespServerSession
             }
             else if (_args[i].EqualsUpper("DB"u8) && i + 1 < _argCount)
             {
-                if (!NumberFormat.TryParseInt(_args[++i].Span, out targetIndex))
-                {
-                    _writer.WriteError(RespStrings.ErrNotInteger);
+                if (!TryReadDatabaseIndex(in _args[++i], out targetIndex))
                     return;
-                }
-                if (targetIndex < 0 || targetIndex >= _server.DatabaseCount)
-                {
-                    _writer.WriteError(RespStrings.ErrDbIndexOutOfRange);
-                    return;
-                }
             }
             else
             {
@@ -141,21 +133,8 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void Move()
     {
-        if (!NumberFormat.TryParseLong(_args[2].Span, out long index))
-        {
-            _writer.WriteError(RespStrings.ErrNotInteger);
+        if (!TryReadDatabaseIndex(in _args[2], out int index))
             return;
-        }
-        if (index is < int.MinValue or > int.MaxValue)
-        {
-            _writer.WriteError(RespStrings.ErrIntOutOfRange);
-            return;
-        }
-        if (index < 0 || index >= _server.DatabaseCount)
-        {
-            _writer.WriteError(RespStrings.ErrDbIndexOutOfRange);
-            return;
-        }
         if (index == _databaseIndex)
         {
             _writer.WriteError(KeyspaceStrings.ErrSameObject);
@@ -172,7 +151,7 @@ public sealed unsafe partial class RespServerSession
         }
         try
         {
-            MoveKey((int)index);
+            MoveKey(index);
         }
         finally
         {
