@@ -28,6 +28,9 @@ internal sealed record StoreOptions
 
     /// <summary>Default none: object records are flushed as they are. Owned by the test.</summary>
     public IDevice? ObjectLogDevice { get; init; }
+
+    /// <summary>Default none: the store's own budget, without limit or eviction.</summary>
+    public MemoryBudget? Budget { get; init; }
 }
 
 /// <summary>A store with one session for the test thread; disposing it disposes both.</summary>
@@ -45,6 +48,7 @@ internal sealed unsafe class TestStore : IDisposable
             EnableRevivification = options.EnableRevivification,
             LogDevice = options.LogDevice,
             ObjectLogDevice = options.ObjectLogDevice,
+            Budget = options.Budget,
         });
         Counts = new CallbackCounts { ChainHeadOf = ChainHead };
         Session = NewSession(Counts);

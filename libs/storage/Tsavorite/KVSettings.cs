@@ -27,6 +27,12 @@ public sealed class KVSettings
     /// <summary>Reuse the space of deleted and expired records in the mutable region. Default on.</summary>
     public bool EnableRevivification { get; set; } = true;
 
+    /// <summary>
+    /// The memory budget this store shares with others (a server's databases) and its eviction policy. Default:
+    /// a budget of the store's own, with no limit beyond <see cref="MemorySize"/> and no eviction.
+    /// </summary>
+    public MemoryBudget? Budget { get; set; }
+
     /// <summary>Freed records each revivification bin remembers; beyond that, freed space is left unused. Default 1024.</summary>
     public int RevivificationBinCapacity { get; set; } = 1024;
 }

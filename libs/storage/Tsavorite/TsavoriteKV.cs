@@ -29,7 +29,26 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         Log = new HybridLog(settings, Epoch, device);
         if (settings.EnableRevivification)
             FreePool = new FreeRecordPool(Epoch, settings.RevivificationBinCapacity);
+        Budget = settings.Budget ?? new MemoryBudget();
+        Log.HeadMoveRequested = RequestHeadMove;
+        Log.BudgetPageCap = () => Budget.PageCapFor(this);
+        Budget.Register(this);
     }
+
+    /// <summary>The memory budget the store counts against, and its eviction policy.</summary>
+    public MemoryBudget Budget { get; }
+
+    /// <summary>
+    /// Bytes held outside the log on the store's behalf (its user's heap objects), counted against the budget.
+    /// Read whenever the budget is computed, so it must be cheap.
+    /// </summary>
+    public Func<long>? ExternalMemorySize { get; set; }
+
+    /// <summary>Bytes the store holds against its budget: log pages in memory, the index and <see cref="ExternalMemorySize"/>.</summary>
+    public long MemoryBytes => Log.InMemoryBytes + IndexBytes + (ExternalMemorySize?.Invoke() ?? 0);
+
+    /// <summary>Bytes of the hash index: primary and overflow buckets.</summary>
+    public long IndexBytes => (Index.BucketCount + Index.OverflowBucketCount) * HashBucket.Size;
 
     /// <summary>The record log.</summary>
     public HybridLog Log { get; }
@@ -63,6 +82,8 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         if (_disposed)
             return;
         _disposed = true;
+        StopHeadMover();
+        Budget.Unregister(this);
         Log.Dispose();
         Index.Dispose();
         if (_ownsDevice)

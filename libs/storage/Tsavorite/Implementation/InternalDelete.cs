@@ -18,6 +18,7 @@ public sealed unsafe partial class TsavoriteKV
         // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
         bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
+        int waitsForHead = 0;
         while (true)
         {
             if (latch)
@@ -39,7 +40,7 @@ public sealed unsafe partial class TsavoriteKV
             }
             if (outcome == OperationOutcome.Done)
                 return status;
-            Epoch.ProtectAndDrain();
+            PauseBeforeRetry(ref waitsForHead);
         }
     }
 

@@ -23,6 +23,7 @@ public sealed unsafe partial class TsavoriteKV
         // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
         bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
+        int waitsForHead = 0;
         while (true)
         {
             long* entry = Index.FindOrCreateTag(bucket, tag);
@@ -33,7 +34,7 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 outcome = HashIndex.EntryHoldsTag(entry, tag)
-                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, out status)
+                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, held != null, out status)
                     : Retry(out status);
             }
             finally
@@ -43,24 +44,24 @@ public sealed unsafe partial class TsavoriteKV
             }
             if (outcome == OperationOutcome.Done)
                 return status;
-            Epoch.ProtectAndDrain();
+            PauseBeforeRetry(ref waitsForHead);
         }
     }
 
     private OperationOutcome RMWLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
         long address = TraceBack(key, entryAddress, out var record);
         if (address == 0)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, holdsKeyLocks, out status);
 
         bool expired = !record.Info.Tombstone && IsExpired(in record);
         bool live = !record.Info.Tombstone && !expired;
         bool mutable = address >= Log.ReadOnlyAddress;
         if (!live)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, holdsKeyLocks, out status);
 
         var rmwInfo = new RMWInfo { Address = address };
         if (mutable)
@@ -69,6 +70,7 @@ public sealed unsafe partial class TsavoriteKV
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
                     return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                TouchRecord(ref record);
                 NoteIfExpiring(ref record);
                 status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                 return OperationOutcome.Done;
@@ -90,7 +92,7 @@ public sealed unsafe partial class TsavoriteKV
             case OperationAction.ExpireAndStop:
                 return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
         }
-        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, out status);
+        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
     }
 
     /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
@@ -105,14 +107,15 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>Writes the updated copy of a live record to new space and links it in place of the old one.</summary>
     private OperationOutcome CopyUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long address, ref LogRecord source, bool sourceMutable, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long address, ref LogRecord source, bool sourceMutable, bool holdsKeyLocks,
+        out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         // A mutable source heading the chain is unlinked by the new record and its space reused.
         bool replaceSource = sourceMutable && address == entryAddress;
         var fields = functions.GetRMWModifiedFieldInfo(in source, ref input);
         int size = NewRecordSize(key.Length, ref fields);
-        switch (TryAllocateRecord(size, address, out long newAddress, out int allocated))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -123,6 +126,7 @@ public sealed unsafe partial class TsavoriteKV
 
         var destination = Log.GetRecord(newAddress);
         destination.Initialize(key, in fields, allocated, replaceSource ? source.Info.PreviousAddress : entryAddress);
+        destination.Access = ReplacementAccessWord(source.Access);
         var rmwInfo = new RMWInfo { Address = newAddress };
         if (!functions.CopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo))
         {
@@ -147,7 +151,8 @@ public sealed unsafe partial class TsavoriteKV
     /// record (<paramref name="reusableAddress"/>) if it fits, otherwise in new space.
     /// </summary>
     private OperationOutcome InitialUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, bool holdsKeyLocks,
+        out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         var rmwInfo = new RMWInfo { Address = reusableAddress };
@@ -167,6 +172,7 @@ public sealed unsafe partial class TsavoriteKV
             if (expired)
                 functions.DisposeRecord(ref reusable, DisposeReason.Expired);
             reusable.Reinitialize(in fields);
+            reusable.Access = NewAccessWord();
             if (!functions.InitialUpdater(ref reusable, ref input, ref output, ref rmwInfo))
             {
                 reusable.Info.Tombstone = true;
@@ -179,7 +185,7 @@ public sealed unsafe partial class TsavoriteKV
             return OperationOutcome.Done;
         }
 
-        switch (TryAllocateRecord(size, 0, out long newAddress, out int allocated))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -192,6 +198,7 @@ public sealed unsafe partial class TsavoriteKV
         bool replaceOld = reusableAddress != 0 && reusableAddress == entryAddress;
         var newRecord = Log.GetRecord(newAddress);
         newRecord.Initialize(key, in fields, allocated, replaceOld ? reusable.Info.PreviousAddress : entryAddress);
+        newRecord.Access = NewAccessWord();
         rmwInfo.Address = newAddress;
         if (!functions.InitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo))
         {

@@ -29,7 +29,11 @@ public sealed unsafe partial class TsavoriteKV
 
             var readInfo = new ReadInfo { Address = address };
             if (functions.Reader(in record, ref input, ref output, ref readInfo))
+            {
+                if (!readInfo.SkipAccessUpdate)
+                    TouchRecord(ref record);
                 return new Status(Status.Basic.Found);
+            }
             return readInfo.Action == OperationAction.CancelOperation
                 ? new Status(Status.Basic.Canceled)
                 : new Status(Status.Basic.NotFound);

@@ -18,6 +18,7 @@ public sealed unsafe partial class TsavoriteKV
         // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
         bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
+        int waitsForHead = 0;
         while (true)
         {
             long* entry = Index.FindOrCreateTag(bucket, tag);
@@ -28,7 +29,7 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 outcome = HashIndex.EntryHoldsTag(entry, tag)
-                    ? UpsertLatched(ref functions, key, value, ref input, ref output, entry, tag, out status)
+                    ? UpsertLatched(ref functions, key, value, ref input, ref output, entry, tag, held != null, out status)
                     : Retry(out status);
             }
             finally
@@ -38,7 +39,7 @@ public sealed unsafe partial class TsavoriteKV
             }
             if (outcome == OperationOutcome.Done)
                 return status;
-            Epoch.ProtectAndDrain();
+            PauseBeforeRetry(ref waitsForHead);
         }
     }
 
@@ -49,7 +50,7 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome UpsertLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value,
-        ref TInput input, ref TOutput output, long* entry, int tag, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
@@ -64,6 +65,7 @@ public sealed unsafe partial class TsavoriteKV
                 var upsertInfo = new UpsertInfo { Address = address };
                 if (functions.InPlaceWriter(ref record, value, ref input, ref output, ref upsertInfo))
                 {
+                    TouchRecord(ref record);
                     NoteIfExpiring(ref record);
                     status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                     return OperationOutcome.Done;
@@ -83,6 +85,7 @@ public sealed unsafe partial class TsavoriteKV
                     if (!record.Info.Tombstone)
                         functions.DisposeRecord(ref record, DisposeReason.Expired);
                     record.Reinitialize(in reuseFields);
+                    record.Access = NewAccessWord();
                     var upsertInfo = new UpsertInfo { Address = address };
                     if (!functions.InitialWriter(ref record, value, ref input, ref output, ref upsertInfo))
                     {
@@ -106,7 +109,8 @@ public sealed unsafe partial class TsavoriteKV
 
         var fields = functions.GetUpsertFieldInfo(key, value, ref input);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
-        switch (TryAllocateRecord(size, existed ? address : 0, out long newAddress, out int allocated))
+        // A holder of key locks may be what the head mover waits for, so its writes may use the reserve.
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -118,6 +122,7 @@ public sealed unsafe partial class TsavoriteKV
 
         var newRecord = Log.GetRecord(newAddress);
         newRecord.Initialize(key, in fields, allocated, replaceOld ? record.Info.PreviousAddress : entryAddress);
+        newRecord.Access = existed ? ReplacementAccessWord(record.Access) : NewAccessWord();
         var info = new UpsertInfo { Address = newAddress };
         if (!functions.InitialWriter(ref newRecord, value, ref input, ref output, ref info))
         {

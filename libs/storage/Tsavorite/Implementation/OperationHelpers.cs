@@ -34,10 +34,55 @@ public sealed unsafe partial class TsavoriteKV
             }
             address = candidate.Info.PreviousAddress;
         }
-        // Records below the head address would be read from the device; the head never moves past
-        // the begin address until that path exists, so here the chain has simply ended.
+        // Records below the head address have left memory (chains descend, so nothing older is in memory);
+        // until the storage tier reads them back, the chain has simply ended.
         record = default;
         return 0;
+    }
+
+    /// <summary>Set when this thread's operation was told to wait for the head of the log (read by <see cref="PauseBeforeRetry"/>).</summary>
+    [ThreadStatic]
+    private static bool WaitingForHead;
+
+    /// <summary>
+    /// Between attempts of an operation: refreshes the epoch (its latch is released) and, when it was told to
+    /// wait for the head of the log to move, gives the head mover the processor.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void PauseBeforeRetry(ref int waitsForHead)
+    {
+        Epoch.ProtectAndDrain();
+        if (WaitingForHead)
+        {
+            WaitingForHead = false;
+            HybridLog.PauseForHead(waitsForHead++);
+        }
+    }
+
+    /// <summary>Records one access of a live record (a read, an in-place write, TOUCH) in its access word.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void TouchRecord(ref LogRecord record)
+    {
+        var budget = Budget;
+        if (!budget.TracksFrequency)
+        {
+            uint touched = RecordAccess.LruClock | RecordAccess.AccessedBit;
+            if (record.Access != touched)
+                record.Access = touched;
+            return;
+        }
+        record.Access = RecordAccess.Touched(record.Access, true, budget.LfuLogFactor, budget.LfuDecayTime);
+    }
+
+    /// <summary>The access word of a record written for a key that had no live record.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal uint NewAccessWord() => RecordAccess.ForNewRecord(Budget.TracksFrequency);
+
+    /// <summary>The access word of a record that replaces the live record whose word is <paramref name="previous"/>.</summary>
+    internal uint ReplacementAccessWord(uint previous)
+    {
+        var budget = Budget;
+        return RecordAccess.ForReplacement(previous, budget.TracksFrequency, budget.LfuLogFactor, budget.LfuDecayTime);
     }
 
     /// <summary>Whether a live record is expired now.</summary>
@@ -63,17 +108,30 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>
     /// Reserves space for a new record: a freed record of fitting size if one is safe to reuse, else
-    /// the tail. A key that already exists is only moved to reused space at or above
-    /// <paramref name="minAddress"/> (its current record), never below it: a log scan that has not
-    /// reached the old record yet must still meet the new one, so cursor-based scans never miss a key
-    /// that exists throughout.
+    /// the tail. Reused space must lie above <paramref name="chainHeadAddress"/>, the address the key's hash
+    /// entry leads to, so hash chains keep descending in address: the head of the log may then pass any
+    /// address knowing that nothing a chain reaches from below it is still in memory. It also means a key
+    /// never moves below its current record, so a log scan that has not reached the old record yet still
+    /// meets the new one, and cursor-based scans never miss a key that exists throughout.
+    /// A <paramref name="privileged"/> write may use the budget's reserve pages (see <see cref="HybridLog.TryAllocate"/>).
+    /// When the budget's pages are taken, the operation is told to retry after the head moved.
     /// </summary>
-    internal AllocationStatus TryAllocateRecord(int size, long minAddress, out long address, out int allocatedSize)
+    internal AllocationStatus TryAllocateRecord(int size, long chainHeadAddress, out long address, out int allocatedSize, bool privileged = false)
     {
-        if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, minAddress, out address, out allocatedSize))
+        if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, chainHeadAddress + 1, out address, out allocatedSize))
             return AllocationStatus.Success;
         allocatedSize = size;
-        return Log.TryAllocate(size, out address);
+        bool inScan = InScan;
+        var status = Log.TryAllocate(size, out address, privileged || inScan);
+        if (status == AllocationStatus.WaitForHead)
+        {
+            // A scanning thread must not wait: the head mover may be waiting for its scan to end.
+            if (inScan)
+                return AllocationStatus.OutOfMemory;
+            WaitingForHead = true;
+            return AllocationStatus.RetryNow;
+        }
+        return status;
     }
 
     /// <summary>
@@ -143,7 +201,8 @@ public sealed unsafe partial class TsavoriteKV
 
         var fields = new RecordFieldInfo(0);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
-        switch (TryAllocateRecord(size, 0, out long newAddress, out int allocated))
+        // A tombstone gives space back, so it may use the reserve: deleting keeps working when memory is full.
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: true))
         {
             case AllocationStatus.RetryNow:
                 status = default;
@@ -154,6 +213,7 @@ public sealed unsafe partial class TsavoriteKV
         }
         var tombstone = Log.GetRecord(newAddress);
         tombstone.Initialize(key, in fields, allocated, entryAddress);
+        tombstone.Access = NewAccessWord();
         tombstone.Info.Tombstone = true;
         if (!TryLink(entry, tag, entryAddress, newAddress, ref tombstone))
         {

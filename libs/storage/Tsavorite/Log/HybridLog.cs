@@ -10,19 +10,19 @@ namespace Tsavorite;
 /// The hybrid record log: fixed-size pages of native memory in a circular buffer of frames,
 /// addressed by 48-bit logical addresses. From the oldest to the newest address:
 /// <list type="bullet">
-/// <item>[BeginAddress, HeadAddress): on the device only (none yet: see below),</item>
+/// <item>[BeginAddress, HeadAddress): gone from memory (on the device only, once the storage tier reads pages back; until then, gone),</item>
 /// <item>[HeadAddress, ReadOnlyAddress): in memory, read-only: updates copy the record to the tail,</item>
 /// <item>[ReadOnlyAddress, TailAddress): in memory, mutable: updates happen in place.</item>
 /// </list>
 /// Records are allocated at the tail by fetch-and-add. When the tail opens a new page, the
 /// read-only boundary follows it at a fixed lag (the mutable fraction of the memory budget); once
 /// every thread has seen the new boundary (epoch protection), the pages below it are written to the
-/// device; when the store has an object log, the objects that live records of the range refer to are
-/// serialized into it first (see <see cref="ObjectLog"/>). Reading records back from the device is not built yet, so pages are never evicted: when
-/// every frame of the memory budget holds a live page, allocation reports out-of-memory rather than
-/// dropping records.
+/// device (see HybridLog.Flush.cs). The head moves when the pages in memory approach what the memory
+/// budget allows: the store's head mover (see Eviction/) empties the oldest page, then
+/// <see cref="ShiftHeadAddress"/> passes it and, once no thread can still hold a pointer into it, its
+/// frame is cleared for reuse (see HybridLog.Head.cs).
 /// </summary>
-public sealed unsafe class HybridLog : IDisposable
+public sealed unsafe partial class HybridLog : IDisposable
 {
     private readonly LightEpoch _epoch;
     private readonly IDevice _device;
@@ -32,7 +32,8 @@ public sealed unsafe class HybridLog : IDisposable
     private readonly int _frameCount;
     private readonly int _frameMask;
     private readonly long* _frames;
-    private readonly int _mutablePages;
+    private readonly long* _frameAllocations;
+    private readonly double _mutableFraction;
     private readonly object _flushLock = new();
     private readonly List<(long From, long To)> _completedFlushes = new();
     private readonly ObjectLog? _objectLog;
@@ -73,16 +74,20 @@ public sealed unsafe class HybridLog : IDisposable
             frameCount *= 2;
         _frameCount = frameCount;
         _frameMask = frameCount - 1;
-        _mutablePages = Math.Max(1, (int)(frameCount * settings.MutableFraction));
+        _mutableFraction = settings.MutableFraction;
         _frames = (long*)NativeMemory.AllocZeroed((nuint)frameCount, (nuint)sizeof(long));
+        _frameAllocations = (long*)NativeMemory.AllocZeroed((nuint)frameCount, (nuint)sizeof(long));
 
-        BeginAddress = LogAddress.FirstValidAddress;
-        HeadAddress = LogAddress.FirstValidAddress;
+        _beginAddress = LogAddress.FirstValidAddress;
+        _headAddress = LogAddress.FirstValidAddress;
+        _safeHeadAddress = LogAddress.FirstValidAddress;
+        _reusableUntil = LogAddress.FirstValidAddress;
         _readOnlyAddress = LogAddress.FirstValidAddress;
         _safeReadOnlyAddress = LogAddress.FirstValidAddress;
         _flushRequestedUntil = LogAddress.FirstValidAddress;
         _flushedUntilAddress = LogAddress.FirstValidAddress;
-        OpenFrame(0);
+        if (!OpenFrame(0))
+            throw new OutOfMemoryException("Could not allocate the first log page.");
         _tailPageOffset = LogAddress.FirstValidAddress;
     }
 
@@ -96,10 +101,10 @@ public sealed unsafe class HybridLog : IDisposable
     public int FrameCount => _frameCount;
 
     /// <summary>Oldest address of the log.</summary>
-    public long BeginAddress { get; private set; }
+    public long BeginAddress => Volatile.Read(ref _beginAddress);
 
-    /// <summary>Oldest address still in memory.</summary>
-    public long HeadAddress { get; private set; }
+    /// <summary>Oldest address still in memory: operations stop following hash chains below it.</summary>
+    public long HeadAddress => Volatile.Read(ref _headAddress);
 
     /// <summary>Records below this address are read-only: updates copy them to the tail.</summary>
     public long ReadOnlyAddress => Volatile.Read(ref _readOnlyAddress);
@@ -125,8 +130,17 @@ public sealed unsafe class HybridLog : IDisposable
         }
     }
 
-    /// <summary>Bytes of page memory currently allocated.</summary>
+    /// <summary>Bytes of page memory currently allocated (frames, whether or not they hold a page now).</summary>
     public long MemoryInUse => Volatile.Read(ref _allocatedFrames) * _pageSize;
+
+    /// <summary>Pages between the head and the tail, the tail's included.</summary>
+    public long PagesInMemory => TailPage - (HeadAddress >> _pageSizeBits) + 1;
+
+    /// <summary>The page holding the last allocated byte: a full page stays the tail until the next one opens.</summary>
+    internal long TailPage => (TailAddress - 1) >> _pageSizeBits;
+
+    /// <summary>Bytes of the pages between the head and the tail: what the log holds against the memory budget.</summary>
+    public long InMemoryBytes => PagesInMemory << _pageSizeBits;
 
     /// <summary>The log that flushed object records' objects are serialized to, if the store has one.</summary>
     public ObjectLog? ObjectLog => _objectLog;
@@ -157,8 +171,10 @@ public sealed unsafe class HybridLog : IDisposable
     /// Reserves <paramref name="size"/> bytes at the tail. The caller must be epoch-protected. A
     /// record never spans pages: the thread whose reservation crosses the end of the page opens the
     /// next one; the rest of the old page stays zero, which a scan reads as the end of the page.
+    /// A <paramref name="privileged"/> caller (the head mover copying records forward, a tombstone, a holder
+    /// of key locks that the head mover may be waiting for) may use the pages the budget keeps in reserve.
     /// </summary>
-    internal AllocationStatus TryAllocate(int size, out long address)
+    internal AllocationStatus TryAllocate(int size, out long address, bool privileged = false)
     {
         if (size > _pageSize - LogAddress.FirstValidAddress)
             throw new TsavoriteException($"A record of {size} bytes does not fit in a page of {_pageSize} bytes.");
@@ -176,316 +192,66 @@ public sealed unsafe class HybridLog : IDisposable
         if (end - size > _pageSize)
             return AllocationStatus.RetryNow; // another thread crossed the page end first and is opening the next page
 
-        if (!TryOpenPage(page + 1))
+        var opened = TryOpenPage(page + 1, privileged, out long cap);
+        if (opened != AllocationStatus.Success)
         {
             // Let the next allocation cross the end again (and try again) instead of spinning forever.
             Volatile.Write(ref _tailPageOffset, (page << 32) | (long)_pageSize);
-            return AllocationStatus.OutOfMemory;
+            return opened;
         }
 
         Volatile.Write(ref _tailPageOffset, ((page + 1) << 32) | (long)size);
         address = (page + 1) << _pageSizeBits;
 
-        long desiredReadOnly = (page + 1 - _mutablePages) << _pageSizeBits;
+        long mutablePages = Math.Max(1, (long)(Math.Min(cap, _frameCount) * _mutableFraction));
+        long desiredReadOnly = (page + 1 - mutablePages) << _pageSizeBits;
         if (desiredReadOnly > ReadOnlyAddress)
             ShiftReadOnlyAddress(desiredReadOnly);
         return AllocationStatus.Success;
     }
 
-    /// <summary>Opens page <paramref name="page"/> in its frame, if the frame is free.</summary>
-    private bool TryOpenPage(long page)
+    /// <summary>
+    /// Opens page <paramref name="page"/> in its frame if the budget allows one more page in memory and the
+    /// frame's previous page has left memory. Asks for the head to move as the budget's limit comes near, so
+    /// that writers rarely find it reached. <paramref name="cap"/> is the budget's page count.
+    /// </summary>
+    private AllocationStatus TryOpenPage(long page, bool privileged, out long cap)
     {
+        cap = PageCap;
         if ((page << _pageSizeBits) >= (1L << LogAddress.AddressBits))
-            return false;
-        // The frame is free only once the page that used it last is below the head (evicted).
+            return AllocationStatus.OutOfMemory;
+        long pagesAfter = page - (HeadAddress >> _pageSizeBits) + 1;
+        long normalLimit = cap - ReservePages;
+        if (pagesAfter >= normalLimit - LeadPages(cap))
+            HeadMoveRequested?.Invoke();
+        if (pagesAfter > (privileged ? cap : normalLimit))
+            return RefuseOrWait();
+        // The frame is free only once the page that used it last has left memory and its frame was cleared.
         long previousOccupant = page - _frameCount;
-        if (previousOccupant >= 0 && (previousOccupant + 1) << _pageSizeBits > HeadAddress)
-            return false;
-        OpenFrame(page);
-        return true;
+        if (previousOccupant >= 0 && (previousOccupant + 1) << _pageSizeBits > Volatile.Read(ref _reusableUntil))
+            return RefuseOrWait();
+        return OpenFrame(page) ? AllocationStatus.Success : AllocationStatus.OutOfMemory;
     }
 
-    private void OpenFrame(long page)
+    /// <summary>
+    /// Opens <paramref name="page"/>'s frame. A frame never used before is allocated zeroed (lazily, by the
+    /// operating system, so a page costs memory only as it fills); a reused one was cleared when its previous
+    /// page left memory. Returns false if the memory cannot be had.
+    /// </summary>
+    private bool OpenFrame(long page)
     {
         int frame = (int)(page & _frameMask);
-        if (_frames[frame] == 0)
-        {
-            _frames[frame] = (long)NativeMemory.AlignedAlloc((nuint)_pageSize, 4096);
-            Interlocked.Increment(ref _allocatedFrames);
-        }
-        NativeMemory.Clear((void*)_frames[frame], (nuint)_pageSize);
-    }
-
-    /// <summary>
-    /// Moves the read-only boundary up to <paramref name="newReadOnlyAddress"/> (never down, never past
-    /// the tail). Once every thread has observed it, the pages below it are flushed to the device.
-    /// </summary>
-    public void ShiftReadOnlyAddress(long newReadOnlyAddress)
-    {
-        newReadOnlyAddress = Math.Min(newReadOnlyAddress, TailAddress);
-        if (!MonotonicUpdate(ref _readOnlyAddress, newReadOnlyAddress))
-            return;
-        _epoch.BumpCurrentEpoch(() => OnReadOnlyObserved(newReadOnlyAddress));
-    }
-
-    /// <summary>Moves the read-only boundary to the tail: every record becomes read-only and is flushed.</summary>
-    public void ShiftReadOnlyToTail() => ShiftReadOnlyAddress(TailAddress);
-
-    /// <summary>
-    /// Makes every record read-only and waits until the device holds all of them. Returns <see langword="false"/>
-    /// if a flush failed (see <see cref="FlushErrors"/>) or <paramref name="timeout"/> passed first. The caller must
-    /// not hold epoch protection: the flush starts once every protected thread has moved past the shift.
-    /// </summary>
-    public bool FlushToTail(TimeSpan timeout)
-    {
-        long tail = TailAddress;
-        long errors = FlushErrors;
-        ShiftReadOnlyToTail();
-        long deadline = Environment.TickCount64 + (long)timeout.TotalMilliseconds;
-        while (FlushedUntilAddress < tail)
-        {
-            if (FlushErrors != errors || Environment.TickCount64 >= deadline)
-                return false;
-            Thread.Sleep(1);
-        }
+        if (_frames[frame] != 0)
+            return true;
+        // calloc hands back fresh zero pages for large sizes without touching them; the extra bytes align the
+        // frame to 4 KB for devices that write whole sectors.
+        void* raw = NativeMemory.AllocZeroed((nuint)_pageSize + FrameAlignment);
+        if (raw == null)
+            return false;
+        _frameAllocations[frame] = (long)raw;
+        _frames[frame] = Alignment.RoundUp((long)raw, FrameAlignment);
+        Interlocked.Increment(ref _allocatedFrames);
         return true;
-    }
-
-    private void OnReadOnlyObserved(long readOnlyAddress)
-    {
-        MonotonicUpdate(ref _safeReadOnlyAddress, readOnlyAddress);
-        long from;
-        do
-        {
-            from = Volatile.Read(ref _flushRequestedUntil);
-            if (from >= readOnlyAddress)
-                return;
-        }
-        while (Interlocked.CompareExchange(ref _flushRequestedUntil, readOnlyAddress, from) != from);
-        Flush(from, readOnlyAddress);
-    }
-
-    /// <summary>
-    /// Writes [from, to) to the device. With an object log, the range first has its objects serialized,
-    /// which runs off the calling thread, one range after another.
-    /// </summary>
-    private void Flush(long from, long to)
-    {
-        if (_objectLog == null || ObjectSerializer == null)
-        {
-            WritePages(from, to, OnFlushCompleted, null);
-            return;
-        }
-        lock (_objectFlushQueue)
-        {
-            _objectFlushQueue.Enqueue(new FlushRange(from, to));
-            if (_objectFlushRunning)
-                return;
-            _objectFlushRunning = true;
-        }
-        ThreadPool.UnsafeQueueUserWorkItem(_ => RunObjectFlushes(), null);
-    }
-
-    /// <summary>Issues the device writes of [from, to), a page at a time, at device address = logical address.</summary>
-    private void WritePages(long from, long to, DeviceIOCompletionCallback callback, PendingWrites? pending)
-    {
-        uint sector = Math.Max(1u, _device.SectorSize);
-        long start = from;
-        while (start < to)
-        {
-            long pageStart = PageStart(start);
-            long end = Math.Min(to, pageStart + _pageSize);
-            // Sector-align the write; the extra bytes at either end are page bytes too, rewritten later.
-            long alignedStart = Alignment.RoundDown(start - pageStart, sector) + pageStart;
-            long alignedEnd = Math.Min(pageStart + _pageSize, Alignment.RoundUp(end - pageStart, sector) + pageStart);
-            pending?.Add();
-            _device.WriteAsync((IntPtr)GetPhysicalAddress(alignedStart), (ulong)alignedStart, (uint)(alignedEnd - alignedStart), callback,
-                pending ?? (object)new FlushRange(start, end));
-            start = end;
-        }
-    }
-
-    /// <summary>
-    /// Flushes the queued ranges of a store with objects, in order, each completely before the next:
-    /// serialize the objects (which notes entry addresses in the records), write the entries, then the
-    /// pages. Waiting for each range keeps a later write of a shared sector from being overtaken by an
-    /// earlier one that lacks the later range's entry addresses.
-    /// </summary>
-    private void RunObjectFlushes()
-    {
-        while (true)
-        {
-            FlushRange range;
-            lock (_objectFlushQueue)
-            {
-                if (_objectFlushQueue.Count == 0 || _disposed)
-                {
-                    _objectFlushRunning = false;
-                    Monitor.PulseAll(_objectFlushQueue);
-                    return;
-                }
-                range = _objectFlushQueue.Dequeue();
-            }
-            var pending = new PendingWrites();
-            var writer = _objectLog!.BeginFlush();
-            try
-            {
-                SerializeObjects(range.From, range.To, writer);
-                pending.Add();
-                if (!_objectLog.EndFlush(OnObjectFlushWriteCompleted, pending))
-                    pending.Done(0);
-                WritePages(range.From, range.To, OnObjectFlushWriteCompleted, pending);
-            }
-            catch (Exception)
-            {
-                // A serializer bug must not take the server down from a pool thread: the range stays unflushed.
-                pending.Fail();
-            }
-            pending.Done(0); // the flush thread's own hold
-            pending.WaitAll();
-            if (pending.Failed)
-                Interlocked.Increment(ref _flushErrors);
-            else
-                OnFlushCompleted(0, 0, range);
-        }
-    }
-
-    private static void OnObjectFlushWriteCompleted(uint errorCode, uint numBytes, object? context)
-        => ((PendingWrites)context!).Done(errorCode);
-
-    /// <summary>Hands each valid, live object record of [from, to) to the serializer.</summary>
-    private void SerializeObjects(long from, long to, ObjectLogWriter writer)
-    {
-        var serializer = ObjectSerializer!;
-        long address = from;
-        while (address < to)
-        {
-            long pageEnd = PageStart(address) + _pageSize;
-            if (address + RecordLayout.MinRecordSize > pageEnd)
-            {
-                address = pageEnd;
-                continue;
-            }
-            var record = GetRecord(address);
-            int size = TsavoriteKV.MeasureRecordAt(in record, (int)(pageEnd - address));
-            if (size <= 0)
-            {
-                address = pageEnd; // the unused end of a page
-                continue;
-            }
-            var info = record.Info;
-            if (info.ValueIsObject && info.Valid && !info.Tombstone)
-            {
-                try
-                {
-                    serializer.Serialize(ref record, writer);
-                }
-                finally
-                {
-                    writer.CancelEntry(); // a serializer that threw leaves no half entry behind
-                }
-            }
-            address += size;
-        }
-    }
-
-    /// <summary>Visits one record read back from the device.</summary>
-    public delegate void FlushedRecordVisitor(in LogRecord record, long address);
-
-    /// <summary>
-    /// Reads the flushed part of [<paramref name="from"/>, <paramref name="until"/>) back from the device,
-    /// a page at a time, and hands every record in it to <paramref name="visitor"/>, invalid ones
-    /// included (blocking; for recovery and inspection). <paramref name="from"/> must be a record start.
-    /// </summary>
-    public void ForEachFlushedRecord(long from, long until, FlushedRecordVisitor visitor)
-    {
-        ArgumentNullException.ThrowIfNull(visitor);
-        until = Math.Min(until, FlushedUntilAddress);
-        byte* page = (byte*)NativeMemory.AlignedAlloc((nuint)_pageSize, 4096);
-        try
-        {
-            long address = Math.Max(from, LogAddress.FirstValidAddress);
-            while (address < until)
-            {
-                long pageStart = PageStart(address);
-                long end = Math.Min(until, pageStart + _pageSize);
-                var bytes = new Span<byte>(page + (address - pageStart), (int)(end - address));
-                DeviceReads.Read(_device, address, bytes);
-                while (address + RecordLayout.MinRecordSize <= end)
-                {
-                    var record = new LogRecord(page + (address - pageStart));
-                    int size = TsavoriteKV.MeasureRecordAt(in record, (int)(end - address));
-                    if (size <= 0)
-                        break;
-                    visitor(in record, address);
-                    address += size;
-                }
-                address = pageStart + _pageSize;
-            }
-        }
-        finally
-        {
-            NativeMemory.AlignedFree(page);
-        }
-    }
-
-    /// <summary>Counts the device writes of one object flush and lets the flush thread wait for them.</summary>
-    private sealed class PendingWrites
-    {
-        private int _count = 1; // the flush thread holds one until every write is issued
-        private int _failed;
-        private readonly ManualResetEventSlim _done = new();
-
-        public bool Failed => Volatile.Read(ref _failed) != 0;
-
-        public void Add() => Interlocked.Increment(ref _count);
-
-        public void Fail() => Volatile.Write(ref _failed, 1);
-
-        public void Done(uint errorCode)
-        {
-            if (errorCode != 0)
-                Volatile.Write(ref _failed, 1);
-            if (Interlocked.Decrement(ref _count) == 0)
-                _done.Set();
-        }
-
-        public void WaitAll()
-        {
-            _done.Wait();
-            _done.Dispose();
-        }
-    }
-
-    private sealed record FlushRange(long From, long To);
-
-    private void OnFlushCompleted(uint errorCode, uint numBytes, object? context)
-    {
-        var range = (FlushRange)context!;
-        if (errorCode != 0)
-        {
-            Interlocked.Increment(ref _flushErrors);
-            return;
-        }
-        lock (_flushLock)
-        {
-            _completedFlushes.Add((range.From, range.To));
-            bool advanced = true;
-            while (advanced)
-            {
-                advanced = false;
-                for (int i = 0; i < _completedFlushes.Count; i++)
-                {
-                    if (_completedFlushes[i].From <= _flushedUntilAddress && _completedFlushes[i].To > _flushedUntilAddress)
-                    {
-                        Volatile.Write(ref _flushedUntilAddress, _completedFlushes[i].To);
-                        _completedFlushes.RemoveAt(i);
-                        advanced = true;
-                        break;
-                    }
-                }
-            }
-        }
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -517,9 +283,10 @@ public sealed unsafe class HybridLog : IDisposable
         _objectLog?.Device.WaitForPendingWrites();
         for (int i = 0; i < _frameCount; i++)
         {
-            if (_frames[i] != 0)
-                NativeMemory.AlignedFree((void*)_frames[i]);
+            if (_frameAllocations[i] != 0)
+                NativeMemory.Free((void*)_frameAllocations[i]);
         }
         NativeMemory.Free(_frames);
+        NativeMemory.Free(_frameAllocations);
     }
 }

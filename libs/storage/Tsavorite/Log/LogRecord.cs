@@ -22,6 +22,13 @@ public readonly unsafe struct LogRecord
     /// <summary>The header of the record.</summary>
     public ref RecordInfo Info => ref Unsafe.AsRef<RecordInfo>(_record);
 
+    /// <summary>
+    /// The access word: the LRU clock or LFU counter reads and updates maintain (see <see cref="RecordAccess"/>).
+    /// Readers update it under a shared latch, so it is written with plain 32-bit stores that racing readers
+    /// may overwrite with an equally current value.
+    /// </summary>
+    public ref uint Access => ref *(uint*)(_record + RecordLayout.AccessOffset);
+
     /// <summary>Length of the key in bytes.</summary>
     public int KeyLength => *(int*)(_record + RecordLayout.KeyLengthOffset);
 

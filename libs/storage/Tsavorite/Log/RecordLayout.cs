@@ -6,22 +6,26 @@ namespace Tsavorite;
 /// <summary>
 /// Offsets of a record's fields. A record is laid out as
 /// <code>
-/// [RecordInfo 8][key length 4][key][pad][value length 4][value (8-aligned)][pad to 8]
+/// [RecordInfo 8][key length 4][access 4][key][pad][value length 4][value (8-aligned)][pad to 8]
 /// [ETag 8 if HasETag][expiration 8 if HasExpiration][filler length 4 if HasFiller ... slack]
 /// </code>
 /// Every record starts and ends 8-byte aligned. The slack (filler) lets a value grow in place and
-/// lets a freed record be reused by a smaller one.
+/// lets a freed record be reused by a smaller one. The access word is the record's LRU clock or LFU
+/// counter (see <see cref="RecordAccess"/>), which eviction reads when the record reaches the head of the log.
 /// </summary>
 public static class RecordLayout
 {
     /// <summary>Offset of the key length.</summary>
     public const int KeyLengthOffset = 8;
 
+    /// <summary>Offset of the access word (<see cref="RecordAccess"/>).</summary>
+    public const int AccessOffset = 12;
+
     /// <summary>Offset of the key bytes.</summary>
-    public const int KeyOffset = 12;
+    public const int KeyOffset = 16;
 
     /// <summary>The smallest possible record: empty key, empty value.</summary>
-    public const int MinRecordSize = 16;
+    public const int MinRecordSize = 24;
 
     /// <summary>Offset of the value length for a key of <paramref name="keyLength"/> bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -9,6 +9,9 @@ public enum DisposeReason : byte
     /// <summary>Upsert wrote the key's value into a new record; the old live record is no longer reachable.</summary>
     Superseded,
 
-    /// <summary>The record had expired and a write replaced or reused it.</summary>
+    /// <summary>The record had expired and a write replaced or reused it, or the head of the log passed it.</summary>
     Expired,
+
+    /// <summary>The head of the log passed the live record and the eviction policy dropped it.</summary>
+    Evicted,
 }

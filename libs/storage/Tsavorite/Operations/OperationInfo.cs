@@ -21,6 +21,12 @@ public struct ReadInfo
 
     /// <summary>Set by the callback to cancel.</summary>
     public OperationAction Action;
+
+    /// <summary>
+    /// Set by the callback when the read is not an access of the key (TTL, TYPE, EXISTS, OBJECT): the record's
+    /// access word (<see cref="RecordAccess"/>), which eviction and OBJECT IDLETIME/FREQ read, stays as it was.
+    /// </summary>
+    public bool SkipAccessUpdate;
 }
 
 /// <summary>Context of an Upsert callback.</summary>

@@ -27,6 +27,8 @@ public sealed unsafe partial class TsavoriteKV
     {
         bool includeMoved = (flags & ScanFlags.IncludeMovedPastEnd) != 0;
         FreePool?.BeginScan();
+        ScanGate.EnterScan(Epoch);
+        ScanDepth++;
         try
         {
             long end = Log.TailAddress;
@@ -39,6 +41,14 @@ public sealed unsafe partial class TsavoriteKV
             int sinceRefresh = 0;
             while (address < end)
             {
+                // The head may have passed the scan since its last refresh; what it passed is gone (copied
+                // forward to the tail, where the scan still meets it, or dropped).
+                long head = Log.HeadAddress;
+                if (address < head)
+                {
+                    address = head;
+                    continue;
+                }
                 long pageEnd = Log.PageStart(address) + pageSize;
                 if (address + RecordLayout.MinRecordSize > pageEnd)
                 {
@@ -71,12 +81,16 @@ public sealed unsafe partial class TsavoriteKV
                 long* bucket = Index.BucketOf(hash);
                 int size;
                 bool stop = false;
-                // Waiting refreshes the epoch; the record stays put meanwhile, since reuse is paused and pages stay in memory.
+                // Waiting refreshes the epoch; the record stays put meanwhile unless the head passes it (checked
+                // under the latch), since reuse is paused.
                 bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: false);
                 if (latch)
                     HashBucket.AcquireShared(bucket, Epoch);
                 try
                 {
+                    // Waiting refreshed the epoch, so the head may have passed the record meanwhile.
+                    if (address < Log.HeadAddress)
+                        continue;
                     // In-place updates change value lengths under the exclusive latch, so sizes are read under the shared one.
                     size = MeasureRecord(in record, keyLength, room);
                     if (size > 0)
@@ -105,6 +119,8 @@ public sealed unsafe partial class TsavoriteKV
         }
         finally
         {
+            ScanDepth--;
+            ScanGate.ExitScan();
             FreePool?.EndScan();
         }
     }

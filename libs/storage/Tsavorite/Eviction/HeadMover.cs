@@ -1,0 +1,439 @@
+using System;
+using System.Threading;
+
+namespace Tsavorite;
+
+/// <summary>
+/// The head mover: a store's background thread that moves the head of its log when the pages in memory
+/// approach what the memory budget allows. It empties the oldest page record by record — dead records
+/// (superseded, deleted, abandoned) are left behind, expired ones dropped, live ones copied to the tail or
+/// dropped as the eviction policy decides — then passes the head over the page and reuses its frame.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Invariants. (1) Before it reads a page, the page is read-only and every thread has seen that
+/// (<see cref="HybridLog.SafeReadOnlyAddress"/>), so no in-place update or reuse of freed space changes it, and
+/// it has reached the device if there is one (the storage tier's step: a page leaves memory only once written).
+/// (2) Each record is settled under its bucket's exclusive latch: it is live only if its key's chain leads to
+/// it, and a copy is linked at the head of the chain before the latch is released, so readers see the old
+/// record or the copy, never neither. (3) A dropped record is marked a tombstone before the latch is released:
+/// until the head passes it, a chain may still lead to it, and it must read as deleted, not as a value whose
+/// object was released. (4) Hash chains descend in address (new records go to the tail, reused space only
+/// above the chain's head), so nothing a chain leads to from a page that left memory is still in memory.
+/// </para>
+/// <para>
+/// The head mover never waits for a latch: a transaction may hold it while it waits for room in the log. It
+/// tries the latch, refreshing its epoch in between; the holder, whose writes are privileged, uses the
+/// reserve pages meanwhile. When copying a memory's worth of records frees less than a page, live data fills
+/// the budget: an evicting policy withdraws second chances, and otherwise the log is marked full.
+/// </para>
+/// </remarks>
+public sealed unsafe partial class TsavoriteKV
+{
+    private const int RecordsPerMoverRefresh = 256;
+
+    private readonly object _moverLock = new();
+    internal readonly ScanGate ScanGate = new();
+
+    /// <summary>How many scans this thread is inside: its writes then never wait for the head (see <see cref="ScanGate"/>).</summary>
+    [ThreadStatic]
+    private static int ScanDepth;
+
+    /// <summary>Whether the calling thread is inside a scan of some store.</summary>
+    internal static bool InScan => ScanDepth != 0;
+    private readonly AutoResetEvent _moverWake = new(false);
+    private Thread? _mover;
+    private volatile bool _moverStopping;
+    private long _moverErrors;
+    private long _windowCopiedBytes;
+    private long _windowEvictedPages;
+    private long _stalledAtTail = -1;
+    private bool _secondChancesWithdrawn;
+    private double _lfuThreshold = RecordAccess.LfuInitialCounter;
+    private double _ttlThreshold;
+    private long _pagesEvicted;
+    private long _recordsCopied;
+
+    /// <summary>Told about live and expired records the head mover drops (see <see cref="IEvictionObserver"/>).</summary>
+    public IEvictionObserver? EvictionObserver { get; set; }
+
+    /// <summary>Pages the head has passed so far.</summary>
+    public long PagesEvicted => Volatile.Read(ref _pagesEvicted);
+
+    /// <summary>Live records the head mover copied to the tail so far.</summary>
+    public long RecordsCopiedForward => Volatile.Read(ref _recordsCopied);
+
+    /// <summary>Unexpected errors in the head mover (each marks the log full rather than ending the process).</summary>
+    public long HeadMoverErrors => Volatile.Read(ref _moverErrors);
+
+    /// <summary>
+    /// Asks for the head to move. When this log has too little in memory to make room, the store holding the
+    /// most pages under the same budget is asked too.
+    /// </summary>
+    internal void RequestHeadMove()
+    {
+        WakeHeadMover();
+        if (Budget.Limit > 0 && Log.PagesInMemory <= HybridLog.ReservePages + 1)
+            Budget.RequestReclaimElsewhere(this);
+    }
+
+    /// <summary>Wakes the head mover, starting its thread the first time.</summary>
+    internal void WakeHeadMover()
+    {
+        if (_moverStopping)
+            return;
+        if (_mover == null)
+        {
+            lock (_moverLock)
+            {
+                if (_mover == null && !_moverStopping)
+                {
+                    _mover = new Thread(HeadMoverLoop) { IsBackground = true, Name = "Tsavorite head mover" };
+                    _mover.Start();
+                }
+            }
+        }
+        _moverWake.Set();
+    }
+
+    /// <summary>Stops the head mover thread (before the log is freed).</summary>
+    private void StopHeadMover()
+    {
+        Thread? mover;
+        lock (_moverLock)
+        {
+            _moverStopping = true;
+            mover = _mover;
+        }
+        if (mover != null)
+        {
+            _moverWake.Set();
+            mover.Join();
+        }
+        _moverWake.Dispose();
+    }
+
+    private void HeadMoverLoop()
+    {
+        while (true)
+        {
+            _moverWake.WaitOne();
+            if (_moverStopping)
+                return;
+            try
+            {
+                MoveHeadWhileNeeded();
+            }
+            catch (Exception)
+            {
+                // A bug here must not end the process; writers get out-of-memory instead of waiting forever.
+                Interlocked.Increment(ref _moverErrors);
+                Log.MarkFull();
+            }
+        }
+    }
+
+    /// <summary>
+    /// Empties pages while the head should move. Progress is judged over a window of a memory's worth of
+    /// copying: a window that freed less than a page means live data fills the budget. A full log is cleared
+    /// only by a window that frees a page, so writers are not let in and out by crumbs of page-end space.
+    /// </summary>
+    private void MoveHeadWhileNeeded()
+    {
+        ResetWindow();
+        while (!_moverStopping && (Log.HeadMoveNeeded || Log.IsFull))
+        {
+            // A stall while writers still had room is not retried until they run out of it or the tail moves on.
+            if (_stalledAtTail >= 0 && Log.WritersHaveRoom && Log.TailAddress - _stalledAtTail < Log.PageSize)
+                return;
+            _stalledAtTail = -1;
+
+            long copied = EvictHeadPage(out bool noRoom, out bool evicted);
+            if (noRoom)
+            {
+                Log.MarkFull();
+                return;
+            }
+            if (!evicted)
+                return; // only the tail page is left, or the store is stopping
+            _windowEvictedPages++;
+            _windowCopiedBytes += copied;
+            long net = (_windowEvictedPages << Log.PageSizeBits) - _windowCopiedBytes;
+            if (net >= Log.PageSize && Log.IsFull && Log.WritersHaveRoom)
+            {
+                Log.ClearFull();
+                ResetWindow();
+                continue;
+            }
+
+            long window = Math.Max(1, Log.PageCap - HybridLog.ReservePages) << Log.PageSizeBits;
+            if (_windowCopiedBytes < window)
+                continue;
+            ResetWindow();
+            if (net >= Log.PageSize)
+            {
+                _secondChancesWithdrawn = false;
+                continue;
+            }
+            // A memory's worth of copying made less than a page of room: live data fills the budget.
+            if (Budget.Policy.Evicts() && !_secondChancesWithdrawn)
+            {
+                _secondChancesWithdrawn = true;
+                continue;
+            }
+            _secondChancesWithdrawn = false;
+            if (!Log.IsFull && Log.WritersHaveRoom)
+            {
+                _stalledAtTail = Log.TailAddress;
+                return;
+            }
+            Log.MarkFull();
+            return;
+        }
+    }
+
+    private void ResetWindow()
+    {
+        _windowCopiedBytes = 0;
+        _windowEvictedPages = 0;
+    }
+
+    /// <summary>
+    /// Empties the oldest page and passes the head over it (<paramref name="evicted"/>). Returns the bytes copied
+    /// forward; <paramref name="noRoom"/> when even the reserve pages could not take a live record (the head stays).
+    /// </summary>
+    private long EvictHeadPage(out bool noRoom, out bool evicted)
+    {
+        noRoom = false;
+        evicted = false;
+        long head = Log.HeadAddress;
+        long pageEnd = Log.PageStart(head) + Log.PageSize;
+        if ((head >> Log.PageSizeBits) >= Log.TailPage)
+            return 0;
+
+        Log.ShiftReadOnlyAddress(pageEnd);
+        if (!WaitUntil(static (log, end) => log.SafeReadOnlyAddress >= end, pageEnd))
+            return 0;
+        long flushErrors = Log.FlushErrors;
+        if (!WaitUntil(static (log, end) => log.FlushedUntilAddress >= end, pageEnd, flushErrors))
+            return 0;
+
+        int scanWaits = 0;
+        while (!ScanGate.TryEnterSettling())
+        {
+            if (_moverStopping)
+                return 0;
+            HybridLog.PauseForHead(scanWaits++);
+        }
+        long copied = 0;
+        Epoch.Resume();
+        try
+        {
+            long address = head;
+            int sinceRefresh = 0;
+            while (address + RecordLayout.MinRecordSize <= pageEnd)
+            {
+                var record = Log.GetRecord(address);
+                int size = MeasureRecordAt(in record, (int)(pageEnd - address));
+                if (size <= 0)
+                    break; // the unused end of the page
+                if (!SettleRecord(address, ref record, ref copied))
+                {
+                    noRoom = true;
+                    return copied;
+                }
+                address += size;
+                if (++sinceRefresh == RecordsPerMoverRefresh)
+                {
+                    sinceRefresh = 0;
+                    Epoch.ProtectAndDrain();
+                }
+                if (_moverStopping)
+                    return copied;
+            }
+        }
+        finally
+        {
+            Epoch.Suspend();
+            ScanGate.ExitSettling();
+        }
+
+        Log.ShiftHeadAddress(pageEnd);
+        if (!WaitUntil(static (log, end) => log.SafeHeadAddress >= end, pageEnd))
+            return copied;
+        Log.ReleaseFrames();
+        evicted = true;
+        Interlocked.Increment(ref _pagesEvicted);
+        Budget.CountReclaimed(Log.PageSize - copied);
+        return copied;
+    }
+
+    /// <summary>
+    /// Waits, unprotected, until <paramref name="condition"/> holds for the log; false if the store is stopping.
+    /// With <paramref name="flushErrors"/> given, a new flush error also ends the wait: the page's device copy is
+    /// lost either way, and holding the head would stop every writer.
+    /// </summary>
+    private bool WaitUntil(Func<HybridLog, long, bool> condition, long argument, long flushErrors = -1)
+    {
+        int waits = 0;
+        while (!condition(Log, argument))
+        {
+            if (_moverStopping)
+                return false;
+            if (flushErrors >= 0 && Log.FlushErrors != flushErrors)
+                return true;
+            HybridLog.PauseForHead(waits++);
+        }
+        return true;
+    }
+
+    /// <summary>
+    /// Settles one record of the page being emptied under its bucket's exclusive latch: leaves it if dead, drops
+    /// it if deleted, expired or chosen by the policy, else copies it to the tail. False when no page could take
+    /// the copy.
+    /// </summary>
+    private bool SettleRecord(long address, ref LogRecord record, ref long copied)
+    {
+        var info = record.Info;
+        if (!info.Valid || info.Abandoned)
+            return true;
+        var key = record.Key;
+        long hash = KeyHash.Hash(key);
+        long* bucket = Index.BucketOf(hash);
+        int tag = HashBucketEntry.TagOf(hash);
+        while (true)
+        {
+            int waits = 0;
+            while (!HashBucket.TryAcquireExclusive(bucket))
+            {
+                if (_moverStopping)
+                    return true;
+                Epoch.ProtectAndDrain();
+                HybridLog.PauseForHead(waits++);
+            }
+            try
+            {
+                long* entry = Index.FindTag(bucket, tag);
+                if (entry == null)
+                    return true;
+                long entryAddress = new HashBucketEntry(*entry).Address;
+                if (TraceBack(key, entryAddress, out _) != address)
+                    return true; // superseded: dead
+                if (record.Info.Tombstone)
+                {
+                    UnlinkDropped(entry, tag, entryAddress, address);
+                    return true;
+                }
+                if (IsExpired(in record))
+                {
+                    Drop(entry, tag, entryAddress, address, ref record, DisposeReason.Expired);
+                    return true;
+                }
+                if (ShouldEvict(ref record))
+                {
+                    Drop(entry, tag, entryAddress, address, ref record, DisposeReason.Evicted);
+                    return true;
+                }
+                switch (CopyForward(entry, tag, entryAddress, ref record, out int size))
+                {
+                    case AllocationStatus.Success:
+                        copied += size;
+                        return true;
+                    case AllocationStatus.RetryNow:
+                        break;
+                    default:
+                        return false;
+                }
+            }
+            finally
+            {
+                HashBucket.ReleaseExclusive(bucket);
+            }
+            Epoch.ProtectAndDrain();
+        }
+    }
+
+    /// <summary>Drops a live or expired record: its user releases what it refers to, and it reads as deleted from now on.</summary>
+    private void Drop(long* entry, int tag, long entryAddress, long address, ref LogRecord record, DisposeReason reason)
+    {
+        EvictionObserver?.OnDropped(ref record, reason);
+        if (reason == DisposeReason.Evicted)
+            Budget.CountEvicted();
+        else
+            Budget.CountExpired();
+        record.Info.Tombstone = true;
+        UnlinkDropped(entry, tag, entryAddress, address);
+    }
+
+    /// <summary>
+    /// Frees the hash entry when it leads straight to the dropped record: everything older in its chain is on
+    /// this page or already gone (chains descend), so the chain is empty once the head passes.
+    /// </summary>
+    private static void UnlinkDropped(long* entry, int tag, long entryAddress, long address)
+    {
+        if (entryAddress == address)
+            HashIndex.TryFree(entry, tag, address);
+    }
+
+    /// <summary>Copies a live record to the tail, without its slack, and links the copy at the head of its chain.</summary>
+    private AllocationStatus CopyForward(long* entry, int tag, long entryAddress, ref LogRecord record, out int size)
+    {
+        size = record.UsedSize;
+        var status = Log.TryAllocate(size, out long newAddress, privileged: true);
+        if (status != AllocationStatus.Success)
+            return status;
+        var copy = Log.GetRecord(newAddress);
+        Buffer.MemoryCopy((void*)record.PhysicalAddress, (void*)copy.PhysicalAddress, size, size);
+        ref var info = ref copy.Info;
+        info.PreviousAddress = entryAddress;
+        info.HasFiller = false;
+        info.Sealed = false;
+        info.Abandoned = false;
+        info.Valid = true;
+        copy.Access &= ~RecordAccess.AccessedBit; // moving spends the second chance
+        if (!HashIndex.TrySwing(entry, tag, entryAddress, newAddress))
+        {
+            // Cannot happen under the exclusive latch; if it did, the copy must not be mistaken for a record.
+            info.Valid = false;
+            info.Abandoned = true;
+            return AllocationStatus.RetryNow;
+        }
+        Interlocked.Increment(ref _recordsCopied);
+        return AllocationStatus.Success;
+    }
+
+    /// <summary>Whether the policy drops this live record rather than copy it forward (see <see cref="EvictionPolicy"/>).</summary>
+    private bool ShouldEvict(ref LogRecord record)
+    {
+        var policy = Budget.Policy;
+        if (policy == EvictionPolicy.NoEviction)
+            return false;
+        if (!policy.EvictsAnyKey() && !record.Info.HasExpiration)
+            return false;
+        if (_secondChancesWithdrawn)
+            return true;
+        switch (policy)
+        {
+            case EvictionPolicy.AllKeysLru:
+            case EvictionPolicy.VolatileLru:
+                return (record.Access & RecordAccess.AccessedBit) == 0;
+            case EvictionPolicy.AllKeysLfu:
+            case EvictionPolicy.VolatileLfu:
+                {
+                    int counter = RecordAccess.DecayedCounter(record.Access, Budget.LfuDecayTime);
+                    bool drop = counter <= _lfuThreshold;
+                    _lfuThreshold += (counter - _lfuThreshold) / 64;
+                    return drop;
+                }
+            case EvictionPolicy.VolatileTtl:
+                {
+                    double remaining = record.Expiration - NowTicks;
+                    bool drop = remaining <= _ttlThreshold;
+                    _ttlThreshold += (remaining - _ttlThreshold) / 64;
+                    return drop;
+                }
+            default:
+                return true; // the random policies
+        }
+    }
+}

@@ -1,0 +1,176 @@
+using System;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace Tsavorite;
+
+/// <summary>
+/// The head of the log and the frames of pages that left memory.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Invariant: a frame is reused only after every thread that could hold a pointer into its old page has let
+/// go of it. The head mover empties the oldest page (copying live records forward or dropping them, see
+/// Eviction/), then <see cref="ShiftHeadAddress"/> raises <see cref="HeadAddress"/> past it and bumps the epoch;
+/// operations read the head after their latest refresh and never follow a chain below it, so once the epoch
+/// drains (<see cref="SafeHeadAddress"/>) nobody reaches the page, and <see cref="ReleaseFrames"/> clears
+/// its frame and publishes it as reusable. Opening a page checks that publication, not the head.
+/// </para>
+/// <para>
+/// The budget keeps <see cref="ReservePages"/> pages that ordinary writers may not take, so the head mover
+/// always has room to copy the live records of the page it empties. Writers that find the budget's other
+/// pages taken wait for the head mover (<see cref="AllocationStatus.WaitForHead"/>); when it cannot make
+/// room (live data fills the budget and the policy may not drop it), the log is marked full and they get
+/// out-of-memory at once, until the head mover finds room again, which it tries with a growing back-off.
+/// </para>
+/// </remarks>
+public sealed unsafe partial class HybridLog
+{
+    /// <summary>Pages only privileged allocations may take (the head mover's room to copy a page forward).</summary>
+    public const int ReservePages = 2;
+
+    private const int FrameAlignment = 4096;
+    private const int FirstFullBackoffMs = 50;
+    private const int MaxFullBackoffMs = 2000;
+
+    private long _beginAddress;
+    private long _headAddress;
+    private long _safeHeadAddress;
+    private long _reusableUntil;
+    private int _full;
+    private int _fullBackoffMs = FirstFullBackoffMs;
+    private long _fullRetryAt;
+
+    /// <summary>Called when the head should move; the store wakes its head mover.</summary>
+    internal Action? HeadMoveRequested { get; set; }
+
+    /// <summary>Pages the memory budget allows in memory, before this log's own frame count caps it.</summary>
+    internal Func<long>? BudgetPageCap { get; set; }
+
+    /// <summary>Every thread has seen a head at least this high: nothing below it is reachable.</summary>
+    public long SafeHeadAddress => Volatile.Read(ref _safeHeadAddress);
+
+    /// <summary>Pages this log may keep in memory now: its frame count, or less under the memory budget.</summary>
+    public long PageCap
+    {
+        get
+        {
+            long cap = _frameCount;
+            var budget = BudgetPageCap;
+            return budget == null ? cap : Math.Min(cap, budget());
+        }
+    }
+
+    /// <summary>Whether the head mover found no room: writes that need a new page get out-of-memory.</summary>
+    public bool IsFull => Volatile.Read(ref _full) != 0;
+
+    /// <summary>Pages ahead of the ordinary writers' limit at which the head starts moving, so writers seldom wait.</summary>
+    internal static long LeadPages(long cap) => Math.Max(1, cap / 16);
+
+    /// <summary>
+    /// Whether the head should move now: the pages in memory reached the point where the head mover starts
+    /// (see <see cref="LeadPages"/>), and the oldest page is not the tail's.
+    /// </summary>
+    internal bool HeadMoveNeeded
+    {
+        get
+        {
+            long cap = PageCap;
+            long target = cap - ReservePages - LeadPages(cap);
+            return PagesInMemory > Math.Max(1, target) && (HeadAddress >> _pageSizeBits) < TailPage;
+        }
+    }
+
+    /// <summary>Whether ordinary writers can open a page now.</summary>
+    internal bool WritersHaveRoom => PagesInMemory < PageCap - ReservePages;
+
+    /// <summary>
+    /// A page could not be opened: out-of-memory if the log is full (waking the head mover now and then to look
+    /// again), else a wait for the head mover, which is woken.
+    /// </summary>
+    private AllocationStatus RefuseOrWait()
+    {
+        if (IsFull)
+        {
+            long now = Environment.TickCount64;
+            long retryAt = Volatile.Read(ref _fullRetryAt);
+            if (now >= retryAt && Interlocked.CompareExchange(ref _fullRetryAt, now + Volatile.Read(ref _fullBackoffMs), retryAt) == retryAt)
+                HeadMoveRequested?.Invoke();
+            return AllocationStatus.OutOfMemory;
+        }
+        HeadMoveRequested?.Invoke();
+        return AllocationStatus.WaitForHead;
+    }
+
+    /// <summary>The head mover could not make room: refuse writes until it can, looking again after a growing back-off.</summary>
+    internal void MarkFull()
+    {
+        int backoff = Volatile.Read(ref _fullBackoffMs);
+        Volatile.Write(ref _fullRetryAt, Environment.TickCount64 + backoff);
+        Volatile.Write(ref _fullBackoffMs, Math.Min(MaxFullBackoffMs, backoff * 2));
+        Volatile.Write(ref _full, 1);
+    }
+
+    /// <summary>Room was made (or the budget changed): writers may open pages again.</summary>
+    internal void ClearFull()
+    {
+        Volatile.Write(ref _fullBackoffMs, FirstFullBackoffMs);
+        Volatile.Write(ref _full, 0);
+    }
+
+    /// <summary>
+    /// Passes the head over everything below <paramref name="newHeadAddress"/>, which the caller has emptied
+    /// (and, with a device, flushed). Until the storage tier reads pages back, what leaves memory leaves the
+    /// log, so the begin address follows. The frames become reusable after an epoch drain (<see cref="ReleaseFrames"/>).
+    /// </summary>
+    internal void ShiftHeadAddress(long newHeadAddress)
+    {
+        if (!MonotonicUpdate(ref _headAddress, newHeadAddress))
+            return;
+        MonotonicUpdate(ref _beginAddress, newHeadAddress);
+        _epoch.BumpCurrentEpoch(() => MonotonicUpdate(ref _safeHeadAddress, newHeadAddress));
+    }
+
+    /// <summary>
+    /// Clears the frames of the pages below <see cref="SafeHeadAddress"/> and publishes them as reusable. When the
+    /// budget allows fewer pages than there are frames, the frames are given back to the system instead: the ring
+    /// would reach them again only after pages that fill the budget, so keeping them would hold memory beyond it.
+    /// Called by the head mover only, unprotected or protected: nobody can reach these pages any more.
+    /// </summary>
+    internal void ReleaseFrames()
+    {
+        long safe = SafeHeadAddress;
+        long from = Volatile.Read(ref _reusableUntil);
+        long firstPage = from >> _pageSizeBits;
+        long endPage = safe >> _pageSizeBits;
+        long cap = PageCap;
+        for (long page = firstPage; page < endPage; page++)
+        {
+            int frame = (int)(page & _frameMask);
+            if (_frames[frame] == 0)
+                continue;
+            if (cap < _frameCount)
+            {
+                NativeMemory.Free((void*)_frameAllocations[frame]);
+                _frameAllocations[frame] = 0;
+                _frames[frame] = 0;
+                Interlocked.Decrement(ref _allocatedFrames);
+            }
+            else
+            {
+                NativeMemory.Clear((void*)_frames[frame], (nuint)_pageSize);
+            }
+        }
+        if (endPage > firstPage)
+            Volatile.Write(ref _reusableUntil, endPage << _pageSizeBits);
+    }
+
+    /// <summary>A writer was told to wait for the head mover: gives it the processor, briefly at first.</summary>
+    internal static void PauseForHead(int waits)
+    {
+        if (waits < 16)
+            Thread.Yield();
+        else
+            Thread.Sleep(1);
+    }
+}
