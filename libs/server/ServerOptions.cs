@@ -85,4 +85,10 @@ public sealed class ServerOptions
     /// outside all of them is refused. Empty (the default) turns runtime loading off.
     /// </summary>
     public string[] ExtensionDirectories { get; set; } = [];
+
+    /// <summary>
+    /// The thresholds that decide the encoding OBJECT ENCODING reports (Redis's <c>*-max-listpack-*</c>
+    /// parameters, Redis's defaults); CONFIG SET changes this instance while the server runs.
+    /// </summary>
+    public EncodingThresholds EncodingThresholds { get; set; } = new();
 }

@@ -91,6 +91,7 @@ public static partial class CommandTable
         new(RespCommand.FLUSHALL, "FLUSHALL", -1, F.Write, 0, 0, 0, A.Keyspace | A.Write | A.Slow | A.Dangerous, "Removes all keys from all databases."),
         new(RespCommand.DUMP, "DUMP", 2, F.ReadOnly, 1, 1, 1, A.Keyspace | A.Read | A.Slow, "Returns a serialized representation of the value stored at a key."),
         new(RespCommand.MOVE, "MOVE", 3, F.Write | F.Fast, 1, 1, 1, A.Keyspace | A.Write | A.Fast, "Moves a key to another database."),
+        new(RespCommand.OBJECT, "OBJECT", -2, F.None, 0, 0, 0, A.Slow, "A container for object introspection commands."),
         new(RespCommand.RESTORE, "RESTORE", -4, F.Write | F.DenyOom, 1, 1, 1, A.Keyspace | A.Write | A.Slow | A.Dangerous, "Creates a key from the serialized representation of a value."),
 
         // Server

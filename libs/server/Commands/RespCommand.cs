@@ -70,6 +70,7 @@ public enum RespCommand : ushort
     DUMP = 83,
     RESTORE = 84,
     MOVE = 85,
+    OBJECT = 86,
 
     // Server
     INFO = 100,

@@ -28,6 +28,21 @@ public abstract class GarnetObject
     public long HeapSize { get; protected set; }
 
     /// <summary>
+    /// The encoding OBJECT ENCODING reports: the one Redis would have for a value with the same history of
+    /// commands. Each family decides it as its commands change the object (its *.Encoding.cs file); a
+    /// custom type reports "raw", as Redis does for module types.
+    /// </summary>
+    public virtual ValueEncoding CurrentEncoding => ValueEncoding.Raw;
+
+    /// <summary>
+    /// Decides the encoding from the contents alone, as Redis does for a value it builds whole: the result of
+    /// a *STORE command or of RESTORE. Called before the object is installed at its key.
+    /// </summary>
+    public virtual void DecideEncoding(EncodingThresholds thresholds)
+    {
+    }
+
+    /// <summary>
     /// Runs <paramref name="input"/>'s command on this object and writes its whole reply to
     /// <paramref name="output"/>'s writer. Absent keys are served by running the command on a new,
     /// empty object: a write that leaves it empty creates no key, and a read answers as for a missing key.

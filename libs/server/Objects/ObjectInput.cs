@@ -63,6 +63,12 @@ public struct ObjectInput
     /// <summary>Absolute expiration (UTC ticks) of an installed object; 0 for none.</summary>
     public long ExpirationTicks;
 
+    /// <summary>The encoding thresholds a write applies; the engine callbacks set it from the database's table.</summary>
+    internal EncodingThresholds? Thresholds;
+
+    /// <summary>The access word RESTORE ... IDLETIME or FREQ gives an installed object's record; negative for the engine's own.</summary>
+    internal long AccessWord;
+
     /// <summary>An input that runs <paramref name="command"/> on an object of <paramref name="type"/>.</summary>
     public ObjectInput(RespCommand command, GarnetObjectType type, ArgSlice[] args, int firstArg, int argCount)
     {
@@ -79,7 +85,12 @@ public struct ObjectInput
         Element = null;
         Install = null;
         ExpirationTicks = 0;
+        Thresholds = null;
+        AccessWord = -1;
     }
+
+    /// <summary>The thresholds that decide the object's encoding after this write (Redis's defaults outside a server).</summary>
+    internal readonly EncodingThresholds Limits => Thresholds ?? EncodingThresholds.Defaults;
 
     /// <summary>Argument <paramref name="i"/> after the key.</summary>
     public readonly ReadOnlySpan<byte> Arg(int i) => Args[FirstArg + i].Span;

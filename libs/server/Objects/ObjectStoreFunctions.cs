@@ -42,6 +42,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         if (output.Ran)
             return;
         output.Ran = true;
+        input.Thresholds = _objects.Thresholds;
         long before = obj.HeapSize;
         obj.EnterMutation();
         try
@@ -53,6 +54,15 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             obj.ExitMutation();
         }
         _objects.AddHeapSize(obj.HeapSize - before);
+    }
+
+    /// <summary>Gives an installed object's record the access word RESTORE ... IDLETIME or FREQ asked for; false when none was.</summary>
+    private static bool SetAccessWord(ref LogRecord record, ref ObjectInput input)
+    {
+        if (input.AccessWord < 0)
+            return false;
+        record.Access = (uint)input.AccessWord;
+        return true;
     }
 
     // ---- Read ----
@@ -70,6 +80,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             case ObjectOperation.Snapshot:
                 output.Object = obj.Clone();
                 output.ExpirationTicks = record.Expiration;
+                readInfo.SkipAccessUpdate = input.Command == RespCommand.DEBUG; // DEBUG OBJECT is not an access, as in Redis
                 break;
             case ObjectOperation.Reference:
                 output.Object = obj;
@@ -126,6 +137,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             obj = input.Install!;
             if (input.ExpirationTicks != 0)
                 record.TrySetExpiration(input.ExpirationTicks);
+            SetAccessWord(ref record, ref input);
         }
         else
         {
@@ -133,6 +145,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             if (output.Pending == null)
             {
                 output.Pending = obj;
+                input.Thresholds = _objects.Thresholds;
                 obj.Operate(ref input, ref output);
                 output.Ran = true;
             }
@@ -163,6 +176,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             int handle = ObjectRecord.Handle(in record);
             _objects.Replace(handle, input.Install!);
             ObjectRecord.Write(ref record, handle, input.Install!.Type);
+            rmwInfo.SkipAccessUpdate = SetAccessWord(ref record, ref input);
             return true;
         }
 
@@ -195,6 +209,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
             if (input.ExpirationTicks != 0)
                 destination.TrySetExpiration(input.ExpirationTicks);
             ObjectRecord.Write(ref destination, 0, input.Install!.Type); // the handle is taken once linked (PostCopyUpdater)
+            SetAccessWord(ref destination, ref input);
             return true;
         }
 

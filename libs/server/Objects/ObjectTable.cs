@@ -25,12 +25,19 @@ public sealed class ObjectTable
     private readonly Tsavorite.HybridLog? _log;
     private readonly long _memoryBudget;
 
-    /// <summary>A table whose objects share <paramref name="memoryBudget"/> bytes with <paramref name="log"/>'s pages.</summary>
-    public ObjectTable(Tsavorite.HybridLog? log = null, long memoryBudget = long.MaxValue)
+    /// <summary>
+    /// A table whose objects share <paramref name="memoryBudget"/> bytes with <paramref name="log"/>'s pages
+    /// and whose writes decide encodings by <paramref name="thresholds"/> (Redis's defaults if none).
+    /// </summary>
+    public ObjectTable(Tsavorite.HybridLog? log = null, long memoryBudget = long.MaxValue, EncodingThresholds? thresholds = null)
     {
         _log = log;
         _memoryBudget = memoryBudget;
+        Thresholds = thresholds ?? EncodingThresholds.Defaults;
     }
+
+    /// <summary>The server's encoding thresholds, which object commands run on this table's objects apply.</summary>
+    public EncodingThresholds Thresholds { get; }
 
     /// <summary>Whether the log's memory and the objects together exceed the budget: commands that grow data answer -OOM.</summary>
     public bool OverBudget => (_log?.MemoryInUse ?? 0) + HeapSize > _memoryBudget;

@@ -103,9 +103,9 @@ public sealed unsafe partial class RespServerSession
     /// (SUNION, ZUNIONSTORE, SORT...) and compute outside the latches. Null when the key is absent;
     /// WrongType when it holds another type (<see cref="GarnetObjectType.None"/> accepts any object).
     /// </summary>
-    internal ObjectResult ReadObjectSnapshot(ReadOnlySpan<byte> key, GarnetObjectType type, out GarnetObject? snapshot)
+    internal ObjectResult ReadObjectSnapshot(ReadOnlySpan<byte> key, GarnetObjectType type, out GarnetObject? snapshot, RespCommand command = RespCommand.NONE)
     {
-        var input = new ObjectInput(RespCommand.NONE, type, _args, 0, 0) { Operation = ObjectOperation.Snapshot };
+        var input = new ObjectInput(command, type, _args, 0, 0) { Operation = ObjectOperation.Snapshot };
         var output = new ObjectOutput();
         var status = ObjectStore.Read(key, ref input, ref output);
         snapshot = status.Found && output.Result == ObjectResult.Ok ? output.Object : null;
@@ -121,6 +121,7 @@ public sealed unsafe partial class RespServerSession
     {
         if (obj == null || obj.Count == 0)
             return Store.Delete(key);
+        obj.DecideEncoding(_server.Options.EncodingThresholds);
         var input = new ObjectInput(RespCommand.NONE, obj.Type, _args, 0, 0)
         {
             Operation = ObjectOperation.Install,

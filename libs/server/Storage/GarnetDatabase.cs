@@ -34,7 +34,7 @@ public sealed class GarnetDatabase
             LogDevice = LogDevice,
             ObjectLogDevice = ObjectLogDevice,
         });
-        Objects = new ObjectTable(MainStore.Log, options.MemorySize);
+        Objects = new ObjectTable(MainStore.Log, options.MemorySize, options.EncodingThresholds);
         MainStore.Log.ObjectSerializer = new ObjectFlushSerializer(Objects);
     }
 

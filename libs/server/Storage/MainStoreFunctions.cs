@@ -44,12 +44,44 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
         _ => RmwFamily.None,
     };
 
+    /// <summary>
+    /// The form (StringEncoding.cs) a family's successful write leaves the string in, or null when the write
+    /// leaves the value as it was (expirations, GETEX, GETDEL); each family states its own.
+    /// </summary>
+    private static StringForm? FormAfterWrite(ref StringInput input, ref StringOutput output, bool created) => FamilyOf(input.Command) switch
+    {
+        RmwFamily.Set => SetLogic.FormOf(ref input),
+        RmwFamily.Incr => IncrLogic.FormOf(ref input),
+        RmwFamily.Append => AppendLogic.FormOf(ref input, created),
+        RmwFamily.Bitmap => BitmapLogic.FormOf(),
+        RmwFamily.HyperLogLog => HyperLogLogLogic.FormOf(ref output),
+        _ => null,
+    };
+
+    /// <summary>Whether a callback changed a string record: it succeeded, with nothing to report (no condition unmet, no error).</summary>
+    private static bool Changed(bool written, ref LogRecord record, ref StringOutput output)
+        => written && output.Result == StringResult.Ok && !record.Info.ValueIsObject;
+
+    /// <summary>
+    /// After a write changed a string record: notes its <paramref name="form"/> (if the write changed the
+    /// value), and gives it the access word RESTORE asked for, if any; true when it did the latter.
+    /// </summary>
+    private static bool NoteWrite(ref LogRecord record, ref StringInput input, StringForm? form)
+    {
+        if (form is { } newForm)
+            StringValueEncoding.SetForm(ref record, newForm);
+        if (input.AccessWord < 0)
+            return false;
+        record.Access = (uint)input.AccessWord;
+        return true;
+    }
+
     // ---- Read ----
 
     public bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo)
         => record.Info.ValueIsObject
-            ? StringCommandsOverObjects.Reader(in record, _objects, ref input, ref output)
-            : ReadLogic.Reader(in record, ref input, ref output);
+            ? StringCommandsOverObjects.Reader(in record, _objects, ref input, ref output, ref readInfo)
+            : ReadLogic.Reader(in record, ref input, ref output, ref readInfo);
 
     // ---- Upsert ----
 
@@ -57,10 +89,22 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
         => SetLogic.UpsertFieldInfo(value, ref input);
 
     public bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo)
-        => !record.Info.ValueIsObject && SetLogic.InPlaceWriter(ref record, value, ref input); // an object is superseded by a new record, which disposes it
+    {
+        // An object is superseded by a new record, which disposes it.
+        if (record.Info.ValueIsObject || !SetLogic.InPlaceWriter(ref record, value, ref input))
+            return false;
+        // Every Upsert (SET, SETEX, MSET, BITOP's result...) writes its value whole, as SET does.
+        upsertInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, SetLogic.FormOf(ref input));
+        return true;
+    }
 
     public bool InitialWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo)
-        => SetLogic.InitialWriter(ref record, value, ref input);
+    {
+        if (!SetLogic.InitialWriter(ref record, value, ref input))
+            return false;
+        NoteWrite(ref record, ref input, SetLogic.FormOf(ref input));
+        return true;
+    }
 
     public void PostInitialWriter(ref LogRecord record, ref StringInput input, ref StringOutput output, ref UpsertInfo upsertInfo)
     {
@@ -112,21 +156,18 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        switch (FamilyOf(input.Command))
+        bool written = FamilyOf(input.Command) switch
         {
-            case RmwFamily.Set:
-                return SetLogic.InitialUpdater(ref record, ref input);
-            case RmwFamily.Incr:
-                return IncrLogic.InitialUpdater(ref record, ref input, ref output);
-            case RmwFamily.Append:
-                return AppendLogic.InitialUpdater(ref record, ref input, ref output);
-            case RmwFamily.Bitmap:
-                return BitmapLogic.InitialUpdater(ref record, ref input, ref output);
-            case RmwFamily.HyperLogLog:
-                return HyperLogLogLogic.InitialUpdater(ref record, ref input, ref output);
-            default:
-                throw Unexpected(input.Command, nameof(InitialUpdater));
-        }
+            RmwFamily.Set => SetLogic.InitialUpdater(ref record, ref input),
+            RmwFamily.Incr => IncrLogic.InitialUpdater(ref record, ref input, ref output),
+            RmwFamily.Append => AppendLogic.InitialUpdater(ref record, ref input, ref output),
+            RmwFamily.Bitmap => BitmapLogic.InitialUpdater(ref record, ref input, ref output),
+            RmwFamily.HyperLogLog => HyperLogLogLogic.InitialUpdater(ref record, ref input, ref output),
+            _ => throw Unexpected(input.Command, nameof(InitialUpdater)),
+        };
+        if (Changed(written, ref record, ref output))
+            NoteWrite(ref record, ref input, FormAfterWrite(ref input, ref output, created: true));
+        return written;
     }
 
     public void PostInitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
@@ -149,25 +190,20 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
                     return false;
             }
         }
-        switch (FamilyOf(input.Command))
+        bool written = FamilyOf(input.Command) switch
         {
-            case RmwFamily.Set:
-                return SetLogic.InPlaceUpdater(ref record, ref input, ref output);
-            case RmwFamily.Incr:
-                return IncrLogic.InPlaceUpdater(ref record, ref input, ref output);
-            case RmwFamily.Append:
-                return AppendLogic.InPlaceUpdater(ref record, ref input, ref output);
-            case RmwFamily.GetAndModify:
-                return GetAndModifyLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo);
-            case RmwFamily.Expire:
-                return ExpireLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo);
-            case RmwFamily.Bitmap:
-                return BitmapLogic.InPlaceUpdater(ref record, ref input, ref output);
-            case RmwFamily.HyperLogLog:
-                return HyperLogLogLogic.InPlaceUpdater(ref record, ref input, ref output);
-            default:
-                throw Unexpected(input.Command, nameof(InPlaceUpdater));
-        }
+            RmwFamily.Set => SetLogic.InPlaceUpdater(ref record, ref input, ref output),
+            RmwFamily.Incr => IncrLogic.InPlaceUpdater(ref record, ref input, ref output),
+            RmwFamily.Append => AppendLogic.InPlaceUpdater(ref record, ref input, ref output),
+            RmwFamily.GetAndModify => GetAndModifyLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo),
+            RmwFamily.Expire => ExpireLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo),
+            RmwFamily.Bitmap => BitmapLogic.InPlaceUpdater(ref record, ref input, ref output),
+            RmwFamily.HyperLogLog => HyperLogLogLogic.InPlaceUpdater(ref record, ref input, ref output),
+            _ => throw Unexpected(input.Command, nameof(InPlaceUpdater)),
+        };
+        if (Changed(written, ref record, ref output))
+            rmwInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, FormAfterWrite(ref input, ref output, created: false));
+        return written;
     }
 
     public bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
@@ -233,25 +269,22 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
         // Expiration commands copy an object record's handle with its expiration: the copy still refers to the object.
         if (source.Info.ValueIsObject && StringCommandsOverObjects.ActionOf(ref input) == StringCommandsOverObjects.RmwAction.Proceed)
             destination.Info.ValueIsObject = true;
-        switch (FamilyOf(input.Command))
+        // The copy is the same string unless the command says how it changed it.
+        destination.Info.UserBits = source.Info.UserBits;
+        bool written = FamilyOf(input.Command) switch
         {
-            case RmwFamily.Set:
-                return SetLogic.CopyUpdater(in source, ref destination, ref input);
-            case RmwFamily.Incr:
-                return IncrLogic.CopyUpdater(in source, ref destination, ref input, ref output);
-            case RmwFamily.Append:
-                return AppendLogic.CopyUpdater(in source, ref destination, ref input, ref output);
-            case RmwFamily.GetAndModify:
-                return GetAndModifyLogic.CopyUpdater(in source, ref destination, ref input);
-            case RmwFamily.Expire:
-                return ExpireLogic.CopyUpdater(in source, ref destination, ref input);
-            case RmwFamily.Bitmap:
-                return BitmapLogic.CopyUpdater(in source, ref destination, ref input, ref output);
-            case RmwFamily.HyperLogLog:
-                return HyperLogLogLogic.CopyUpdater(in source, ref destination, ref input, ref output);
-            default:
-                throw Unexpected(input.Command, nameof(CopyUpdater));
-        }
+            RmwFamily.Set => SetLogic.CopyUpdater(in source, ref destination, ref input),
+            RmwFamily.Incr => IncrLogic.CopyUpdater(in source, ref destination, ref input, ref output),
+            RmwFamily.Append => AppendLogic.CopyUpdater(in source, ref destination, ref input, ref output),
+            RmwFamily.GetAndModify => GetAndModifyLogic.CopyUpdater(in source, ref destination, ref input),
+            RmwFamily.Expire => ExpireLogic.CopyUpdater(in source, ref destination, ref input),
+            RmwFamily.Bitmap => BitmapLogic.CopyUpdater(in source, ref destination, ref input, ref output),
+            RmwFamily.HyperLogLog => HyperLogLogLogic.CopyUpdater(in source, ref destination, ref input, ref output),
+            _ => throw Unexpected(input.Command, nameof(CopyUpdater)),
+        };
+        if (Changed(written, ref destination, ref output))
+            NoteWrite(ref destination, ref input, FormAfterWrite(ref input, ref output, created: false));
+        return written;
     }
 
     public void PostCopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)

@@ -47,8 +47,8 @@ internal static class StringCommandsOverObjects
         }
     }
 
-    /// <summary>The Reader callback on an object record.</summary>
-    public static bool Reader(in LogRecord record, ObjectTable objects, ref StringInput input, ref StringOutput output)
+    /// <summary>The Reader callback on an object record; which reads are not accesses is as in ReadLogic.</summary>
+    public static bool Reader(in LogRecord record, ObjectTable objects, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo)
     {
         switch (input.Command)
         {
@@ -56,12 +56,19 @@ internal static class StringCommandsOverObjects
             case RespCommand.PTTL:
             case RespCommand.EXPIRETIME:
             case RespCommand.PEXPIRETIME:
+                readInfo.SkipAccessUpdate = true;
                 output.Number = record.Expiration;
                 return true;
             case RespCommand.EXISTS:
+                readInfo.SkipAccessUpdate = true;
+                return true;
             case RespCommand.TOUCH:
                 return true;
             case RespCommand.TYPE:
+                readInfo.SkipAccessUpdate = true;
+                output.ObjectType = ObjectRecord.TypeOf(in record);
+                output.Number = record.Expiration;
+                return true;
             case RespCommand.DUMP:
             case RespCommand.RENAME:
             case RespCommand.RENAMENX:
@@ -72,7 +79,14 @@ internal static class StringCommandsOverObjects
                 output.Number = record.Expiration;
                 return true;
             case RespCommand.MEMORY:
+                readInfo.SkipAccessUpdate = true;
                 output.Number = record.AllocatedSize + objects.Get(ObjectRecord.Handle(in record)).HeapSize;
+                return true;
+            case RespCommand.OBJECT:
+                return ObjectInspection.Reader(in record, objects, ref input, ref output, ref readInfo);
+            case RespCommand.DEBUG:
+                readInfo.SkipAccessUpdate = true;
+                output.Result = StringResult.WrongType; // DEBUG OBJECT goes on with the object store
                 return true;
             default:
                 output.Result = StringResult.WrongType;

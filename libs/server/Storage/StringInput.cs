@@ -52,6 +52,12 @@ public unsafe struct StringInput
     /// <summary>A value argument (SET value, APPEND data, SETRANGE data).</summary>
     public ArgSlice Value;
 
+    /// <summary>How a SET-like write produced its value (StringEncoding.cs): a copy keeps its source's, BITOP's is raw.</summary>
+    internal StringForm Form;
+
+    /// <summary>The access word RESTORE ... IDLETIME or FREQ gives the written record; negative for the engine's own.</summary>
+    internal long AccessWord;
+
     public StringInput(RespCommand command)
     {
         Command = command;
@@ -61,5 +67,7 @@ public unsafe struct StringInput
         Number2 = 0;
         Float = LongDouble.Zero;
         Value = default;
+        Form = StringForm.Encoded;
+        AccessWord = -1;
     }
 }

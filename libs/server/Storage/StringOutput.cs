@@ -39,6 +39,9 @@ public struct StringOutput
     /// <summary>The type of object the key holds, for keyspace commands that found an object record (None for a string).</summary>
     public GarnetObjectType ObjectType;
 
+    /// <summary>How a string copied out for RENAME, COPY or MOVE was produced, so its copy reports the same encoding.</summary>
+    internal StringForm Form;
+
     public StringOutput(OutputBuffer? buffer)
     {
         Buffer = buffer;
@@ -46,5 +49,6 @@ public struct StringOutput
         Number = 0;
         Result = StringResult.Ok;
         ObjectType = GarnetObjectType.None;
+        Form = StringForm.Encoded;
     }
 }

@@ -166,6 +166,12 @@ internal static class KeyExtraction
                 else
                     keys.Scope = KeyScope.Keyspace;
                 return;
+
+            case RespCommand.OBJECT:
+                // Every subcommand but HELP reads the key in argument 2.
+                if (argCount >= 3)
+                    keys.Add(2, write: false);
+                return;
         }
 
         if (info.FirstKey > 0)

@@ -325,7 +325,12 @@ public class ObjectKeyspaceTests : ServerTestBase
         client.Execute("RPUSH", "l", "a");
         client.Execute("SADD", "st", "a");
         Assert.That(client.Execute("DEBUG", "OBJECT", "l"), Does.Contain("encoding:listpack"));
+        Assert.That(client.Execute("DEBUG", "OBJECT", "l"), Does.Not.Contain("ql_nodes"));
         Assert.That(client.Execute("DEBUG", "OBJECT", "st"), Does.Contain("encoding:listpack"));
+        // A quicklist shows its nodes as Redis fills them: 79 elements of 100 bytes in the first, 1 in the second.
+        for (int i = 0; i < 80; i++)
+            client.Execute("RPUSH", "q", new string('x', 100));
+        Assert.That(client.Execute("DEBUG", "OBJECT", "q"), Does.Match(@"encoding:quicklist serializedlength:\d+ lru:\d+ lru_seconds_idle:\d+ ql_nodes:2 ql_avg_node:40\.00 ql_listpack_max:-2 ql_compressed:0 ql_uncompressed_size:8254\r\n$"));
     }
 
     [Test]

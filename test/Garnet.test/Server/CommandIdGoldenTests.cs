@@ -72,6 +72,7 @@ public sealed class CommandIdGoldenTests
         ["DUMP"] = 83,
         ["RESTORE"] = 84,
         ["MOVE"] = 85,
+        ["OBJECT"] = 86,
         ["INFO"] = 100,
         ["CONFIG"] = 101,
         ["TIME"] = 102,

@@ -267,7 +267,8 @@ public sealed unsafe partial class RespServerSession
 
         var result = ComputeBitOp(op, sources, maxLength);
 
-        var input = new StringInput(RespCommand.SET);
+        // Redis builds BITOP's result as a raw buffer, whatever its bytes.
+        var input = new StringInput(RespCommand.SET) { Form = StringForm.Raw };
         var writeOutput = new StringOutput(_output);
         if (WriteIfOutOfMemory(Store.Upsert(destination, result, ref input, ref writeOutput)))
             return;

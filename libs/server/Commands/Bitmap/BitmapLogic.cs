@@ -25,6 +25,9 @@ internal static class BitmapLogic
         _ => throw new InvalidOperationException($"{input.Command} does not update bitmaps through RMW."),
     };
 
+    /// <summary>SETBIT and BITFIELD edit the value as a raw buffer, as Redis does (even when no bit changes).</summary>
+    public static StringForm FormOf() => StringForm.Raw;
+
     public static bool NeedInitialUpdate(ref StringInput input, ref StringOutput output) => true;
 
     public static RecordFieldInfo InitialFieldInfo(ref StringInput input) => new((int)RequiredLength(ref input));

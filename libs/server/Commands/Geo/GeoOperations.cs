@@ -50,6 +50,9 @@ internal static partial class GeoOperations
         bool nx = (input.Flags & FlagNx) != 0;
         bool xx = (input.Flags & FlagXx) != 0;
         bool ch = (input.Flags & FlagCh) != 0;
+        // GEOADD is ZADD underneath, with ZADD's encoding decisions.
+        var limits = input.Limits;
+        set.PrepareForAdding((input.ArgCount - (int)input.Number) / 3, SortedSetObject.LongestMember(ref input, (int)input.Number + 2, 3), limits);
         long added = 0, changed = 0;
         for (int i = (int)input.Number; i + 2 < input.ArgCount; i += 3)
         {
@@ -62,6 +65,8 @@ internal static partial class GeoOperations
                 continue;
             if (exists && current == score)
                 continue;
+            if (!exists)
+                set.NoteNewMember(member.Length, limits);
             if (set.AddOrUpdate(member.ToArray(), score))
                 added++;
             else

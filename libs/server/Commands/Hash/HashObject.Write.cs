@@ -10,12 +10,14 @@ public sealed partial class HashObject
     /// <summary>HSET / HMSET key field value [field value ...]: the session checked the pairs.</summary>
     private void HSet(ref ObjectInput input, ref ObjectOutput output)
     {
+        ConvertForArguments(ref input, 0);
         int added = 0;
         for (int i = 0; i + 1 < input.ArgCount; i += 2)
         {
             if (Set(input.Arg(i), input.Arg(i + 1).ToArray()))
                 added++;
         }
+        ConvertIfTooMany(input.Limits);
         if (input.Command == RespCommand.HMSET)
             output.Writer.WriteOk();
         else
@@ -32,7 +34,9 @@ public sealed partial class HashObject
             output.Writer.WriteInteger(0);
             return;
         }
+        ConvertForArguments(ref input, 0);
         Add(field.ToArray(), input.Arg(1).ToArray(), hash);
+        ConvertIfTooMany(input.Limits);
         output.Writer.WriteInteger(1);
     }
 
@@ -71,10 +75,12 @@ public sealed partial class HashObject
         Span<byte> text = stackalloc byte[20];
         Utf8Formatter.TryFormat(result, text, out int length);
         var value = text.Slice(0, length).ToArray();
+        ConvertForField(field, value, input.Limits);
         if (index >= 0)
             SetValueAt(index, value);
         else
             Add(field.ToArray(), value, hash);
+        ConvertIfTooMany(input.Limits);
         output.Writer.WriteInteger(result);
     }
 
@@ -102,10 +108,12 @@ public sealed partial class HashObject
             return;
         }
         var value = System.Text.Encoding.ASCII.GetBytes(result.ToHumanString());
+        ConvertForField(field, value, input.Limits);
         if (index >= 0)
             SetValueAt(index, value);
         else
             Add(field.ToArray(), value, hash);
+        ConvertIfTooMany(input.Limits);
         output.Writer.WriteBulk(value);
     }
 }

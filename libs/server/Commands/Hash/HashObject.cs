@@ -321,6 +321,7 @@ public sealed partial class HashObject : GarnetObject
             if (entry.Field != null)
                 clone.Add((byte[])entry.Field.Clone(), (byte[])entry.Value.Clone(), entry.Hash);
         }
+        clone._hashtable = _hashtable; // COPY keeps the encoding, as Redis's duplicate does
         return clone;
     }
 

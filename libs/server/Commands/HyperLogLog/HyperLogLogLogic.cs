@@ -23,6 +23,9 @@ internal static class HyperLogLogLogic
     /// <summary>The key holds a string that is not a HyperLogLog; nothing changed.</summary>
     public const long WrongType = -1;
 
+    /// <summary>A HyperLogLog is a raw string, as Redis builds and edits it; a string that is not one stays as it was.</summary>
+    public static StringForm? FormOf(ref StringOutput output) => output.Number == WrongType ? null : StringForm.Raw;
+
     public static bool NeedInitialUpdate(ref StringInput input, ref StringOutput output) => true;
 
     public static RecordFieldInfo InitialFieldInfo(ref StringInput input)

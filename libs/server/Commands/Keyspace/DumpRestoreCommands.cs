@@ -1,6 +1,7 @@
 using System;
 using System.Buffers.Text;
 using Garnet.common;
+using Tsavorite;
 
 namespace Garnet.server;
 
@@ -46,8 +47,10 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]. The
-    /// checks come in Redis's order: options, existing key, TTL, payload. IDLETIME and FREQ are
-    /// validated and ignored (there is no eviction by access time or frequency).
+    /// checks come in Redis's order: options, existing key, TTL, payload. IDLETIME sets the key's last
+    /// access under an LRU (or non-evicting) policy and FREQ its counter under an LFU one, as OBJECT
+    /// IDLETIME and FREQ then report; each is ignored under the other kind of policy. A restored list,
+    /// hash, set or sorted set gets the encoding its contents call for, as Redis decides when loading.
     /// </summary>
     private void Restore()
     {
@@ -55,6 +58,8 @@ public sealed unsafe partial class RespServerSession
         bool absoluteTtl = false;
         bool hasIdleTime = false;
         bool hasFrequency = false;
+        long idle = 0;
+        long frequency = 0;
         for (int i = 4; i < _argCount; i++)
         {
             ref readonly var option = ref _args[i];
@@ -69,7 +74,7 @@ public sealed unsafe partial class RespServerSession
             }
             else if (option.EqualsUpper("IDLETIME"u8) && hasValue && !hasFrequency)
             {
-                if (!NumberFormat.TryParseLong(_args[++i].Span, out long idle))
+                if (!NumberFormat.TryParseLong(_args[++i].Span, out idle))
                 {
                     _writer.WriteError(RespStrings.ErrNotInteger);
                     return;
@@ -83,7 +88,7 @@ public sealed unsafe partial class RespServerSession
             }
             else if (option.EqualsUpper("FREQ"u8) && hasValue && !hasIdleTime)
             {
-                if (!NumberFormat.TryParseLong(_args[++i].Span, out long frequency))
+                if (!NumberFormat.TryParseLong(_args[++i].Span, out frequency))
                 {
                     _writer.WriteError(RespStrings.ErrNotInteger);
                     return;
@@ -149,7 +154,14 @@ public sealed unsafe partial class RespServerSession
             }
         }
 
-        var written = obj != null ? InstallObject(ObjectStore, key, obj, ticks, replace) : WriteValue(Store, key, value, ticks, replace);
+        obj?.DecideEncoding(_server.Options.EncodingThresholds);
+        bool lfu = Store.Store.Budget.TracksFrequency;
+        long accessWord = hasFrequency && lfu ? RecordAccess.ForFrequency((int)frequency)
+            : hasIdleTime && !lfu ? RecordAccess.ForIdleSeconds(idle)
+            : -1;
+        var written = obj != null
+            ? InstallObject(ObjectStore, key, obj, ticks, replace, accessWord)
+            : WriteValue(Store, key, value, ticks, replace, accessWord: accessWord);
         if (obj != null && written == CopyResult.Written)
             NotifyObjectInstalled(_databaseIndex, key, obj);
         switch (written)

@@ -8,7 +8,7 @@ namespace Garnet.server;
 /// <summary>
 /// The keyspace commands: deleting and probing keys, expirations (ExpireCommands.cs), renaming and
 /// copying (RenameCommands.cs), iteration (ScanCommands.cs), DUMP and RESTORE
-/// (DumpRestoreCommands.cs) and flushing.
+/// (DumpRestoreCommands.cs), OBJECT (ObjectCommand.cs) and flushing.
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
@@ -42,6 +42,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.FLUSHALL: FlushDatabases(all: true); break;
             case RespCommand.DUMP: Dump(); break;
             case RespCommand.RESTORE: Restore(); break;
+            case RespCommand.OBJECT: ObjectCommand(); break;
             default: throw new InvalidOperationException($"{command} is not a keyspace command.");
         }
     }

@@ -39,7 +39,7 @@ public sealed unsafe partial class RespServerSession
 
         var write = output.ObjectType != GarnetObjectType.None
             ? MoveObject(source, destination, replace: !onlyIfAbsent)
-            : WriteCopiedValue(Store, destination, output.Number, replace: !onlyIfAbsent);
+            : WriteCopiedValue(Store, destination, output.Number, output.Form, replace: !onlyIfAbsent);
         if (write == CopyResult.OutOfMemory)
         {
             _writer.WriteError(RespStrings.ErrOutOfMemory);
@@ -100,13 +100,15 @@ public sealed unsafe partial class RespServerSession
         }
 
         CopyResult result;
+        // Redis duplicates a string for COPY: same encoding, but never one of its shared integers.
+        var form = output.Form == StringForm.Encoded ? StringForm.EncodedUnshared : output.Form;
         if (output.ObjectType != GarnetObjectType.None)
         {
             result = CopyObject(source, targetIndex, destination, replace);
         }
         else if (targetIndex == _databaseIndex)
         {
-            result = WriteCopiedValue(Store, destination, output.Number, replace);
+            result = WriteCopiedValue(Store, destination, output.Number, form, replace);
         }
         else
         {
@@ -114,7 +116,7 @@ public sealed unsafe partial class RespServerSession
             try
             {
                 using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(target.Objects));
-                result = WriteCopiedValue(session, destination, output.Number, replace);
+                result = WriteCopiedValue(session, destination, output.Number, form, replace);
             }
             finally
             {
@@ -193,7 +195,7 @@ public sealed unsafe partial class RespServerSession
             else
             {
                 using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(target.Objects));
-                result = WriteCopiedValue(session, key, output.Number, replace: false);
+                result = WriteCopiedValue(session, key, output.Number, output.Form, replace: false);
             }
         }
         finally
@@ -297,7 +299,7 @@ public sealed unsafe partial class RespServerSession
     /// Makes <paramref name="key"/> hold <paramref name="obj"/> with <paramref name="expirationTicks"/>
     /// (0 for none), replacing any value when <paramref name="replace"/>, else only if the key is absent.
     /// </summary>
-    private CopyResult InstallObject(ClientSession<ObjectInput, ObjectOutput, ObjectStoreFunctions> session, ReadOnlySpan<byte> key, GarnetObject obj, long expirationTicks, bool replace)
+    private CopyResult InstallObject(ClientSession<ObjectInput, ObjectOutput, ObjectStoreFunctions> session, ReadOnlySpan<byte> key, GarnetObject obj, long expirationTicks, bool replace, long accessWord = -1)
     {
         if (!replace)
         {
@@ -311,6 +313,7 @@ public sealed unsafe partial class RespServerSession
             Operation = ObjectOperation.Install,
             Install = obj,
             ExpirationTicks = expirationTicks,
+            AccessWord = accessWord,
         };
         var output = new ObjectOutput();
         return session.RMW(key, ref input, ref output).IsOutOfMemory ? CopyResult.OutOfMemory : CopyResult.Written;
@@ -318,16 +321,23 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// Writes the value in the output buffer to <paramref name="key"/> with <paramref name="expirationTicks"/>
-    /// (0 for none): as SET ... PXAT does, or as SET ... NX PXAT does unless <paramref name="replace"/>.
+    /// (0 for none): as SET ... PXAT does, or as SET ... NX PXAT does unless <paramref name="replace"/>. The
+    /// copy keeps the source's <paramref name="form"/>, so it reports the same encoding.
     /// </summary>
-    private CopyResult WriteCopiedValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, long expirationTicks, bool replace)
-        => WriteValue(session, key, _output.Span, expirationTicks, replace);
+    private CopyResult WriteCopiedValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, long expirationTicks, StringForm form, bool replace)
+        => WriteValue(session, key, _output.Span, expirationTicks, replace, form);
 
-    private static CopyResult WriteValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, bool replace)
+    private static CopyResult WriteValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, bool replace, StringForm form = StringForm.Encoded, long accessWord = -1)
     {
         fixed (byte* pointer = value)
         {
-            var input = new StringInput(RespCommand.SET) { Value = new ArgSlice(pointer, value.Length), ExpirationTicks = expirationTicks };
+            var input = new StringInput(RespCommand.SET)
+            {
+                Value = new ArgSlice(pointer, value.Length),
+                ExpirationTicks = expirationTicks,
+                Form = form,
+                AccessWord = accessWord,
+            };
             var output = new StringOutput(null);
             Status status;
             if (replace)

@@ -19,10 +19,15 @@ public sealed partial class ListObject
         }
         if (input.Element != null)
         {
+            ConvertForGrowth(input.Element.Length, 1, input.Limits);
             Push(input.Element, toLeft);
         }
         else
         {
+            long bytes = 0;
+            for (int i = 0; i < input.ArgCount; i++)
+                bytes += input.Arg(i).Length;
+            ConvertForGrowth(bytes, input.ArgCount, input.Limits);
             EnsureRoom(input.ArgCount);
             for (int i = 0; i < input.ArgCount; i++)
                 Push(input.Arg(i).ToArray(), toLeft);
@@ -49,6 +54,7 @@ public sealed partial class ListObject
             var element = Pop(fromLeft);
             ShrinkIfSparse();
             UpdateHeapSize();
+            ConvertForShrinking(input.Limits);
             output.Element = element;
             output.Number = 1;
             output.Writer.WriteBulk(element);
@@ -66,6 +72,7 @@ public sealed partial class ListObject
             return;
         }
         WritePopped(ref output, (int)Math.Min(count, _count), fromLeft);
+        ConvertForShrinking(input.Limits);
     }
 
     /// <summary>Pops <paramref name="n"/> elements and writes them as an array; <see cref="ObjectOutput.Number"/> = n.</summary>
@@ -89,6 +96,7 @@ public sealed partial class ListObject
         if (_count == 0 || input.Number <= 0)
             return;
         WritePopped(ref output, (int)Math.Min(input.Number, _count), fromLeft: input.Flags == 0);
+        ConvertForShrinking(input.Limits);
     }
 
     /// <summary>
@@ -109,8 +117,11 @@ public sealed partial class ListObject
             output.Writer.WriteNull();
             return;
         }
+        // Redis pops, checks the push (which may convert), pushes, then checks the shrink.
         var element = Pop(fromLeft);
+        ConvertForGrowth(element.Length, 1, input.Limits);
         Push(element, toLeft);
+        ConvertForShrinking(input.Limits);
         output.Element = element;
         output.Writer.WriteBulk(element);
     }
@@ -128,6 +139,8 @@ public sealed partial class ListObject
             output.Writer.WriteError(RespStrings.ErrNotInteger);
             return;
         }
+        // Redis checks the growth before it knows whether the index is in range.
+        ConvertForGrowth(input.Arg(1).Length, 1, input.Limits);
         int position = ResolveIndex(index);
         if (position < 0)
         {
@@ -136,8 +149,10 @@ public sealed partial class ListObject
         }
         var element = input.Arg(1).ToArray();
         _elementBytes += element.Length - At(position).Length;
+        _listpackBytes += EntryBytes(element) - EntryBytes(At(position));
         SetAt(position, element);
         UpdateHeapSize();
+        ConvertForShrinking(input.Limits);
         output.Writer.WriteOk();
     }
 
@@ -154,6 +169,8 @@ public sealed partial class ListObject
             output.Writer.WriteInteger(0);
             return;
         }
+        // Redis converts before it looks for the pivot, so even an insert that finds none may convert.
+        ConvertForGrowth(input.Arg(2).Length, 1, input.Limits);
         var pivot = input.Arg(1);
         for (int i = 0; i < _count; i++)
         {
@@ -191,6 +208,7 @@ public sealed partial class ListObject
             {
                 removed++;
                 _elementBytes -= current.Length;
+                _listpackBytes -= EntryBytes(current);
                 continue;
             }
             SetAt(fromTail ? _count - 1 - kept : kept, current);
@@ -206,6 +224,7 @@ public sealed partial class ListObject
             _count = kept;
             ShrinkIfSparse();
             UpdateHeapSize();
+            ConvertForShrinking(input.Limits);
         }
         output.Number = removed;
         output.Writer.WriteInteger(removed);
@@ -226,6 +245,7 @@ public sealed partial class ListObject
             else
                 Trim(_count, 0);
             UpdateHeapSize();
+            ConvertForShrinking(input.Limits);
         }
         output.Writer.WriteOk();
     }

@@ -63,6 +63,7 @@ public sealed partial class ListObject : GarnetObject
         var copy = new ListObject(_count);
         for (int i = 0; i < _count; i++)
             copy.PushBack((byte[])At(i).Clone());
+        copy._quicklist = _quicklist; // COPY keeps the encoding, as Redis's duplicate does
         copy.UpdateHeapSize();
         return copy;
     }
@@ -159,6 +160,7 @@ public sealed partial class ListObject : GarnetObject
         _items[_head] = element;
         _count++;
         _elementBytes += element.Length;
+        _listpackBytes += EntryBytes(element);
     }
 
     private void PushBack(byte[] element)
@@ -167,6 +169,7 @@ public sealed partial class ListObject : GarnetObject
         _items[(_head + _count) & Mask] = element;
         _count++;
         _elementBytes += element.Length;
+        _listpackBytes += EntryBytes(element);
     }
 
     private byte[] PopFront()
@@ -176,6 +179,7 @@ public sealed partial class ListObject : GarnetObject
         _head = (_head + 1) & Mask;
         _count--;
         _elementBytes -= element.Length;
+        _listpackBytes -= EntryBytes(element);
         return element;
     }
 
@@ -186,6 +190,7 @@ public sealed partial class ListObject : GarnetObject
         _items[slot] = null!;
         _count--;
         _elementBytes -= element.Length;
+        _listpackBytes -= EntryBytes(element);
         return element;
     }
 
@@ -228,6 +233,7 @@ public sealed partial class ListObject : GarnetObject
         SetAt(index, element);
         _count++;
         _elementBytes += element.Length;
+        _listpackBytes += EntryBytes(element);
     }
 
     /// <summary>Drops the first <paramref name="front"/> and the last <paramref name="back"/> elements.</summary>

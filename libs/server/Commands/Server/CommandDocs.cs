@@ -41,6 +41,7 @@ internal static class CommandDocs
         [RespCommand.DUMP] = "2.6.0",
         [RespCommand.RESTORE] = "2.6.0",
         [RespCommand.MOVE] = "1.0.0",
+        [RespCommand.OBJECT] = "2.2.3",
         [RespCommand.CONFIG] = "2.0.0",
         [RespCommand.TIME] = "2.6.0",
         [RespCommand.COMMAND] = "2.8.13",
@@ -75,6 +76,11 @@ internal static class CommandDocs
         ["MEMORY|USAGE"] = "4.0.0",
         ["MEMORY|PURGE"] = "4.0.0",
         ["MEMORY|HELP"] = "4.0.0",
+        ["OBJECT|ENCODING"] = "2.2.3",
+        ["OBJECT|FREQ"] = "4.0.0",
+        ["OBJECT|HELP"] = "6.2.0",
+        ["OBJECT|IDLETIME"] = "2.2.3",
+        ["OBJECT|REFCOUNT"] = "2.2.3",
     };
 
     /// <summary>The Redis version that introduced <paramref name="info"/> (a command or "parent|sub").</summary>
@@ -95,6 +101,8 @@ internal static class CommandDocs
             case RespCommand.FLUSHDB:
             case RespCommand.FLUSHALL:
                 return "server";
+            case RespCommand.OBJECT:
+                return "generic";
         }
         var categories = command.AclCategories;
         if ((categories & AclCategories.String) != 0)

@@ -36,7 +36,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>A CONFIG parameter: name, getter and, when mutable, its setter.</summary>
     private sealed class ConfigParameter
     {
-        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null, ConfigValue value = ConfigValue.Text)
+        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null, ConfigValue value = ConfigValue.Text, long min = long.MinValue, long max = long.MaxValue)
         {
             Name = name;
             NameBytes = Encoding.ASCII.GetBytes(name);
@@ -44,10 +44,18 @@ public sealed unsafe partial class RespServerSession
             Get = get;
             Set = set;
             Value = value;
+            Min = min;
+            Max = max;
         }
 
         /// <summary>What a value must look like; a malformed one is refused with Redis's words before anything else.</summary>
         public ConfigValue Value { get; }
+
+        /// <summary>The smallest value an integer or memory parameter takes.</summary>
+        public long Min { get; }
+
+        /// <summary>The largest value an integer or memory parameter takes.</summary>
+        public long Max { get; }
 
         public string Name { get; }
         public byte[] NameBytes { get; }
@@ -82,6 +90,7 @@ public sealed unsafe partial class RespServerSession
         // Scripting: the time limit before -BUSY.
         new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
+        .. s_encodingConfigParameters,
     ];
 
     private static readonly string[] s_configHelp =
@@ -121,15 +130,54 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>A byte count as Redis's memtoull reads it: digits with an optional unit (k, kb, m, mb, g, gb; any case).</summary>
-    private static bool IsMemoryValue(string value)
+    private static bool IsMemoryValue(string value) => TryParseMemoryValue(value, out _);
+
+    /// <summary>Reads a memory value: k, m, g are powers of 1000, kb, mb, gb of 1024, as in Redis.</summary>
+    private static bool TryParseMemoryValue(string value, out long bytes)
     {
+        bytes = 0;
         int digits = 0;
         while (digits < value.Length && char.IsAsciiDigit(value[digits]))
             digits++;
-        if (digits == 0)
+        if (digits == 0 || !long.TryParse(value.AsSpan(0, digits), NumberStyles.None, CultureInfo.InvariantCulture, out long number))
             return false;
-        string unit = value.Substring(digits).ToLowerInvariant();
-        return unit is "" or "b" or "k" or "kb" or "m" or "mb" or "g" or "gb";
+        long unit = value.Substring(digits).ToLowerInvariant() switch
+        {
+            "" or "b" => 1,
+            "k" => 1000,
+            "kb" => 1024,
+            "m" => 1000 * 1000,
+            "mb" => 1024 * 1024,
+            "g" => 1000L * 1000 * 1000,
+            "gb" => 1024L * 1024 * 1024,
+            _ => 0,
+        };
+        if (unit == 0 || number > long.MaxValue / unit)
+            return false;
+        bytes = number * unit;
+        return true;
+    }
+
+    /// <summary>Redis's complaint about an integer or memory value outside the parameter's range, or null.</summary>
+    private static string? ConfigRangeError(ConfigParameter parameter, string value)
+    {
+        long number;
+        switch (parameter.Value)
+        {
+            case ConfigValue.Integer:
+                if (!long.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out number))
+                    return null;
+                break;
+            case ConfigValue.Memory:
+                if (!TryParseMemoryValue(value, out number))
+                    return null;
+                break;
+            default:
+                return null;
+        }
+        return number < parameter.Min || number > parameter.Max
+            ? string.Create(CultureInfo.InvariantCulture, $"argument must be between {parameter.Min} and {parameter.Max} inclusive")
+            : null;
     }
 
     private void Config()
@@ -213,7 +261,7 @@ public sealed unsafe partial class RespServerSession
                 }
             }
             string value = _args[i + 1].ToString();
-            if (ConfigValueError(parameter.Value, value) is { } malformed)
+            if ((ConfigValueError(parameter.Value, value) ?? ConfigRangeError(parameter, value)) is { } malformed)
             {
                 WriteConfigSetFailed(name, malformed);
                 return;

@@ -75,67 +75,44 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// DEBUG OBJECT key: Redis's one-line description. "Value at" shows the key's hash (there is no
-    /// stable object address); the encoding is the one Redis would pick; access times are not tracked.
+    /// DEBUG OBJECT key: Redis's one-line description, with what OBJECT reports (refcount, encoding, access
+    /// clock and idle time) and, for a quicklist, its nodes as Redis would fill them. "Value at" shows the
+    /// key's hash (there is no stable object address); the serialized length is that of Redis's RDB form for
+    /// a string and of this server's form for an object. As in Redis, looking is not an access of the key.
     /// </summary>
     private void DebugObject()
     {
         var key = _args[2].Span;
         var output = default(StringOutput);
-        var status = ReadString(key, RespCommand.GET, ref output);
-        if (!status.Found)
+        if (!TryInspect(key, out var facts) || !ReadString(key, RespCommand.DEBUG, ref output).Found)
         {
             _writer.WriteError(RespStrings.ErrNoSuchKey);
             return;
         }
+        long serializedLength;
+        string extra = "";
         if (output.Result == StringResult.WrongType)
         {
-            DebugObjectOfObject(key);
-            return;
+            if (ReadObjectSnapshot(key, GarnetObjectType.None, out var obj, RespCommand.DEBUG) != ObjectResult.Ok || obj == null)
+            {
+                _writer.WriteError(RespStrings.ErrNoSuchKey);
+                return;
+            }
+            using var stream = new System.IO.MemoryStream();
+            using (var writer = new System.IO.BinaryWriter(stream, System.Text.Encoding.UTF8, leaveOpen: true))
+                obj.Serialize(writer);
+            serializedLength = stream.Length;
+            if (obj is ListObject list && facts.Encoding == ValueEncoding.Quicklist)
+                extra = list.DescribeQuicklist(_server.Options.EncodingThresholds);
         }
-        var value = _output.Span;
-        string encoding = StringEncoding(value);
-        long serializedLength = SerializedLength(value);
-        string line = string.Create(CultureInfo.InvariantCulture,
-            $"Value at:0x{KeyHash.Hash(key):x16} refcount:1 encoding:{encoding} serializedlength:{serializedLength} lru:0 lru_seconds_idle:0");
-        _writer.WriteSimpleString(System.Text.Encoding.ASCII.GetBytes(line));
-    }
-
-    /// <summary>
-    /// DEBUG OBJECT of a list, hash, set or sorted set: the encoding Redis would report for its size
-    /// (compact listpack up to Redis's default thresholds of 128 entries) and the length of this
-    /// server's serialized form.
-    /// </summary>
-    private void DebugObjectOfObject(ReadOnlySpan<byte> key)
-    {
-        if (ReadObjectSnapshot(key, GarnetObjectType.None, out var obj) != ObjectResult.Ok || obj == null)
+        else
         {
-            _writer.WriteError(RespStrings.ErrNoSuchKey);
-            return;
+            serializedLength = SerializedLength(_output.Span);
         }
-        bool compact = obj.Count <= 128;
-        string encoding = obj.Type switch
-        {
-            GarnetObjectType.List => compact ? "listpack" : "quicklist",
-            GarnetObjectType.SortedSet => compact ? "listpack" : "skiplist",
-            _ => compact ? "listpack" : "hashtable",
-        };
-        using var stream = new System.IO.MemoryStream();
-        using (var writer = new System.IO.BinaryWriter(stream, System.Text.Encoding.UTF8, leaveOpen: true))
-            obj.Serialize(writer);
+        uint word = facts.AccessWord;
         string line = string.Create(CultureInfo.InvariantCulture,
-            $"Value at:0x{KeyHash.Hash(key):x16} refcount:1 encoding:{encoding} serializedlength:{stream.Length} lru:0 lru_seconds_idle:0 ql_nodes:1");
-        if (obj.Type != GarnetObjectType.List)
-            line = line[..line.LastIndexOf(" ql_nodes", StringComparison.Ordinal)];
+            $"Value at:0x{KeyHash.Hash(key):x16} refcount:{RefCount(facts, Store.Store.Budget)} encoding:{System.Text.Encoding.ASCII.GetString(facts.Encoding.Name())} serializedlength:{serializedLength} lru:{word & RecordAccess.ValueMask} lru_seconds_idle:{RecordAccess.IdleSeconds(word)}{extra}");
         _writer.WriteSimpleString(System.Text.Encoding.ASCII.GetBytes(line));
-    }
-
-    /// <summary>The encoding Redis gives a string: "int" for integers, "embstr" up to 44 bytes, else "raw".</summary>
-    internal static string StringEncoding(ReadOnlySpan<byte> value)
-    {
-        if (value.Length <= 20 && NumberFormat.TryParseLong(value, out _))
-            return "int";
-        return value.Length <= 44 ? "embstr" : "raw";
     }
 
     /// <summary>The length of the value in Redis's RDB encoding (uncompressed): a small integer form, or a length prefix and the bytes.</summary>

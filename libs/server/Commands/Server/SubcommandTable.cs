@@ -5,7 +5,7 @@ using F = Garnet.server.CommandFlags;
 
 namespace Garnet.server;
 
-/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION).</summary>
+/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION, OBJECT).</summary>
 internal enum Subcommand : byte
 {
     ClientId,
@@ -43,6 +43,11 @@ internal enum Subcommand : byte
     FunctionLoad,
     FunctionRestore,
     FunctionStats,
+    ObjectEncoding,
+    ObjectFreq,
+    ObjectIdleTime,
+    ObjectRefCount,
+    ObjectHelp,
 }
 
 /// <summary>One subcommand: its id and its table entry (named "parent|sub", with the parent's command id).</summary>
@@ -111,6 +116,14 @@ internal static class SubcommandTable
             Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", firstKey: 2, lastKey: 2, step: 1),
             Entry(Subcommand.MemoryPurge, RespCommand.MEMORY, "PURGE", 2, F.None, A.Slow, "Asks the allocator to release memory."),
             Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+        ],
+        [RespCommand.OBJECT] =
+        [
+            Entry(Subcommand.ObjectEncoding, RespCommand.OBJECT, "ENCODING", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the internal encoding of a Redis object.", firstKey: 2, lastKey: 2, step: 1),
+            Entry(Subcommand.ObjectFreq, RespCommand.OBJECT, "FREQ", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the logarithmic access frequency counter of a Redis object.", firstKey: 2, lastKey: 2, step: 1),
+            Entry(Subcommand.ObjectHelp, RespCommand.OBJECT, "HELP", 2, F.Loading | F.Stale, A.Keyspace | A.Slow, "Returns helpful text about the different subcommands."),
+            Entry(Subcommand.ObjectIdleTime, RespCommand.OBJECT, "IDLETIME", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the time since the last access to a Redis object.", firstKey: 2, lastKey: 2, step: 1),
+            Entry(Subcommand.ObjectRefCount, RespCommand.OBJECT, "REFCOUNT", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the reference count of a value of a key.", firstKey: 2, lastKey: 2, step: 1),
         ],
         [RespCommand.FUNCTION] =
         [

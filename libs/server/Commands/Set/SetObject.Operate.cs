@@ -48,13 +48,18 @@ public sealed partial class SetObject
 
     private void AddMembers(ref ObjectInput input, ref RespWriter writer)
     {
+        var limits = input.Limits;
+        PrepareForAdding(input.Arg(0), input.ArgCount, limits);
         if (_count == 0)
             EnsureCapacity(input.ArgCount);
         int added = 0;
         for (int i = 0; i < input.ArgCount; i++)
         {
             if (Add(input.Arg(i)))
+            {
                 added++;
+                NoteAdded(input.Arg(i), limits);
+            }
         }
         writer.WriteInteger(added);
     }
@@ -110,6 +115,8 @@ public sealed partial class SetObject
             Clear();
             return;
         }
+        // Redis's strategy for a count close to the size rebuilds the set from the members left (see NoteRebuiltByPop).
+        bool rebuilt = (_count - count) * 5 <= count;
         writer.WriteSetHeader((int)count);
         for (long i = 0; i < count; i++)
         {
@@ -117,6 +124,8 @@ public sealed partial class SetObject
             writer.WriteBulk(_members[index]);
             RemoveAt(index);
         }
+        if (rebuilt)
+            NoteRebuiltByPop(input.Limits);
         output.Number = count;
     }
 
@@ -197,7 +206,14 @@ public sealed partial class SetObject
                 output.Number = Remove(input.Arg(0)) ? 1 : 0;
                 break;
             case MoveAdd:
-                output.Number = AddOwned(input.Element!) ? 1 : 0;
+                if (_count == 0)
+                    PrepareForAdding(input.Element, 1, input.Limits);
+                output.Number = 0;
+                if (AddOwned(input.Element!))
+                {
+                    output.Number = 1;
+                    NoteAdded(input.Element, input.Limits);
+                }
                 break;
             case MoveCheck:
                 output.Writer.WriteInteger(Contains(input.Arg(0)) ? 1 : 0);

@@ -111,6 +111,7 @@ public sealed partial class SetObject : GarnetObject
         copy._buckets = (int[])_buckets.Clone();
         copy._count = _count;
         copy._memberBytes = _memberBytes;
+        copy._encoding = _encoding; // COPY keeps the encoding, as Redis's duplicate does
         copy.UpdateHeapSize();
         return copy;
     }

@@ -23,7 +23,7 @@ public sealed partial class SortedSetObject
     }
 
     /// <summary>Adds or updates one pair as ZADD does with <paramref name="flags"/>; <paramref name="newScore"/> is the resulting score.</summary>
-    private AddOutcome AddWithFlags(ReadOnlySpan<byte> member, double score, ZAddFlags flags, out double newScore)
+    private AddOutcome AddWithFlags(ReadOnlySpan<byte> member, double score, ZAddFlags flags, EncodingThresholds limits, out double newScore)
     {
         newScore = score;
         int hash = MemberHash.Compute(member);
@@ -48,6 +48,7 @@ public sealed partial class SortedSetObject
         }
         if ((flags & ZAddFlags.Xx) != 0)
             return AddOutcome.Skipped;
+        NoteNewMember(member.Length, limits);
         AddNew(member.ToArray(), hash, score);
         return AddOutcome.Added;
     }
@@ -60,12 +61,14 @@ public sealed partial class SortedSetObject
             output.Writer.WriteError(error);
             return;
         }
+        var limits = input.Limits;
+        PrepareForAdding((input.ArgCount - pairsAt) / 2, LongestMember(ref input, pairsAt + 1, 2), limits);
         long added = 0, updated = 0, processed = 0;
         double lastScore = 0;
         for (int i = pairsAt; i < input.ArgCount; i += 2)
         {
             SortedSetScores.TryParse(input.Arg(i), out double score);
-            switch (AddWithFlags(input.Arg(i + 1), score, flags, out double newScore))
+            switch (AddWithFlags(input.Arg(i + 1), score, flags, limits, out double newScore))
             {
                 case AddOutcome.NaN:
                     output.Writer.WriteError(SortedSetStrings.ErrScoreNaN);
@@ -104,7 +107,8 @@ public sealed partial class SortedSetObject
             output.Writer.WriteError(RespStrings.ErrNotFloat);
             return;
         }
-        if (AddWithFlags(input.Arg(1), increment, ZAddFlags.Incr, out double newScore) == AddOutcome.NaN)
+        PrepareForAdding(1, input.Arg(1).Length, input.Limits);
+        if (AddWithFlags(input.Arg(1), increment, ZAddFlags.Incr, input.Limits, out double newScore) == AddOutcome.NaN)
             output.Writer.WriteError(SortedSetStrings.ErrScoreNaN);
         else
             SortedSetScores.Write(ref output.Writer, newScore);

@@ -186,6 +186,7 @@ public sealed partial class SortedSetObject : GarnetObject
         var builder = new Builder((int)Count);
         for (var node = _tree.First; node != null; node = node.Next)
             builder.TryAppend(node.Member, node.Hash, node.Score);
+        builder.Set._skiplist = _skiplist; // COPY keeps the encoding, as Redis's duplicate does
         return builder.Set;
     }
 

@@ -18,6 +18,13 @@ internal static class AppendLogic
             ? (long)currentLength + input.Value.Length
             : Math.Max(currentLength, input.Number + input.Value.Length);
 
+    /// <summary>
+    /// APPEND to a missing key stores its argument as SET would; any other APPEND or SETRANGE edits a raw
+    /// buffer (Redis unshares the value first, even to append nothing).
+    /// </summary>
+    public static StringForm FormOf(ref StringInput input, bool created)
+        => created && input.Command == RespCommand.APPEND ? StringForm.Encoded : StringForm.Raw;
+
     public static bool NeedInitialUpdate(ref StringInput input, ref StringOutput output)
     {
         // SETRANGE with empty data on a missing key creates nothing and answers 0.

@@ -18,6 +18,9 @@ internal static class IncrLogic
 
     private static bool IsFloat(ref StringInput input) => input.Command == RespCommand.INCRBYFLOAT;
 
+    /// <summary>An integer result is encoded as Redis encodes a new integer; INCRBYFLOAT's text is a plain string (never int).</summary>
+    public static StringForm FormOf(ref StringInput input) => IsFloat(ref input) ? StringForm.Text : StringForm.Encoded;
+
     public static RecordFieldInfo InitialFieldInfo(ref StringInput input)
     {
         Span<byte> text = stackalloc byte[TextRoom(ref input)];

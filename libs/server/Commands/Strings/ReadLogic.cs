@@ -6,11 +6,13 @@ namespace Garnet.server;
 /// <summary>
 /// The Reader callback of the read-only string and keyspace commands: GET and MGET copy the value,
 /// GETRANGE copies a slice, STRLEN reports the length, TTL and friends report the expiration, and
-/// EXISTS, TYPE and TOUCH only learn that a live record exists.
+/// EXISTS, TYPE and TOUCH only learn that a live record exists. As in Redis, the expiration queries,
+/// EXISTS, TYPE, MEMORY USAGE, OBJECT and DEBUG OBJECT look at a key without counting as an access to it
+/// (<see cref="ReadInfo.SkipAccessUpdate"/>); every other read, and TOUCH, does count.
 /// </summary>
 internal static class ReadLogic
 {
-    public static bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output)
+    public static bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo)
     {
         switch (input.Command)
         {
@@ -26,6 +28,7 @@ internal static class ReadLogic
                 output.Buffer!.Set(record.Value);
                 output.HasValue = true;
                 output.Number = record.Expiration;
+                output.Form = StringValueEncoding.FormOf(in record);
                 return true;
             case RespCommand.GETRANGE:
             case RespCommand.SUBSTR:
@@ -38,15 +41,27 @@ internal static class ReadLogic
             case RespCommand.PTTL:
             case RespCommand.EXPIRETIME:
             case RespCommand.PEXPIRETIME:
+                readInfo.SkipAccessUpdate = true;
                 output.Number = record.Expiration;
                 return true;
             case RespCommand.EXISTS:
             case RespCommand.TYPE:
+                readInfo.SkipAccessUpdate = true;
+                return true;
             case RespCommand.TOUCH:
                 return true;
             case RespCommand.MEMORY:
+                readInfo.SkipAccessUpdate = true;
                 output.Number = record.AllocatedSize;
                 return true;
+            case RespCommand.DEBUG:
+                // DEBUG OBJECT's look at the value.
+                readInfo.SkipAccessUpdate = true;
+                output.Buffer!.Set(record.Value);
+                output.HasValue = true;
+                return true;
+            case RespCommand.OBJECT:
+                return ObjectInspection.Reader(in record, null, ref input, ref output, ref readInfo);
             default:
                 throw new InvalidOperationException($"{input.Command} is not a read command of the string store.");
         }

@@ -10,6 +10,9 @@ namespace Garnet.server;
 /// </summary>
 internal static class SetLogic
 {
+    /// <summary>The form of the written value: encoded by its text, unless a copy (RENAME, COPY, MOVE) or BITOP says otherwise.</summary>
+    public static StringForm FormOf(ref StringInput input) => input.Form;
+
     // ---- Upsert (plain SET) ----
 
     public static RecordFieldInfo UpsertFieldInfo(ReadOnlySpan<byte> value, ref StringInput input)

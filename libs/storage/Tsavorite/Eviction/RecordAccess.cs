@@ -52,6 +52,21 @@ public static class RecordAccess
     public static uint ForReplacement(uint previous, bool tracksFrequency, int lfuLogFactor, int lfuDecayTime)
         => tracksFrequency ? Touched(previous, true, lfuLogFactor, lfuDecayTime) & ~AccessedBit : LruClock;
 
+    /// <summary>
+    /// The LRU word of a record last accessed <paramref name="seconds"/> ago (RESTORE ... IDLETIME); the clock
+    /// wraps as Redis's does, so a span longer than the clock's period is taken modulo it.
+    /// </summary>
+    public static uint ForIdleSeconds(long seconds)
+    {
+        long then = LruClock - (seconds % ValueMask);
+        if (then < 0)
+            then += ValueMask;
+        return (uint)then & ValueMask;
+    }
+
+    /// <summary>The LFU word of a record whose counter is <paramref name="counter"/> (0 to 255) now (RESTORE ... FREQ).</summary>
+    public static uint ForFrequency(int counter) => (LfuMinutes << 8) | (uint)Math.Clamp(counter, 0, LfuMaxCounter);
+
     /// <summary>The word after one access.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static uint Touched(uint word, bool tracksFrequency, int lfuLogFactor, int lfuDecayTime)

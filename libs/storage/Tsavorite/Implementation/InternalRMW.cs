@@ -70,7 +70,8 @@ public sealed unsafe partial class TsavoriteKV
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
                     return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
-                TouchRecord(ref record);
+                if (!rmwInfo.SkipAccessUpdate)
+                    TouchRecord(ref record);
                 NoteIfExpiring(ref record);
                 status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                 return OperationOutcome.Done;

@@ -65,7 +65,8 @@ public sealed unsafe partial class TsavoriteKV
                 var upsertInfo = new UpsertInfo { Address = address };
                 if (functions.InPlaceWriter(ref record, value, ref input, ref output, ref upsertInfo))
                 {
-                    TouchRecord(ref record);
+                    if (!upsertInfo.SkipAccessUpdate)
+                        TouchRecord(ref record);
                     NoteIfExpiring(ref record);
                     status = new Status(Status.Basic.Found, Status.Record.InPlaceUpdated);
                     return OperationOutcome.Done;

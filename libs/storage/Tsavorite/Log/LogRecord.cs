@@ -220,6 +220,7 @@ public readonly unsafe struct LogRecord
         var info = Info;
         info.Tombstone = false;
         info.ValueIsObject = false;
+        info.UserBits = 0;
         info.HasETag = fields.HasETag;
         info.HasExpiration = fields.HasExpiration;
         info.HasFiller = false;

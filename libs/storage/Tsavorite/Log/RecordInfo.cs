@@ -20,6 +20,8 @@ public struct RecordInfo
     private const int HasFillerBit = 54;
     private const int AbandonedBit = 55;
     private const int ValueIsObjectBit = 56;
+    private const int UserBitsShift = 57;
+    private const long UserBitsMask = 3L << UserBitsShift;
 
     [FieldOffset(0)]
     private long _word;
@@ -67,6 +69,17 @@ public struct RecordInfo
     /// tells the user when such a value is dropped.
     /// </summary>
     public bool ValueIsObject { readonly get => Get(ValueIsObjectBit); set => Set(ValueIsObjectBit, value); }
+
+    /// <summary>
+    /// Two bits the store's user keeps with the record (Garnet: how a string value was produced, which
+    /// OBJECT ENCODING reports). The engine only carries them: a new or reused record starts with 0, and
+    /// a record moved by the head of the log keeps them; a copy update's callbacks decide the new record's.
+    /// </summary>
+    public int UserBits
+    {
+        readonly get => (int)((_word & UserBitsMask) >> UserBitsShift);
+        set => _word = (_word & ~UserBitsMask) | (((long)value << UserBitsShift) & UserBitsMask);
+    }
 
     /// <summary>The header has never been written (unallocated page space).</summary>
     public readonly bool IsNull => _word == 0;

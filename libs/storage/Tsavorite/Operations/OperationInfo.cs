@@ -37,6 +37,12 @@ public struct UpsertInfo
 
     /// <summary>Set by the callback to cancel.</summary>
     public OperationAction Action;
+
+    /// <summary>
+    /// Set by an in-place writer that gave the record its access word itself (RESTORE ... IDLETIME or FREQ):
+    /// the engine then does not count the write as an access.
+    /// </summary>
+    public bool SkipAccessUpdate;
 }
 
 /// <summary>Context of an RMW callback.</summary>
@@ -47,6 +53,9 @@ public struct RMWInfo
 
     /// <summary>Set by the callback to cancel, or to delete the record.</summary>
     public OperationAction Action;
+
+    /// <summary>As <see cref="UpsertInfo.SkipAccessUpdate"/>, for an in-place update.</summary>
+    public bool SkipAccessUpdate;
 }
 
 /// <summary>Context of a Delete callback.</summary>
