@@ -26,6 +26,21 @@ public sealed class ServerOptions
     /// <summary>Log page size in bytes (a power of two). Default 32 MB; also the largest record.</summary>
     public long PageSize { get; set; } = 1L << 25;
 
+    /// <summary>
+    /// Bytes all databases together may hold — log pages in memory, hash indexes and heap objects — as Redis's
+    /// maxmemory; 0 leaves each database to <see cref="MemorySize"/>. Default 0.
+    /// </summary>
+    public long MaxMemory { get; set; }
+
+    /// <summary>What happens to live keys when the memory budget is reached (Redis's maxmemory-policy). Default noeviction.</summary>
+    public Tsavorite.EvictionPolicy MaxMemoryPolicy { get; set; } = Tsavorite.EvictionPolicy.NoEviction;
+
+    /// <summary>How slowly LFU counters grow (Redis's lfu-log-factor). Default 10.</summary>
+    public int LfuLogFactor { get; set; } = 10;
+
+    /// <summary>Minutes per one-step decay of an LFU counter; 0 never decays (Redis's lfu-decay-time). Default 1.</summary>
+    public int LfuDecayTime { get; set; } = 1;
+
     /// <summary>Number of databases (SELECT 0..n-1). Default 16.</summary>
     public int Databases { get; set; } = 16;
 

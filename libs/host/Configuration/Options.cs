@@ -85,6 +85,18 @@ public sealed class Options
     [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
     public string? PubSubOutputLimit { get; set; }
 
+    [Option("maxmemory", HelpText = "Bytes all databases together may hold (log pages in memory, indexes, objects), as Redis's maxmemory; 0 for no limit beyond --memory. Without --page, the page size follows it (a sixteenth, at most 32m). (default: 0)")]
+    public string? MaxMemory { get; set; }
+
+    [Option("maxmemory-policy", HelpText = "What happens to live keys when maxmemory is reached: noeviction, allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, volatile-random or volatile-ttl. (default: noeviction)")]
+    public string? MaxMemoryPolicy { get; set; }
+
+    [Option("lfu-log-factor", HelpText = "How slowly the LFU access counters grow, as Redis's lfu-log-factor. (default: 10)")]
+    public string? LfuLogFactor { get; set; }
+
+    [Option("lfu-decay-time", HelpText = "Minutes per one-step decay of an LFU access counter; 0 never decays. (default: 1)")]
+    public string? LfuDecayTime { get; set; }
+
     [Option("lua-time-limit", HelpText = "Milliseconds a Lua script runs before other clients get -BUSY and SCRIPT KILL can stop it; 0 never. (default: 5000)")]
     public string? LuaTimeLimit { get; set; }
 

@@ -22,18 +22,13 @@ public sealed class ObjectTable
     private int _next = 1; // handle 0 is never used, so a zeroed record value is not a valid handle
     private long _heapSize;
     private long _count;
-    private readonly Tsavorite.HybridLog? _log;
-    private readonly long _memoryBudget;
+    private readonly Tsavorite.TsavoriteKV? _store;
 
-    /// <summary>A table whose objects share <paramref name="memoryBudget"/> bytes with <paramref name="log"/>'s pages.</summary>
-    public ObjectTable(Tsavorite.HybridLog? log = null, long memoryBudget = long.MaxValue)
-    {
-        _log = log;
-        _memoryBudget = memoryBudget;
-    }
+    /// <summary>A table whose objects count against <paramref name="store"/>'s memory budget (none: no budget).</summary>
+    public ObjectTable(Tsavorite.TsavoriteKV? store = null) => _store = store;
 
-    /// <summary>Whether the log's memory and the objects together exceed the budget: commands that grow data answer -OOM.</summary>
-    public bool OverBudget => (_log?.MemoryInUse ?? 0) + HeapSize > _memoryBudget;
+    /// <summary>Whether the memory budget refuses commands that grow data (-OOM): see <see cref="Tsavorite.TsavoriteKV.OverBudget"/>.</summary>
+    public bool OverBudget => _store != null && _store.OverBudget;
 
     /// <summary>Sum of the live objects' <see cref="GarnetObject.HeapSize"/>.</summary>
     public long HeapSize => Volatile.Read(ref _heapSize);

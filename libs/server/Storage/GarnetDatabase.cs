@@ -16,7 +16,7 @@ public sealed class GarnetDatabase
     private int _retired;
     private int _disposed;
 
-    internal GarnetDatabase(int index, ServerOptions options)
+    internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions)
     {
         Index = index;
         if (options.LogDir != null)
@@ -33,9 +33,13 @@ public sealed class GarnetDatabase
             PageSizeBits = System.Numerics.BitOperations.Log2((ulong)options.PageSize),
             LogDevice = LogDevice,
             ObjectLogDevice = ObjectLogDevice,
+            Budget = budget,
         });
-        Objects = new ObjectTable(MainStore.Log, options.MemorySize);
+        Objects = new ObjectTable(MainStore);
         MainStore.Log.ObjectSerializer = new ObjectFlushSerializer(Objects);
+        // Heap objects count against the memory budget, and the head of the log releases the ones it drops.
+        MainStore.ExternalMemorySize = () => Objects.HeapSize;
+        MainStore.EvictionObserver = new DatabaseEvictionObserver(Objects, watchVersions);
     }
 
     /// <summary>The heap objects (lists, hashes, sets, sorted sets) that the store's object records refer to.</summary>

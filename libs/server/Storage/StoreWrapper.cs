@@ -22,6 +22,13 @@ public sealed class StoreWrapper : IDisposable
         Options = options;
         _databases = new GarnetDatabase?[options.Databases];
         WatchVersions = new WatchVersionTable(options.Databases);
+        MemoryBudget = new Tsavorite.MemoryBudget
+        {
+            Limit = options.MaxMemory,
+            Policy = options.MaxMemoryPolicy,
+            LfuLogFactor = options.LfuLogFactor,
+            LfuDecayTime = options.LfuDecayTime,
+        };
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
         if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
@@ -33,6 +40,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>The server's options.</summary>
     public ServerOptions Options { get; }
+
+    /// <summary>The memory budget every database counts against (maxmemory), with the eviction policy.</summary>
+    public Tsavorite.MemoryBudget MemoryBudget { get; }
 
     /// <summary>Counters reported by INFO.</summary>
     public ServerStatistics Statistics { get; } = new();
@@ -95,7 +105,7 @@ public sealed class StoreWrapper : IDisposable
             database = _databases[index];
             if (database == null)
             {
-                database = new GarnetDatabase(index, Options);
+                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions);
                 Volatile.Write(ref _databases[index], database);
             }
             return database;
@@ -114,7 +124,7 @@ public sealed class StoreWrapper : IDisposable
             old = _databases[index];
             if (old == null)
                 return;
-            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options));
+            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, WatchVersions));
         }
         old.Retire();
     }

@@ -133,9 +133,13 @@ public sealed unsafe partial class RespServerSession
             info.Line("used_memory_objects", objectBytes);
             info.Line("total_system_memory", system);
             info.Line("total_system_memory_human", HumanBytes(system));
-            info.Line("maxmemory", 0);
-            info.Line("maxmemory_human", "0B");
-            info.Line("maxmemory_policy", "noeviction");
+            var budget = _server.MemoryBudget;
+            info.Line("maxmemory", budget.Limit);
+            info.Line("maxmemory_human", HumanBytes(budget.Limit));
+            info.Line("maxmemory_policy", EvictionPolicyNames.NameOf(budget.Policy));
+            info.Line("used_memory_log", logBytes);
+            info.Line("used_memory_index", indexBytes);
+            info.Line("log_bytes_reclaimed", budget.ReclaimedBytes);
             // The managed heap's activity: collections pause the event loops, so a steady workload should not move these.
             info.Line("gc_heap_bytes", GC.GetTotalMemory(false));
             info.Line("gc_allocated_bytes", GC.GetTotalAllocatedBytes());
@@ -166,8 +170,8 @@ public sealed unsafe partial class RespServerSession
             info.Line("total_connections_received", statistics.ConnectionsReceived);
             info.Line("total_commands_processed", statistics.CommandsProcessed);
             info.Line("rejected_connections", statistics.RejectedConnections);
-            info.Line("expired_keys", statistics.ExpiredKeys);
-            info.Line("evicted_keys", 0);
+            info.Line("expired_keys", statistics.ExpiredKeys + _server.MemoryBudget.ExpiredRecords);
+            info.Line("evicted_keys", _server.MemoryBudget.EvictedRecords);
             info.Line("keyspace_hits", statistics.KeyspaceHits);
             info.Line("keyspace_misses", statistics.KeyspaceMisses);
             info.Line("pubsub_channels", _server.PubSub.ChannelCount);
@@ -242,25 +246,19 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>Log page memory, hash index memory and object heap memory of every database in use.</summary>
+    /// <summary>What every store under the memory budget holds, flushed databases not yet freed included.</summary>
     private void MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes)
     {
         logBytes = 0;
         indexBytes = 0;
         objectBytes = 0;
-        for (int i = 0; i < _server.DatabaseCount; i++)
+        foreach (var store in _server.MemoryBudget.Stores)
         {
-            var database = _server.PeekDatabase(i);
-            if (database == null)
-                continue;
-            var store = database.MainStore;
-            logBytes += store.Log.MemoryInUse;
-            objectBytes += database.Objects.HeapSize;
-            indexBytes += (store.IndexBucketCount + store.OverflowBucketCount) * IndexBucketBytes;
+            logBytes += store.Log.InMemoryBytes;
+            indexBytes += store.IndexBytes;
+            objectBytes += store.ExternalMemorySize?.Invoke() ?? 0;
         }
     }
-
-    /// <summary>Size of one hash index bucket (a cache line).</summary>
-    private const int IndexBucketBytes = 64;
 
     /// <summary>
     /// "dbN:keys=..,expires=..,avg_ttl=.." for every database holding keys, counted by scanning its

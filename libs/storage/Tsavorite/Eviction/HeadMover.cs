@@ -67,6 +67,25 @@ public sealed unsafe partial class TsavoriteKV
     public long HeadMoverErrors => Volatile.Read(ref _moverErrors);
 
     /// <summary>
+    /// Whether writes that may grow data should be refused for memory (Redis's deny-oom check): the log is full,
+    /// or the budget's limit is exceeded and this log could not make room even if it gave back every page it may
+    /// (what is over the limit is held elsewhere: heap objects, indexes, other databases). Over the limit
+    /// otherwise, it asks the head to move, which brings the budget back under it.
+    /// </summary>
+    public bool OverBudget
+    {
+        get
+        {
+            if (Log.IsFull)
+                return true;
+            if (!Budget.OverLimit)
+                return false;
+            RequestHeadMove();
+            return Log.PageCap <= HybridLog.ReservePages;
+        }
+    }
+
+    /// <summary>
     /// Asks for the head to move. When this log has too little in memory to make room, the store holding the
     /// most pages under the same budget is asked too.
     /// </summary>

@@ -115,7 +115,7 @@ public sealed unsafe partial class TsavoriteKV
         bool replaceSource = sourceMutable && address == entryAddress;
         var fields = functions.GetRMWModifiedFieldInfo(in source, ref input);
         int size = NewRecordSize(key.Length, ref fields);
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -185,7 +185,7 @@ public sealed unsafe partial class TsavoriteKV
             return OperationOutcome.Done;
         }
 
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);

@@ -110,7 +110,7 @@ public sealed unsafe partial class TsavoriteKV
         var fields = functions.GetUpsertFieldInfo(key, value, ref input);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         // A holder of key locks may be what the head mover waits for, so its writes may use the reserve.
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);

@@ -114,19 +114,22 @@ public sealed unsafe partial class TsavoriteKV
     /// never moves below its current record, so a log scan that has not reached the old record yet still
     /// meets the new one, and cursor-based scans never miss a key that exists throughout.
     /// A <paramref name="privileged"/> write may use the budget's reserve pages (see <see cref="HybridLog.TryAllocate"/>).
-    /// When the budget's pages are taken, the operation is told to retry after the head moved.
+    /// When the budget's pages are taken, the operation is told to retry after the head moved, unless it
+    /// <paramref name="holdsKeyLocks"/>.
     /// </summary>
-    internal AllocationStatus TryAllocateRecord(int size, long chainHeadAddress, out long address, out int allocatedSize, bool privileged = false)
+    internal AllocationStatus TryAllocateRecord(int size, long chainHeadAddress, out long address, out int allocatedSize, bool privileged = false,
+        bool holdsKeyLocks = false)
     {
         if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, chainHeadAddress + 1, out address, out allocatedSize))
             return AllocationStatus.Success;
         allocatedSize = size;
-        bool inScan = InScan;
-        var status = Log.TryAllocate(size, out address, privileged || inScan);
+        // A thread that scans, or holds key locks, must not wait for the head: the head mover may be waiting for
+        // that scan to end or for one of those latches. Its writes may use the reserve, and beyond it they fail.
+        bool mustNotWait = holdsKeyLocks || InScan;
+        var status = Log.TryAllocate(size, out address, privileged || mustNotWait);
         if (status == AllocationStatus.WaitForHead)
         {
-            // A scanning thread must not wait: the head mover may be waiting for its scan to end.
-            if (inScan)
+            if (mustNotWait)
                 return AllocationStatus.OutOfMemory;
             WaitingForHead = true;
             return AllocationStatus.RetryNow;
