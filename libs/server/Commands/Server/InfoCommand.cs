@@ -116,7 +116,7 @@ public sealed unsafe partial class RespServerSession
 
         if ((sections & InfoSections.Memory) != 0)
         {
-            MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes);
+            MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes, out var index);
             long used = logBytes + indexBytes + objectBytes;
             long peak = state.ObserveMemory(used);
             long rss = Environment.WorkingSet;
@@ -131,6 +131,13 @@ public sealed unsafe partial class RespServerSession
             info.Line("used_memory_overhead", indexBytes);
             info.Line("used_memory_dataset", logBytes + objectBytes);
             info.Line("used_memory_objects", objectBytes);
+            // The hash indexes of the databases in use: they start small and double as keys are added.
+            info.Line("index_memory", indexBytes);
+            info.Line("index_buckets", index.Buckets);
+            info.Line("index_overflow_buckets", index.OverflowBuckets);
+            info.Line("index_entries", index.Entries);
+            info.Line("index_fill", index.Buckets == 0 ? "0.00" : (index.Entries / (7.0 * index.Buckets)).ToString("F2", CultureInfo.InvariantCulture));
+            info.Line("index_resizes", index.Resizes);
             info.Line("total_system_memory", system);
             info.Line("total_system_memory_human", HumanBytes(system));
             info.Line("maxmemory", 0);
@@ -241,12 +248,13 @@ public sealed unsafe partial class RespServerSession
         return _server.Options.Port;
     }
 
-    /// <summary>Log page memory, hash index memory and object heap memory of every database in use.</summary>
-    private void MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes)
+    /// <summary>Log page memory, hash index memory and object heap memory of every database in use, and their hash indexes' figures.</summary>
+    private void MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes, out IndexFigures index)
     {
         logBytes = 0;
         indexBytes = 0;
         objectBytes = 0;
+        index = default;
         for (int i = 0; i < _server.DatabaseCount; i++)
         {
             var database = _server.PeekDatabase(i);
@@ -255,12 +263,22 @@ public sealed unsafe partial class RespServerSession
             var store = database.MainStore;
             logBytes += store.Log.MemoryInUse;
             objectBytes += database.Objects.HeapSize;
-            indexBytes += (store.IndexBucketCount + store.OverflowBucketCount) * IndexBucketBytes;
+            indexBytes += store.IndexBytes;
+            index.Buckets += store.IndexBucketCount;
+            index.OverflowBuckets += store.OverflowBucketCount;
+            index.Entries += store.IndexEntryCount;
+            index.Resizes += store.IndexResizeCount;
         }
     }
 
-    /// <summary>Size of one hash index bucket (a cache line).</summary>
-    private const int IndexBucketBytes = 64;
+    /// <summary>Hash index figures summed over the databases in use (INFO memory).</summary>
+    private struct IndexFigures
+    {
+        public long Buckets;
+        public long OverflowBuckets;
+        public long Entries;
+        public long Resizes;
+    }
 
     /// <summary>
     /// "dbN:keys=..,expires=..,avg_ttl=.." for every database holding keys, counted by scanning its

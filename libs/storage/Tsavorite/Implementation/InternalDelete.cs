@@ -13,22 +13,23 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
-        long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
-        // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
-        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
         int waitsForHead = 0;
         while (true)
         {
-            if (latch)
-                HashBucket.AcquireExclusive(bucket, Epoch);
+            // Located again on every attempt: a resize may have moved the bucket (see HashIndex).
+            var bucket = Index.Locate(hash);
+            // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
+            bool latch = held == null || !held.Covers(bucket.Pointer, exclusive: true);
+            if (latch && !bucket.TryLatchExclusive(Epoch))
+                continue;
             OperationOutcome outcome;
             Status status;
             try
             {
                 // Under the exclusive latch no entry of this bucket changes address, so no tentative step is needed.
-                long* entry = Index.FindTag(bucket, tag);
+                long* entry = Index.FindTag(bucket.Pointer, tag);
                 outcome = entry == null
                     ? Done(new Status(Status.Basic.NotFound), out status)
                     : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, out status);
@@ -36,7 +37,7 @@ public sealed unsafe partial class TsavoriteKV
             finally
             {
                 if (latch)
-                    HashBucket.ReleaseExclusive(bucket);
+                    HashBucket.ReleaseExclusive(bucket.Pointer);
             }
             if (outcome == OperationOutcome.Done)
                 return status;
