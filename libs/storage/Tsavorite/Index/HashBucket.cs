@@ -114,6 +114,22 @@ internal static unsafe class HashBucket
             && Interlocked.CompareExchange(ref *word, current | ExclusiveBit, current) == current;
     }
 
+    /// <summary>
+    /// Sets the exclusive bit if no exclusive holder has it and the bucket was not moved, whether or
+    /// not shared holders are in: new shared holders then wait. The latch is held once
+    /// <see cref="HasSharedHolders"/> turns false; until then the caller may give up with <see cref="ReleaseExclusive"/>.
+    /// </summary>
+    public static bool TryTakeExclusiveBit(long* bucket)
+    {
+        long* word = OverflowWord(bucket);
+        long current = Volatile.Read(ref *word);
+        return (current & (ExclusiveBit | MovedBit)) == 0
+            && Interlocked.CompareExchange(ref *word, current | ExclusiveBit, current) == current;
+    }
+
+    /// <summary>Whether shared holders are in the latch.</summary>
+    public static bool HasSharedHolders(long* bucket) => (Volatile.Read(ref *OverflowWord(bucket)) & SharedMask) != 0;
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void ReleaseExclusive(long* bucket) => Interlocked.And(ref *OverflowWord(bucket), ~ExclusiveBit);
 

@@ -45,6 +45,13 @@ internal sealed unsafe class IndexResize
     /// <summary>Buckets moved between epoch refreshes of the resize thread, so it never holds the log back for long.</summary>
     private const int BucketsPerRefresh = 256;
 
+    /// <summary>
+    /// Passes over busy buckets in which the thread only tries their latches; after these it takes the
+    /// exclusive bit and waits for the readers in, so a stream of readers that always overlap cannot
+    /// hold a bucket forever.
+    /// </summary>
+    private const int TryOnlyPasses = 64;
+
     private readonly HashIndex _index;
     private readonly HybridLog _log;
     private readonly LightEpoch _epoch;
@@ -161,7 +168,7 @@ internal sealed unsafe class IndexResize
         {
             for (long b = 0; b < old.Count; b++)
             {
-                if (!TryMove(old, next, b))
+                if (!TryMove(old, next, b, wait: false))
                     busy.Add(b);
                 if ((b % BucketsPerRefresh) == BucketsPerRefresh - 1)
                 {
@@ -176,7 +183,7 @@ internal sealed unsafe class IndexResize
             _epoch.Suspend();
         }
 
-        while (busy.Count > 0)
+        for (int pass = 0; busy.Count > 0; pass++)
         {
             // Held by a transaction or a long operation: give the holders time, unprotected.
             Thread.Sleep(1);
@@ -188,7 +195,7 @@ internal sealed unsafe class IndexResize
                 int left = 0;
                 for (int i = 0; i < busy.Count; i++)
                 {
-                    if (!TryMove(old, next, busy[i]))
+                    if (!TryMove(old, next, busy[i], wait: pass >= TryOnlyPasses))
                         busy[left++] = busy[i];
                 }
                 busy.RemoveRange(left, busy.Count - left);
@@ -201,17 +208,44 @@ internal sealed unsafe class IndexResize
         return true;
     }
 
-    /// <summary>Moves bucket <paramref name="number"/> unless its latch is held; true once it is moved (by anyone).</summary>
-    private bool TryMove(BucketTable old, BucketTable next, long number)
+    /// <summary>
+    /// Moves bucket <paramref name="number"/> unless its latch is held; true once it is moved (by anyone).
+    /// With <paramref name="wait"/>, shared holders are waited for, as a writer of the bucket would.
+    /// </summary>
+    private bool TryMove(BucketTable old, BucketTable next, long number, bool wait)
     {
         long* bucket = old.Bucket(number);
         if (HashBucket.IsMoved(bucket))
             return true;
-        if (!HashBucket.TryAcquireExclusive(bucket))
+        bool latched = wait ? LatchWaitingForReaders(bucket) : HashBucket.TryAcquireExclusive(bucket);
+        if (!latched)
             return HashBucket.IsMoved(bucket);
         BucketSplit.Split(_index, _log, old, next, number);
         HashBucket.MarkMoved(bucket);
         HashBucket.ReleaseExclusive(bucket);
+        return true;
+    }
+
+    /// <summary>
+    /// Takes the exclusive bit, then waits, refreshing the epoch, until the shared holders have left;
+    /// gives up when an exclusive holder is in or the resize is stopped. Holding no other latch, the
+    /// thread closes no wait cycle.
+    /// </summary>
+    private bool LatchWaitingForReaders(long* bucket)
+    {
+        if (!HashBucket.TryTakeExclusiveBit(bucket))
+            return false;
+        var spinner = new SpinWait();
+        while (HashBucket.HasSharedHolders(bucket))
+        {
+            if (Stopping)
+            {
+                HashBucket.ReleaseExclusive(bucket);
+                return false;
+            }
+            spinner.SpinOnce(-1);
+            _epoch.ProtectAndDrain();
+        }
         return true;
     }
 
