@@ -81,6 +81,102 @@ public sealed unsafe class IndexGrowthTests
         AssertIndexAccountsForEverything(ts);
     }
 
+    /// <summary>
+    /// The index doubles while the head of a small log keeps moving: the head mover latches buckets to copy
+    /// live records forward as the resize moves them, and neither loses a key.
+    /// </summary>
+    [Test]
+    public void GrowsWhileTheHeadMovesAndLosesNothing()
+    {
+        const int pageSizeBits = 12;
+        using var ts = new TestStore(new StoreOptions
+        {
+            IndexSize = HashBucket.Size,
+            IndexMaxSize = 1L << 20,
+            PageSizeBits = pageSizeBits,
+            MemorySize = 32L << pageSizeBits,
+            MutableFraction = 0.2,
+        });
+        const int threadCount = 4;
+        const int keysPerThread = 300;
+        const int opsPerThread = 8_000;
+        const int counterCount = 4;
+        var models = new Dictionary<int, byte[]>[threadCount];
+        var increments = new long[threadCount];
+        // Churn a few keys (too few for the index to grow) until the head moves, so every doubling below
+        // runs while the head mover is at work.
+        for (int i = 0; ts.Store.PagesEvicted < 4; i++)
+        {
+            Assert.That(i, Is.LessThan(1_000_000), "the head never moved");
+            Assert.That(ts.Session.Upsert(TestData.Key(9_000_000 + (i % 4)), TestData.Value(i, 200)).IsOutOfMemory, Is.False);
+            // Read-only records are copied, not overwritten or reused, so the log keeps growing.
+            if (i % 4 == 3)
+                ts.Log.ShiftReadOnlyToTail();
+        }
+        Assert.That(ts.Store.IndexResizeCount, Is.Zero);
+        TestThreads.Run(threadCount, t =>
+        {
+            var session = ts.NewSession();
+            var random = new Random(t);
+            var model = models[t] = new Dictionary<int, byte[]>();
+            for (int op = 0; op < opsPerThread; op++)
+            {
+                // Each thread owns its keys, so its model is exact. New keys keep coming until half-way, so
+                // the index keeps doubling after the head has started to move.
+                int range = Math.Min(keysPerThread, 1 + (op * 2 * keysPerThread / opsPerThread));
+                int id = (t * keysPerThread) + random.Next(range);
+                int choice = random.Next(10);
+                if (choice == 0)
+                {
+                    Assert.That(session.Delete(TestData.Key(id)).Found, Is.EqualTo(model.Remove(id)), $"delete {id}");
+                }
+                else if (choice < 4)
+                {
+                    var status = session.Read(TestData.Key(id), out var value);
+                    Assert.That(status.Found, Is.EqualTo(model.TryGetValue(id, out var expected)), $"read {id}");
+                    if (status.Found)
+                        Assert.That(value, Is.EqualTo(expected), $"value of {id}");
+                }
+                else if (choice == 4)
+                {
+                    Assert.That(session.Increment(CounterKey(op % counterCount), 1).IsOutOfMemory, Is.False);
+                    increments[t]++;
+                }
+                else
+                {
+                    var value = TestData.Value(op, random.Next(8, 48));
+                    Assert.That(session.Upsert(TestData.Key(id), value).IsOutOfMemory, Is.False, $"upsert {id}");
+                    model[id] = value;
+                }
+            }
+        });
+        ts.Store.Index.WaitForResize();
+
+        var check = ts.Session;
+        int live = 0;
+        for (int t = 0; t < threadCount; t++)
+        {
+            for (int id = t * keysPerThread; id < (t + 1) * keysPerThread; id++)
+            {
+                var status = check.Read(TestData.Key(id), out var value);
+                Assert.That(status.Found, Is.EqualTo(models[t].TryGetValue(id, out var expected)), $"key {id}");
+                if (status.Found)
+                {
+                    live++;
+                    Assert.That(value, Is.EqualTo(expected), $"value of {id}");
+                }
+            }
+        }
+        long total = 0;
+        for (int c = 0; c < counterCount; c++)
+            total += check.ReadCounter(CounterKey(c)) ?? 0;
+        Assert.That(total, Is.EqualTo(increments[0] + increments[1] + increments[2] + increments[3]));
+        Assert.That(check.ScanAll(), Has.Count.EqualTo(live + counterCount + 4));
+        Assert.That(ts.Store.PagesEvicted, Is.GreaterThan(32), "the head passed the memory more than once");
+        Assert.That(ts.Store.IndexResizeCount, Is.GreaterThan(3));
+        AssertIndexAccountsForEverything(ts);
+    }
+
     [Test]
     public void GrowthStopsAtTheMaximumAndEveryKeyStaysReadable()
     {
