@@ -17,8 +17,14 @@ public sealed class ServerOptions
     /// <summary>Unix domain socket path to listen on as well, or null.</summary>
     public string? UnixSocketPath { get; set; }
 
-    /// <summary>Bytes of the hash index per database. Default 128 MB.</summary>
-    public long IndexSize { get; set; } = 1L << 27;
+    /// <summary>
+    /// Initial bytes of the hash index per database. Default 1 MB (16,384 buckets); the index doubles as
+    /// keys are added (once three quarters of its entries are in use), up to <see cref="IndexMaxSize"/>.
+    /// </summary>
+    public long IndexSize { get; set; } = 1L << 20;
+
+    /// <summary>Bytes the hash index of a database may grow to; at most <see cref="IndexSize"/> keeps it at that size. Default 4 GB.</summary>
+    public long IndexMaxSize { get; set; } = 1L << 32;
 
     /// <summary>Bytes of log memory per database. Default 16 GB (allocated as the log grows).</summary>
     public long MemorySize { get; set; } = 1L << 34;

@@ -23,8 +23,11 @@ public sealed class Options
     [Option('p', "page", HelpText = "Log page size, a power of two from 4k to 1g; also the largest record. (default: 32m)")]
     public string? PageSize { get; set; }
 
-    [Option('i', "index", HelpText = "Hash index size per database (rounded down to a power of two). (default: 128m)")]
+    [Option('i', "index", HelpText = "Initial hash index size per database (rounded down to a power of two); it doubles as keys are added. (default: 1m)")]
     public string? IndexSize { get; set; }
+
+    [Option("index-max-size", HelpText = "Largest size the hash index of a database grows to (rounded down to a power of two); at most --index keeps it fixed. (default: 4g)")]
+    public string? IndexMaxMemorySize { get; set; }
 
     [Option("databases", HelpText = "Number of databases (SELECT 0..n-1), 1 to 65536. (default: 16)")]
     public string? Databases { get; set; }

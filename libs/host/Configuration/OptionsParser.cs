@@ -227,6 +227,8 @@ public static class OptionsParser
             throw new OptionsException($"--memory: {SizeParser.Format(server.MemorySize)} is less than two pages of {SizeParser.Format(server.PageSize)}");
         if (options.IndexSize != null)
             server.IndexSize = ParseSize(options.IndexSize, "index", MinIndexSize, long.MaxValue);
+        if (options.IndexMaxMemorySize != null)
+            server.IndexMaxSize = ParseSize(options.IndexMaxMemorySize, "index-max-size", MinIndexSize, long.MaxValue);
 
         string? databases = Alias(options.Databases, "databases", options.MaxDatabases, "max-databases");
         if (databases != null)

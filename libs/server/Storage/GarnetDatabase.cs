@@ -29,6 +29,7 @@ public sealed class GarnetDatabase
         MainStore = new TsavoriteKV(new KVSettings
         {
             IndexSize = options.IndexSize,
+            IndexMaxSize = options.IndexMaxSize,
             MemorySize = options.MemorySize,
             PageSizeBits = System.Numerics.BitOperations.Log2((ulong)options.PageSize),
             LogDevice = LogDevice,

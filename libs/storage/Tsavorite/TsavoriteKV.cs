@@ -25,8 +25,8 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
             device = new NullDevice();
             _ownsDevice = true;
         }
-        Index = new HashIndex(settings.IndexSize);
         Log = new HybridLog(settings, Epoch, device);
+        Index = new HashIndex(settings.IndexSize, settings.IndexMaxSize, Log, Epoch);
         if (settings.EnableRevivification)
             FreePool = new FreeRecordPool(Epoch, settings.RevivificationBinCapacity);
         Budget = settings.Budget ?? new MemoryBudget();
@@ -47,8 +47,8 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>Bytes the store holds against its budget: log pages in memory, the index and <see cref="ExternalMemorySize"/>.</summary>
     public long MemoryBytes => Log.InMemoryBytes + IndexBytes + (ExternalMemorySize?.Invoke() ?? 0);
 
-    /// <summary>Bytes of the hash index: primary and overflow buckets.</summary>
-    public long IndexBytes => (Index.BucketCount + Index.OverflowBucketCount) * HashBucket.Size;
+    /// <summary>Bytes of the hash index: primary buckets (of both tables during a resize) and overflow buckets.</summary>
+    public long IndexBytes => Index.MemoryBytes;
 
     /// <summary>The record log.</summary>
     public HybridLog Log { get; }
@@ -56,11 +56,23 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>The store's epoch protection.</summary>
     public LightEpoch Epoch { get; }
 
-    /// <summary>Number of primary hash buckets.</summary>
+    /// <summary>Number of primary hash buckets (during a resize, of the table being split).</summary>
     public long IndexBucketCount => Index.BucketCount;
+
+    /// <summary>Most primary hash buckets the index may grow to.</summary>
+    public long IndexMaxBucketCount => Index.MaxBucketCount;
 
     /// <summary>Number of overflow hash buckets in use.</summary>
     public long OverflowBucketCount => Index.OverflowBucketCount;
+
+    /// <summary>Hash entries in use: one per key, or per group of keys sharing a bucket and a 14-bit tag.</summary>
+    public long IndexEntryCount => Index.EntryCount;
+
+    /// <summary>Fraction of the index's entries in use (entries / (buckets × 7)); the index doubles past <see cref="HashIndex.GrowthFill"/>.</summary>
+    public double IndexFill => (double)Index.EntryCount / (Index.BucketCount * HashBucket.EntryCount);
+
+    /// <summary>Times the hash index doubled.</summary>
+    public long IndexResizeCount => Index.ResizeCount;
 
     /// <summary>Records reused by revivification so far.</summary>
     public long RevivifiedRecordCount => FreePool?.ReusedCount ?? 0;
@@ -84,8 +96,9 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         _disposed = true;
         StopHeadMover();
         Budget.Unregister(this);
-        Log.Dispose();
+        // The index before the log: its resize thread reads the log.
         Index.Dispose();
+        Log.Dispose();
         if (_ownsDevice)
             Log.Device.Dispose();
         Epoch.Dispose();

@@ -40,13 +40,14 @@ public sealed class ConfigTests : ServerTestBase
     public void GetReportsTheServerOptions()
     {
         using var client = ConnectRaw();
-        var values = ConfigGet(client, "port", "bind", "enable-debug-command", "memory", "page", "index");
+        var values = ConfigGet(client, "port", "bind", "enable-debug-command", "memory", "page", "index", "index-max-size");
         Assert.That(values["port"], Is.EqualTo(Port.ToString()));
         Assert.That(values["bind"], Is.EqualTo("127.0.0.1"));
         Assert.That(values["enable-debug-command"], Is.EqualTo("yes"));
         Assert.That(values["memory"], Is.EqualTo((1L << 28).ToString()));
         Assert.That(values["page"], Is.EqualTo((1L << 22).ToString()));
         Assert.That(values["index"], Is.EqualTo((1L << 20).ToString()));
+        Assert.That(values["index-max-size"], Is.EqualTo((1L << 32).ToString()));
     }
 
     [Test]

@@ -86,6 +86,7 @@ public sealed unsafe partial class RespServerSession
         new("proto-max-bulk-len", ConfigKind.Immutable, static _ => MaxBulkLength.ToString(CultureInfo.InvariantCulture)),
         new("memory", ConfigKind.Immutable, static s => s._server.Options.MemorySize.ToString(CultureInfo.InvariantCulture)),
         new("index", ConfigKind.Immutable, static s => s._server.Options.IndexSize.ToString(CultureInfo.InvariantCulture)),
+        new("index-max-size", ConfigKind.Immutable, static s => s._server.Options.IndexMaxSize.ToString(CultureInfo.InvariantCulture)),
         new("page", ConfigKind.Immutable, static s => s._server.Options.PageSize.ToString(CultureInfo.InvariantCulture)),
         new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
         new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),

@@ -318,17 +318,19 @@ public sealed unsafe partial class TsavoriteKV
             return true;
         var key = record.Key;
         long hash = KeyHash.Hash(key);
-        long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
         while (true)
         {
             int waits = 0;
+            long* bucket = Index.Locate(hash).Pointer;
             while (!HashBucket.TryAcquireExclusive(bucket))
             {
                 if (_moverStopping)
                     return true;
                 Epoch.ProtectAndDrain();
                 HybridLog.PauseForHead(waits++);
+                // An index resize may have moved the bucket, and its old table may go after the refresh.
+                bucket = Index.Locate(hash).Pointer;
             }
             try
             {
@@ -388,10 +390,10 @@ public sealed unsafe partial class TsavoriteKV
     /// Frees the hash entry when it leads straight to the dropped record: everything older in its chain is on
     /// this page or already gone (chains descend), so the chain is empty once the head passes.
     /// </summary>
-    private static void UnlinkDropped(long* entry, int tag, long entryAddress, long address)
+    private void UnlinkDropped(long* entry, int tag, long entryAddress, long address)
     {
         if (entryAddress == address)
-            HashIndex.TryFree(entry, tag, address);
+            Index.TryFree(entry, tag, address);
     }
 
     /// <summary>Copies a live record to the tail, without its slack, and links the copy at the head of its chain.</summary>
@@ -407,6 +409,8 @@ public sealed unsafe partial class TsavoriteKV
         info.PreviousAddress = entryAddress;
         info.HasFiller = false;
         info.Sealed = false;
+        // The copy heads its chain alone, whatever an index resize made of the original (see BucketSplit).
+        info.SplitShared = false;
         info.Abandoned = false;
         info.Valid = true;
         copy.Access &= ~RecordAccess.AccessedBit; // moving spends the second chance

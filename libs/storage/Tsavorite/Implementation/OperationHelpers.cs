@@ -177,7 +177,7 @@ public sealed unsafe partial class TsavoriteKV
         if (TraceBack(key, previous, out _) != 0)
             return;
         bool unlinked = previous == 0
-            ? HashIndex.TryFree(entry, tag, address)
+            ? Index.TryFree(entry, tag, address)
             : HashIndex.TrySwing(entry, tag, address, previous);
         if (unlinked)
             Abandon(address, ref record);
@@ -189,14 +189,14 @@ public sealed unsafe partial class TsavoriteKV
     /// the tail. The caller's view of mutability is used so callbacks and the deletion agree.
     /// </summary>
     internal OperationOutcome DeleteFoundRecord<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         if (mutable)
         {
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
             record.Info.Tombstone = true;
-            if (address == entryAddress)
+            if (HeadsChainAlone(address, entryAddress, in record))
                 TryElideDeleted(key, entry, tag, address, ref record);
             status = new Status(Status.Basic.NotFound);
             return OperationOutcome.Done;
@@ -205,7 +205,7 @@ public sealed unsafe partial class TsavoriteKV
         var fields = new RecordFieldInfo(0);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         // A tombstone gives space back, so it may use the reserve: deleting keeps working when memory is full.
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: true))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: true, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 status = default;
@@ -232,9 +232,18 @@ public sealed unsafe partial class TsavoriteKV
     /// Frees a hash entry that an operation created for a key it then did not write (absent key,
     /// canceled or out of memory), so failed writes do not use up index entries.
     /// </summary>
-    internal static void ReleaseEmptyEntry(long* entry, int tag, long entryAddress)
+    internal void ReleaseEmptyEntry(long* entry, int tag, long entryAddress)
     {
         if (entryAddress == 0)
-            HashIndex.TryFree(entry, tag, 0);
+            Index.TryFree(entry, tag, 0);
     }
+
+    /// <summary>
+    /// Whether the record at <paramref name="address"/> may be unlinked from its chain to reuse its
+    /// space: the hash entry points at it, and no other chain leads to it, which only an index resize
+    /// can cause (see <see cref="RecordInfo.SplitShared"/> and <see cref="BucketSplit"/>).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static bool HeadsChainAlone(long address, long entryAddress, in LogRecord record)
+        => address == entryAddress && !record.Info.SplitShared;
 }

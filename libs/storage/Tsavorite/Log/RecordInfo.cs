@@ -20,6 +20,7 @@ public struct RecordInfo
     private const int HasFillerBit = 54;
     private const int AbandonedBit = 55;
     private const int ValueIsObjectBit = 56;
+    private const int SplitSharedBit = 57;
 
     [FieldOffset(0)]
     private long _word;
@@ -68,6 +69,13 @@ public struct RecordInfo
     /// </summary>
     public bool ValueIsObject { readonly get => Get(ValueIsObjectBit); set => Set(ValueIsObjectBit, value); }
 
+    /// <summary>
+    /// An index resize split the record's hash chain, and the record heads one half while the other
+    /// half's chain (or another bucket's) passes through it too: it is never unlinked to reuse its
+    /// space (see <see cref="BucketSplit"/>). Kept when the record's space is revived in place.
+    /// </summary>
+    public bool SplitShared { readonly get => Get(SplitSharedBit); set => Set(SplitSharedBit, value); }
+
     /// <summary>The header has never been written (unallocated page space).</summary>
     public readonly bool IsNull => _word == 0;
 
@@ -89,5 +97,5 @@ public struct RecordInfo
 
     /// <inheritdoc/>
     public override readonly string ToString()
-        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned} object={ValueIsObject}";
+        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned} object={ValueIsObject} shared={SplitShared}";
 }
