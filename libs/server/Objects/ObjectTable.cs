@@ -15,9 +15,10 @@ public sealed class ObjectTable
     private const int ChunkSize = 1 << ChunkBits;
     private const int ChunkMask = ChunkSize - 1;
 
-    private GarnetObject?[][] _chunks = [new GarnetObject?[ChunkSize]];
+    // Chunks are allocated as handles reach them, so a database that holds no object costs no chunk.
+    private GarnetObject?[][] _chunks = [];
     private readonly object _allocationLock = new();
-    private int[] _free = new int[256];
+    private int[] _free = [];
     private int _freeCount;
     private int _next = 1; // handle 0 is never used, so a zeroed record value is not a valid handle
     private long _heapSize;
@@ -108,6 +109,23 @@ public sealed class ObjectTable
         return handle <= 0 || chunk >= chunks.Length ? null : Volatile.Read(ref chunks[chunk][handle & ChunkMask]);
     }
 
+    /// <summary>
+    /// Drops every object at once (the database was flushed and no thread can reach its records any more): the
+    /// objects become garbage even while idle sessions still refer to this table.
+    /// </summary>
+    public void Clear()
+    {
+        lock (_allocationLock)
+        {
+            Volatile.Write(ref _chunks, []);
+            _free = [];
+            _freeCount = 0;
+            _next = 1;
+            Volatile.Write(ref _heapSize, 0);
+            Volatile.Write(ref _count, 0);
+        }
+    }
+
     /// <summary>Drops the object of <paramref name="handle"/> and recycles the handle.</summary>
     public void Free(int handle)
     {
@@ -119,7 +137,7 @@ public sealed class ObjectTable
                 return;
             slot = null;
             if (_freeCount == _free.Length)
-                Array.Resize(ref _free, _free.Length * 2);
+                Array.Resize(ref _free, Math.Max(256, _free.Length * 2));
             _free[_freeCount++] = handle;
             Interlocked.Add(ref _heapSize, -obj.HeapSize);
             Interlocked.Decrement(ref _count);

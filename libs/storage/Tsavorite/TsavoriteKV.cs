@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 
 namespace Tsavorite;
 
@@ -12,7 +13,7 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     internal readonly HashIndex Index;
     internal readonly FreeRecordPool? FreePool;
     private readonly bool _ownsDevice;
-    private bool _disposed;
+    private int _memoryFreed;
 
     /// <summary>Creates a store; the settings' log device, if any, stays owned by the caller.</summary>
     public TsavoriteKV(KVSettings settings)
@@ -47,8 +48,16 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>Bytes the store holds against its budget: log pages in memory, the index and <see cref="ExternalMemorySize"/>.</summary>
     public long MemoryBytes => Log.InMemoryBytes + IndexBytes + (ExternalMemorySize?.Invoke() ?? 0);
 
-    /// <summary>Bytes of the hash index: primary buckets (of both tables during a resize) and overflow buckets.</summary>
-    public long IndexBytes => Index.MemoryBytes;
+    /// <summary>
+    /// Bytes of the hash index that count against the budget: primary buckets (of both tables during a resize) and
+    /// overflow buckets; none while the log was never written. Buckets are allocated zeroed on demand, so until the
+    /// first record only the few that reads latch are backed by memory; a store that was never written (a database
+    /// only selected, or just flushed) costs nothing.
+    /// </summary>
+    public long IndexBytes => Log.NeverWritten ? 0 : Index.MemoryBytes;
+
+    /// <summary>Bytes of the hash index as allocated, whether or not the store was written (see <see cref="IndexBytes"/>).</summary>
+    public long IndexAllocatedBytes => Index.MemoryBytes;
 
     /// <summary>The record log.</summary>
     public HybridLog Log { get; }
@@ -88,12 +97,24 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>The current time in the units of record expirations (UTC ticks).</summary>
     internal static long NowTicks => DateTime.UtcNow.Ticks;
 
-    /// <summary>Frees the index and the log memory; sessions must be disposed first.</summary>
+    /// <summary>Frees the index, the log memory and the epoch; sessions must be disposed first.</summary>
     public void Dispose()
     {
-        if (_disposed)
+        FreeMemory();
+        Epoch.Dispose();
+    }
+
+    /// <summary>
+    /// Frees everything but the epoch — the index, the log's pages, the freed-record bins — stops the store's threads
+    /// and leaves the budget. For a store retired while threads may still protect themselves on its epoch, find it
+    /// retired and leave without touching anything else: the epoch's small table is freed by its finalizer once
+    /// nothing refers to the store. The caller makes sure no thread is inside the store
+    /// (<see cref="LightEpoch.AnyThreadProtected"/> after its retirement was published).
+    /// </summary>
+    public void FreeMemory()
+    {
+        if (Interlocked.Exchange(ref _memoryFreed, 1) != 0)
             return;
-        _disposed = true;
         StopHeadMover();
         Budget.Unregister(this);
         // The index before the log: its resize thread reads the log.
@@ -101,6 +122,6 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         Log.Dispose();
         if (_ownsDevice)
             Log.Device.Dispose();
-        Epoch.Dispose();
+        FreePool?.Release();
     }
 }

@@ -308,27 +308,24 @@ public sealed unsafe partial class RespServerSession
     private KeyspaceCounter CountKeys(int index)
     {
         var counter = new KeyspaceCounter { NowTicks = Expiration.NowTicks };
-        GarnetDatabase? database;
         while (true)
         {
-            database = _server.PeekDatabase(index);
-            if (database == null)
+            var database = _server.PeekDatabase(index);
+            if (database == null || database.NeverWritten)
                 return counter;
-            database.AddUser();
-            if (!database.Retired)
-                break;
-            database.RemoveUser();
-        }
-        try
-        {
             using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
-            session.Scan(ref counter);
+            if (!database.TryEnter(session))
+                continue; // flushed meanwhile: count its replacement
+            try
+            {
+                session.Scan(ref counter);
+            }
+            finally
+            {
+                session.EndUnsafe();
+            }
+            return counter;
         }
-        finally
-        {
-            database.RemoveUser();
-        }
-        return counter;
     }
 
     /// <summary>Counts keys, keys with an expiration, and their remaining time to live.</summary>

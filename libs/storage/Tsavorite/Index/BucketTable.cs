@@ -13,18 +13,25 @@ namespace Tsavorite;
 internal sealed unsafe class BucketTable
 {
     private readonly long* _buckets;
+    private readonly void* _allocation;
     private BucketTable? _next;
     private int _retired;
     private int _freed;
 
-    /// <summary>Allocates <paramref name="count"/> zeroed buckets (a power of two).</summary>
+    /// <summary>
+    /// Allocates <paramref name="count"/> zeroed buckets (a power of two). They are allocated zeroed (calloc), not
+    /// cleared: a large table comes as fresh pages the operating system backs only when a bucket is touched, so
+    /// creating an index costs neither the time to clear it nor memory for the buckets no key uses yet.
+    /// </summary>
     public BucketTable(long count)
     {
         Count = count;
         Mask = count - 1;
         nuint bytes = (nuint)(count * HashBucket.Size);
-        _buckets = (long*)NativeMemory.AlignedAlloc(bytes, HashBucket.Size);
-        NativeMemory.Clear(_buckets, bytes);
+        _allocation = NativeMemory.AllocZeroed(bytes + HashBucket.Size);
+        if (_allocation == null)
+            throw new OutOfMemoryException($"Could not allocate a hash index of {bytes} bytes.");
+        _buckets = (long*)Alignment.RoundUp((long)_allocation, HashBucket.Size);
     }
 
     /// <summary>Number of primary buckets.</summary>
@@ -63,7 +70,7 @@ internal sealed unsafe class BucketTable
     public void Free()
     {
         if (Interlocked.Exchange(ref _freed, 1) == 0)
-            NativeMemory.AlignedFree(_buckets);
+            NativeMemory.Free(_allocation);
     }
 }
 

@@ -139,8 +139,15 @@ public sealed unsafe partial class HybridLog : IDisposable
     /// <summary>The page holding the last allocated byte: a full page stays the tail until the next one opens.</summary>
     internal long TailPage => (TailAddress - 1) >> _pageSizeBits;
 
-    /// <summary>Bytes of the pages between the head and the tail: what the log holds against the memory budget.</summary>
-    public long InMemoryBytes => PagesInMemory << _pageSizeBits;
+    /// <summary>
+    /// Bytes of the pages between the head and the tail: what the log holds against the memory budget. None before
+    /// the first record: the first page is allocated zeroed on demand, so the operating system gives it memory
+    /// only as records fill it, and a log never written costs nothing.
+    /// </summary>
+    public long InMemoryBytes => NeverWritten ? 0 : PagesInMemory << _pageSizeBits;
+
+    /// <summary>Whether no record was ever allocated (the tail is still at the first address).</summary>
+    public bool NeverWritten => Volatile.Read(ref _tailPageOffset) == LogAddress.FirstValidAddress;
 
     /// <summary>The log that flushed object records' objects are serialized to, if the store has one.</summary>
     public ObjectLog? ObjectLog => _objectLog;
