@@ -77,6 +77,12 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>Hash entries in use: one per key, or per group of keys sharing a bucket and a 14-bit tag.</summary>
     public long IndexEntryCount => Index.EntryCount;
 
+    /// <summary>Entries per hash bucket: the index's capacity is buckets × this.</summary>
+    public const int EntriesPerBucket = HashBucket.EntryCount;
+
+    /// <summary>Fraction of the index's entries in use at which it doubles (unless at its largest size).</summary>
+    public const double IndexGrowthFill = HashIndex.GrowthFill;
+
     /// <summary>Fraction of the index's entries in use (entries / (buckets × 7)); the index doubles past <see cref="HashIndex.GrowthFill"/>.</summary>
     public double IndexFill => (double)Index.EntryCount / (Index.BucketCount * HashBucket.EntryCount);
 

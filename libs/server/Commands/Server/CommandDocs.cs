@@ -75,6 +75,8 @@ internal static class CommandDocs
         ["MEMORY|USAGE"] = "4.0.0",
         ["MEMORY|PURGE"] = "4.0.0",
         ["MEMORY|HELP"] = "4.0.0",
+        ["MEMORY|STATS"] = "4.0.0",
+        ["MEMORY|DOCTOR"] = "4.0.0",
     };
 
     /// <summary>The Redis version that introduced <paramref name="info"/> (a command or "parent|sub").</summary>

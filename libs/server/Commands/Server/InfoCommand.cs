@@ -115,45 +115,7 @@ public sealed unsafe partial class RespServerSession
         }
 
         if ((sections & InfoSections.Memory) != 0)
-        {
-            MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes, out var index);
-            long used = logBytes + indexBytes + objectBytes;
-            long peak = state.ObserveMemory(used);
-            long rss = Environment.WorkingSet;
-            long system = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
-            info.Section("Memory");
-            info.Line("used_memory", used);
-            info.Line("used_memory_human", HumanBytes(used));
-            info.Line("used_memory_rss", rss);
-            info.Line("used_memory_rss_human", HumanBytes(rss));
-            info.Line("used_memory_peak", peak);
-            info.Line("used_memory_peak_human", HumanBytes(peak));
-            info.Line("used_memory_overhead", indexBytes);
-            info.Line("used_memory_dataset", logBytes + objectBytes);
-            info.Line("used_memory_objects", objectBytes);
-            // The hash indexes of the databases in use: they start small and double as keys are added.
-            info.Line("index_memory", indexBytes);
-            info.Line("index_buckets", index.Buckets);
-            info.Line("index_overflow_buckets", index.OverflowBuckets);
-            info.Line("index_entries", index.Entries);
-            info.Line("index_fill", index.Buckets == 0 ? "0.00" : (index.Entries / (7.0 * index.Buckets)).ToString("F2", CultureInfo.InvariantCulture));
-            info.Line("index_resizes", index.Resizes);
-            info.Line("total_system_memory", system);
-            info.Line("total_system_memory_human", HumanBytes(system));
-            var budget = _server.MemoryBudget;
-            info.Line("maxmemory", budget.Limit);
-            info.Line("maxmemory_human", HumanBytes(budget.Limit));
-            info.Line("maxmemory_policy", EvictionPolicyNames.NameOf(budget.Policy));
-            info.Line("used_memory_log", logBytes);
-            info.Line("log_bytes_reclaimed", budget.ReclaimedBytes);
-            // The managed heap's activity: collections pause the event loops, so a steady workload should not move these.
-            info.Line("gc_heap_bytes", GC.GetTotalMemory(false));
-            info.Line("gc_allocated_bytes", GC.GetTotalAllocatedBytes());
-            info.Line("gc_gen0_collections", GC.CollectionCount(0));
-            info.Line("gc_gen1_collections", GC.CollectionCount(1));
-            info.Line("gc_gen2_collections", GC.CollectionCount(2));
-            info.Line("gc_pause_time_ms", (long)GC.GetTotalPauseDuration().TotalMilliseconds);
-        }
+            AppendMemory(info, state);
 
         if ((sections & InfoSections.Persistence) != 0)
         {
@@ -249,34 +211,6 @@ public sealed unsafe partial class RespServerSession
         if (colon >= 0 && int.TryParse(local.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out int port))
             return port;
         return _server.Options.Port;
-    }
-
-    /// <summary>What every store under the memory budget holds (flushed databases not yet freed included), and their hash indexes' figures.</summary>
-    private void MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes, out IndexFigures index)
-    {
-        logBytes = 0;
-        indexBytes = 0;
-        objectBytes = 0;
-        index = default;
-        foreach (var store in _server.MemoryBudget.Stores)
-        {
-            logBytes += store.Log.InMemoryBytes;
-            indexBytes += store.IndexBytes;
-            objectBytes += store.ExternalMemorySize?.Invoke() ?? 0;
-            index.Buckets += store.IndexBucketCount;
-            index.OverflowBuckets += store.OverflowBucketCount;
-            index.Entries += store.IndexEntryCount;
-            index.Resizes += store.IndexResizeCount;
-        }
-    }
-
-    /// <summary>Hash index figures summed over the databases in use (INFO memory).</summary>
-    private struct IndexFigures
-    {
-        public long Buckets;
-        public long OverflowBuckets;
-        public long Entries;
-        public long Resizes;
     }
 
     /// <summary>
