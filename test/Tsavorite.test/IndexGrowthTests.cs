@@ -94,7 +94,7 @@ public sealed unsafe class IndexGrowthTests
             IndexSize = HashBucket.Size,
             IndexMaxSize = 1L << 20,
             PageSizeBits = pageSizeBits,
-            MemorySize = 32L << pageSizeBits,
+            MemorySize = 64L << pageSizeBits,
             MutableFraction = 0.2,
         });
         const int threadCount = 4;

@@ -113,7 +113,7 @@ public sealed unsafe partial class TsavoriteKV
     /// address knowing that nothing a chain reaches from below it is still in memory. It also means a key
     /// never moves below its current record, so a log scan that has not reached the old record yet still
     /// meets the new one, and cursor-based scans never miss a key that exists throughout.
-    /// A <paramref name="privileged"/> write may use the budget's reserve pages (see <see cref="HybridLog.TryAllocate"/>).
+    /// A <paramref name="privileged"/> write may use the budget's reserve page (see <see cref="AllocationClass.Reserve"/>).
     /// When the budget's pages are taken, the operation is told to retry after the head moved, unless it
     /// <paramref name="holdsKeyLocks"/>.
     /// </summary>
@@ -126,7 +126,7 @@ public sealed unsafe partial class TsavoriteKV
         // A thread that scans, or holds key locks, must not wait for the head: the head mover may be waiting for
         // that scan to end or for one of those latches. Its writes may use the reserve, and beyond it they fail.
         bool mustNotWait = holdsKeyLocks || InScan;
-        var status = Log.TryAllocate(size, out address, privileged || mustNotWait);
+        var status = Log.TryAllocate(size, out address, privileged || mustNotWait ? AllocationClass.Reserve : AllocationClass.Writer);
         if (status == AllocationStatus.WaitForHead)
         {
             if (mustNotWait)
@@ -186,7 +186,7 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>
     /// Deletes a found record with the bucket latch held: in place (a tombstone, unlinked when
     /// possible) when the caller found it <paramref name="mutable"/>, or by a tombstone record at
-    /// the tail. The caller's view of mutability is used so callbacks and the deletion agree.
+    /// the tail (in place after all when not even the reserve page has room). The caller's view of mutability is used so callbacks and the deletion agree.
     /// </summary>
     internal OperationOutcome DeleteFoundRecord<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
         long entryAddress, long address, ref LogRecord record, bool mutable, bool holdsKeyLocks, out Status status)
@@ -211,7 +211,14 @@ public sealed unsafe partial class TsavoriteKV
                 status = default;
                 return OperationOutcome.Retry;
             case AllocationStatus.OutOfMemory:
-                status = new Status(Status.Basic.OutOfMemory);
+                // Not even the reserve page has room: the record becomes the tombstone where it is, so deleting keeps
+                // working (and giving memory back) however full the log is. This is safe under the exclusive latch:
+                // readers take the latch, and the head mover settles a record only under it. A read-only record
+                // changed in place may already be on the device; nothing reads pages back from it yet, and the storage
+                // tier must not trust a device copy of a page that was still in memory when a delete came.
+                functions.DisposeRecord(ref record, DisposeReason.Deleted);
+                record.Info.Tombstone = true;
+                status = new Status(Status.Basic.NotFound);
                 return OperationOutcome.Done;
         }
         var tombstone = Log.GetRecord(newAddress);

@@ -16,8 +16,8 @@ public struct RecordFieldInfo
     public int ExtraValueSpace;
 
     /// <summary>
-    /// The write gives memory back or holds it level (a pop, a removal, an expiration change): it may use the pages
-    /// the budget keeps in reserve when the log is full, as Redis lets commands not flagged deny-oom run over
+    /// The write gives memory back or holds it level (a pop, a removal, an expiration change): it may use the page
+    /// the budget keeps in reserve (see <see cref="AllocationClass.Reserve"/>), as Redis lets commands not flagged deny-oom run over
     /// maxmemory. The head of the log reclaims what such writes leave behind.
     /// </summary>
     public bool MayUseReserve;
