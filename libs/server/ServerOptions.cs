@@ -17,14 +17,35 @@ public sealed class ServerOptions
     /// <summary>Unix domain socket path to listen on as well, or null.</summary>
     public string? UnixSocketPath { get; set; }
 
-    /// <summary>Bytes of the hash index per database. Default 128 MB.</summary>
-    public long IndexSize { get; set; } = 1L << 27;
+    /// <summary>
+    /// Initial bytes of the hash index per database. Default 1 MB (16,384 buckets); the index doubles as
+    /// keys are added (once three quarters of its entries are in use), up to <see cref="IndexMaxSize"/>.
+    /// </summary>
+    public long IndexSize { get; set; } = 1L << 20;
+
+    /// <summary>Bytes the hash index of a database may grow to; at most <see cref="IndexSize"/> keeps it at that size. Default 4 GB.</summary>
+    public long IndexMaxSize { get; set; } = 1L << 32;
 
     /// <summary>Bytes of log memory per database. Default 16 GB (allocated as the log grows).</summary>
     public long MemorySize { get; set; } = 1L << 34;
 
     /// <summary>Log page size in bytes (a power of two). Default 32 MB; also the largest record.</summary>
     public long PageSize { get; set; } = 1L << 25;
+
+    /// <summary>
+    /// Bytes all databases together may hold — log pages in memory, hash indexes and heap objects — as Redis's
+    /// maxmemory; 0 leaves each database to <see cref="MemorySize"/>. Default 0.
+    /// </summary>
+    public long MaxMemory { get; set; }
+
+    /// <summary>What happens to live keys when the memory budget is reached (Redis's maxmemory-policy). Default noeviction.</summary>
+    public Tsavorite.EvictionPolicy MaxMemoryPolicy { get; set; } = Tsavorite.EvictionPolicy.NoEviction;
+
+    /// <summary>How slowly LFU counters grow (Redis's lfu-log-factor). Default 10.</summary>
+    public int LfuLogFactor { get; set; } = 10;
+
+    /// <summary>Minutes per one-step decay of an LFU counter; 0 never decays (Redis's lfu-decay-time). Default 1.</summary>
+    public int LfuDecayTime { get; set; } = 1;
 
     /// <summary>Number of databases (SELECT 0..n-1). Default 16.</summary>
     public int Databases { get; set; } = 16;

@@ -11,6 +11,9 @@ internal sealed record StoreOptions
     /// <summary>Default 8 KB: 128 buckets.</summary>
     public long IndexSize { get; init; } = 1L << 13;
 
+    /// <summary>Bytes the index may grow to. Default 0: it stays at <see cref="IndexSize"/>, so tests can count on its buckets.</summary>
+    public long IndexMaxSize { get; init; }
+
     /// <summary>Default 12: 4 KB pages, the smallest the log allows.</summary>
     public int PageSizeBits { get; init; } = 12;
 
@@ -42,6 +45,7 @@ internal sealed unsafe class TestStore : IDisposable
         Store = new TsavoriteKV(new KVSettings
         {
             IndexSize = options.IndexSize,
+            IndexMaxSize = options.IndexMaxSize,
             PageSizeBits = options.PageSizeBits,
             MemorySize = options.MemorySize,
             MutableFraction = options.MutableFraction,

@@ -23,8 +23,11 @@ public sealed class Options
     [Option('p', "page", HelpText = "Log page size, a power of two from 4k to 1g; also the largest record. (default: 32m)")]
     public string? PageSize { get; set; }
 
-    [Option('i', "index", HelpText = "Hash index size per database (rounded down to a power of two). (default: 128m)")]
+    [Option('i', "index", HelpText = "Initial hash index size per database (rounded down to a power of two); it doubles as keys are added. (default: 1m)")]
     public string? IndexSize { get; set; }
+
+    [Option("index-max-size", HelpText = "Largest size the hash index of a database grows to (rounded down to a power of two); at most --index keeps it fixed. (default: 4g)")]
+    public string? IndexMaxMemorySize { get; set; }
 
     [Option("databases", HelpText = "Number of databases (SELECT 0..n-1), 1 to 65536. (default: 16)")]
     public string? Databases { get; set; }
@@ -84,6 +87,18 @@ public sealed class Options
 
     [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
     public string? PubSubOutputLimit { get; set; }
+
+    [Option("maxmemory", HelpText = "Bytes all databases together may hold (log pages in memory, indexes, objects), as Redis's maxmemory; 0 for no limit beyond --memory. Without --page, the page size follows it (a sixteenth, at most 32m). (default: 0)")]
+    public string? MaxMemory { get; set; }
+
+    [Option("maxmemory-policy", HelpText = "What happens to live keys when maxmemory is reached: noeviction, allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, volatile-random or volatile-ttl. (default: noeviction)")]
+    public string? MaxMemoryPolicy { get; set; }
+
+    [Option("lfu-log-factor", HelpText = "How slowly the LFU access counters grow, as Redis's lfu-log-factor. (default: 10)")]
+    public string? LfuLogFactor { get; set; }
+
+    [Option("lfu-decay-time", HelpText = "Minutes per one-step decay of an LFU access counter; 0 never decays. (default: 1)")]
+    public string? LfuDecayTime { get; set; }
 
     [Option("lua-time-limit", HelpText = "Milliseconds a Lua script runs before other clients get -BUSY and SCRIPT KILL can stop it; 0 never. (default: 5000)")]
     public string? LuaTimeLimit { get; set; }

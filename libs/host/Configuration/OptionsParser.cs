@@ -22,6 +22,14 @@ public static class OptionsParser
     private const int MinPageSize = 1 << 12;
     private const int MaxPageSize = 1 << 30;
     private const int MinIndexSize = 64;
+
+    /// <summary>The page size a --maxmemory without --page gets: about this many pages fit in it.</summary>
+    private const long PagesPerMaxMemory = 16;
+
+    /// <summary>The fewest pages a --maxmemory must hold (the head mover keeps two in reserve).</summary>
+    private const long MinPagesPerMaxMemory = 8;
+
+    private const long MinMaxMemory = 1 << 20;
     private const int MaxDatabases = 1 << 16;
     private const int MinNetworkBufferSize = 1 << 10;
     private const int MaxNetworkBufferSize = 1 << 30;
@@ -193,12 +201,34 @@ public static class OptionsParser
                 throw new OptionsException($"--page: {options.PageSize} ({page} bytes) is not a power of two");
             server.PageSize = page;
         }
+        if (options.MaxMemory != null)
+        {
+            server.MaxMemory = options.MaxMemory.Trim() == "0" ? 0 : ParseSize(options.MaxMemory, "maxmemory", MinMaxMemory, long.MaxValue);
+            // The head of the log moves a page at a time and keeps pages in reserve, so a budget needs many pages:
+            // without an explicit page size, a small budget gets smaller pages.
+            if (options.PageSize == null && server.MaxMemory > 0)
+                server.PageSize = Math.Clamp((long)BitOperations.RoundUpToPowerOf2((ulong)(server.MaxMemory / PagesPerMaxMemory + 1)) / 2, MinPageSize, server.PageSize);
+            if (server.MaxMemory > 0 && server.MaxMemory < MinPagesPerMaxMemory * server.PageSize)
+                throw new OptionsException($"--maxmemory: {SizeParser.Format(server.MaxMemory)} is less than {MinPagesPerMaxMemory} pages of {SizeParser.Format(server.PageSize)}");
+        }
+        if (options.MaxMemoryPolicy != null)
+        {
+            if (!EvictionPolicyNames.TryParse(options.MaxMemoryPolicy.Trim(), out var policy))
+                throw new OptionsException($"--maxmemory-policy: '{options.MaxMemoryPolicy}' is not one of {EvictionPolicyNames.All}");
+            server.MaxMemoryPolicy = policy;
+        }
+        if (options.LfuLogFactor != null)
+            server.LfuLogFactor = ParseInt(options.LfuLogFactor, "lfu-log-factor", 0, int.MaxValue);
+        if (options.LfuDecayTime != null)
+            server.LfuDecayTime = ParseInt(options.LfuDecayTime, "lfu-decay-time", 0, int.MaxValue);
         if (options.MemorySize != null)
             server.MemorySize = ParseSize(options.MemorySize, "memory", 1, long.MaxValue);
         if (server.MemorySize < 2 * server.PageSize)
             throw new OptionsException($"--memory: {SizeParser.Format(server.MemorySize)} is less than two pages of {SizeParser.Format(server.PageSize)}");
         if (options.IndexSize != null)
             server.IndexSize = ParseSize(options.IndexSize, "index", MinIndexSize, long.MaxValue);
+        if (options.IndexMaxMemorySize != null)
+            server.IndexMaxSize = ParseSize(options.IndexMaxMemorySize, "index-max-size", MinIndexSize, long.MaxValue);
 
         string? databases = Alias(options.Databases, "databases", options.MaxDatabases, "max-databases");
         if (databases != null)

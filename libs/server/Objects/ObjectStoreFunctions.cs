@@ -26,11 +26,15 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         return false;
     }
 
+    /// <summary>Whether a command may grow data (deny-oom; custom object commands count as such).</summary>
+    private static bool MayGrowData(RespCommand command)
+        => (int)command >= ExtensionRegistry.FirstId || command == RespCommand.NONE || (CommandTable.Get(command).Flags & CommandFlags.DenyOom) != 0;
+
     /// <summary>Whether a command that may grow data must be refused for the memory budget.</summary>
     private bool RefusedForMemory(ref ObjectInput input, ref ObjectOutput output)
     {
         // Custom object commands (Extensions, ids from 1000) are refused like deny-oom commands.
-        if (!_objects.OverBudget || ((int)input.Command < ExtensionRegistry.FirstId && (CommandTable.Get(input.Command).Flags & CommandFlags.DenyOom) == 0))
+        if (!MayGrowData(input.Command) || !_objects.OverBudget)
             return false;
         output.Result = ObjectResult.OutOfMemory;
         return true;
@@ -199,7 +203,8 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
     public RecordFieldInfo GetRMWModifiedFieldInfo(in LogRecord source, ref ObjectInput input)
     {
         bool hasExpiration = input.Operation == ObjectOperation.Install ? input.ExpirationTicks != 0 : source.Info.HasExpiration;
-        return new(ObjectRecord.ValueLength) { HasExpiration = hasExpiration };
+        // The copy moves the object by handle: only commands that may grow it are held to the budget.
+        return new(ObjectRecord.ValueLength) { HasExpiration = hasExpiration, MayUseReserve = input.Command != RespCommand.NONE && !MayGrowData(input.Command) };
     }
 
     public bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)

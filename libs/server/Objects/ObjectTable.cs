@@ -15,32 +15,31 @@ public sealed class ObjectTable
     private const int ChunkSize = 1 << ChunkBits;
     private const int ChunkMask = ChunkSize - 1;
 
-    private GarnetObject?[][] _chunks = [new GarnetObject?[ChunkSize]];
+    // Chunks are allocated as handles reach them, so a database that holds no object costs no chunk.
+    private GarnetObject?[][] _chunks = [];
     private readonly object _allocationLock = new();
-    private int[] _free = new int[256];
+    private int[] _free = [];
     private int _freeCount;
     private int _next = 1; // handle 0 is never used, so a zeroed record value is not a valid handle
     private long _heapSize;
     private long _count;
-    private readonly Tsavorite.HybridLog? _log;
-    private readonly long _memoryBudget;
+    private readonly Tsavorite.TsavoriteKV? _store;
 
     /// <summary>
-    /// A table whose objects share <paramref name="memoryBudget"/> bytes with <paramref name="log"/>'s pages
-    /// and whose writes decide encodings by <paramref name="thresholds"/> (Redis's defaults if none).
+    /// A table whose objects count against <paramref name="store"/>'s memory budget (none: no budget) and whose
+    /// writes decide encodings by <paramref name="thresholds"/> (Redis's defaults if none).
     /// </summary>
-    public ObjectTable(Tsavorite.HybridLog? log = null, long memoryBudget = long.MaxValue, EncodingThresholds? thresholds = null)
+    public ObjectTable(Tsavorite.TsavoriteKV? store = null, EncodingThresholds? thresholds = null)
     {
-        _log = log;
-        _memoryBudget = memoryBudget;
+        _store = store;
         Thresholds = thresholds ?? EncodingThresholds.Defaults;
     }
 
     /// <summary>The server's encoding thresholds, which object commands run on this table's objects apply.</summary>
     public EncodingThresholds Thresholds { get; }
 
-    /// <summary>Whether the log's memory and the objects together exceed the budget: commands that grow data answer -OOM.</summary>
-    public bool OverBudget => (_log?.MemoryInUse ?? 0) + HeapSize > _memoryBudget;
+    /// <summary>Whether the memory budget refuses commands that grow data (-OOM): see <see cref="Tsavorite.TsavoriteKV.OverBudget"/>.</summary>
+    public bool OverBudget => _store != null && _store.OverBudget;
 
     /// <summary>Sum of the live objects' <see cref="GarnetObject.HeapSize"/>.</summary>
     public long HeapSize => Volatile.Read(ref _heapSize);
@@ -120,6 +119,23 @@ public sealed class ObjectTable
         return handle <= 0 || chunk >= chunks.Length ? null : Volatile.Read(ref chunks[chunk][handle & ChunkMask]);
     }
 
+    /// <summary>
+    /// Drops every object at once (the database was flushed and no thread can reach its records any more): the
+    /// objects become garbage even while idle sessions still refer to this table.
+    /// </summary>
+    public void Clear()
+    {
+        lock (_allocationLock)
+        {
+            Volatile.Write(ref _chunks, []);
+            _free = [];
+            _freeCount = 0;
+            _next = 1;
+            Volatile.Write(ref _heapSize, 0);
+            Volatile.Write(ref _count, 0);
+        }
+    }
+
     /// <summary>Drops the object of <paramref name="handle"/> and recycles the handle.</summary>
     public void Free(int handle)
     {
@@ -131,7 +147,7 @@ public sealed class ObjectTable
                 return;
             slot = null;
             if (_freeCount == _free.Length)
-                Array.Resize(ref _free, _free.Length * 2);
+                Array.Resize(ref _free, Math.Max(256, _free.Length * 2));
             _free[_freeCount++] = handle;
             Interlocked.Add(ref _heapSize, -obj.HeapSize);
             Interlocked.Decrement(ref _count);

@@ -183,13 +183,20 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         return position;
     }
 
-    /// <summary>Protects the selected database's epoch for the batch, moving to its replacement if it was flushed or swapped.</summary>
+    /// <summary>
+    /// Protects the selected database's epoch for the batch, moving to its replacement if it was flushed or swapped.
+    /// Entering checks, once protected, that the database was not retired meanwhile (see <see cref="GarnetDatabase"/>).
+    /// </summary>
     private void BeginBatch()
     {
-        var current = _server.GetDatabase(_databaseIndex);
-        if (!ReferenceEquals(current, _database))
-            SwitchDatabase(current);
-        _storeSession!.BeginUnsafe();
+        while (true)
+        {
+            var current = _server.GetDatabase(_databaseIndex);
+            if (!ReferenceEquals(current, _database))
+                SwitchDatabase(current);
+            if (current.TryEnter(_storeSession!))
+                break;
+        }
         _batchActive = true;
         _commandCalls = _server.Statistics.CommandCallsOfThisThread();
     }
@@ -206,8 +213,6 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     private void SwitchDatabase(GarnetDatabase database)
     {
         _storeSession?.Dispose();
-        _database?.RemoveUser();
-        database.AddUser();
         _database = database;
         _storeSession = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
         _objectSession = _storeSession.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(database.Objects));
@@ -252,7 +257,6 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             _watchArming.Unregister(_writesInFlight);
             _server.Clients.Remove(this);
             _storeSession?.Dispose();
-            _database?.RemoveUser();
             _output.Dispose();
             _replyBuffer.Dispose();
             _lua?.Dispose(); // Scripting: the session's Lua state.

@@ -23,9 +23,9 @@ namespace Garnet.server;
 /// deletion's callback cancels it unless the record it finds is still expired.
 /// </para>
 /// <para>
-/// The task uses its own engine sessions, protecting the epoch for one batch at a time, and holds a
-/// database (<see cref="GarnetDatabase.AddUser"/>) while it walks it, so a flush cannot free the store
-/// under it; it stops walking a database that was flushed. A failure is counted and the task goes on.
+/// The task uses its own engine sessions, entering the database for one batch at a time
+/// (<see cref="GarnetDatabase.TryEnter"/>), so a flush cannot free the store under a batch; it stops
+/// walking a database that was flushed. A failure is counted and the task goes on.
 /// </para>
 /// </remarks>
 internal sealed class ActiveExpiration : IDisposable
@@ -84,7 +84,6 @@ internal sealed class ActiveExpiration : IDisposable
             var database = _server.PeekDatabase(i);
             if (database == null)
                 continue;
-            database.AddUser();
             try
             {
                 if (!database.Retired)
@@ -94,10 +93,6 @@ internal sealed class ActiveExpiration : IDisposable
             {
                 // A background task has nobody to report to; a bad pass must not end expiration for good.
                 Interlocked.Increment(ref _failures);
-            }
-            finally
-            {
-                database.RemoveUser();
             }
         }
         if (deleted > 0)
@@ -137,7 +132,8 @@ internal sealed class ActiveExpiration : IDisposable
         {
             _keys.Clear();
             var scan = new ExpiredKeyScan(_keys, database.MainStore, KeysPerBatch);
-            session.BeginUnsafe();
+            if (!database.TryEnter(session))
+                break;
             try
             {
                 from = session.Scan(ref scan, from, -1, ScanFlags.IncludeExpired);

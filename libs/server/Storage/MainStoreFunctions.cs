@@ -243,6 +243,15 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public RecordFieldInfo GetRMWModifiedFieldInfo(in LogRecord source, ref StringInput input)
     {
+        var fields = ModifiedFieldInfo(in source, ref input);
+        // A copy for a command that does not grow data (EXPIRE, PERSIST...) may use the budget's reserve.
+        fields.MayUseReserve = input.Command != RespCommand.NONE && (int)input.Command < ExtensionRegistry.FirstId
+            && (CommandTable.Get(input.Command).Flags & CommandFlags.DenyOom) == 0;
+        return fields;
+    }
+
+    private static RecordFieldInfo ModifiedFieldInfo(in LogRecord source, ref StringInput input)
+    {
         switch (FamilyOf(input.Command))
         {
             case RmwFamily.Set:

@@ -22,6 +22,13 @@ public sealed class StoreWrapper : IDisposable
         Options = options;
         _databases = new GarnetDatabase?[options.Databases];
         WatchVersions = new WatchVersionTable(options.Databases);
+        MemoryBudget = new Tsavorite.MemoryBudget
+        {
+            Limit = options.MaxMemory,
+            Policy = options.MaxMemoryPolicy,
+            LfuLogFactor = options.LfuLogFactor,
+            LfuDecayTime = options.LfuDecayTime,
+        };
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
         if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
@@ -33,6 +40,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>The server's options.</summary>
     public ServerOptions Options { get; }
+
+    /// <summary>The memory budget every database counts against (maxmemory), with the eviction policy.</summary>
+    public Tsavorite.MemoryBudget MemoryBudget { get; }
 
     /// <summary>Counters reported by INFO.</summary>
     public ServerStatistics Statistics { get; } = new();
@@ -83,7 +93,10 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Marks the server as stopping, before its connections close (<see cref="Stopping"/>).</summary>
     public void BeginStop() => _stopping = true;
 
-    /// <summary>Database <paramref name="index"/>, created on first use.</summary>
+    /// <summary>
+    /// Database <paramref name="index"/>, created on first use. Creation is cheap and a database never written counts
+    /// nothing against the memory budget (see <see cref="Tsavorite.TsavoriteKV.IndexBytes"/>).
+    /// </summary>
     public GarnetDatabase GetDatabase(int index)
     {
         var database = Volatile.Read(ref _databases[index]);
@@ -95,35 +108,55 @@ public sealed class StoreWrapper : IDisposable
             database = _databases[index];
             if (database == null)
             {
-                database = new GarnetDatabase(index, Options);
+                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions);
                 Volatile.Write(ref _databases[index], database);
             }
             return database;
         }
     }
 
-    /// <summary>Database <paramref name="index"/> if it was ever used, else null (nothing to report).</summary>
+    /// <summary>Database <paramref name="index"/> if it is in use, else null (nothing to report).</summary>
     public GarnetDatabase? PeekDatabase(int index) => Volatile.Read(ref _databases[index]);
 
-    /// <summary>Empties database <paramref name="index"/> by replacing it with a new one.</summary>
-    public void FlushDatabase(int index)
+    /// <summary>
+    /// Empties database <paramref name="index"/>: unlinks it (the next use creates a fresh one) and retires it, so its
+    /// memory is freed once no thread is inside (see <see cref="GarnetDatabase"/>). A database never written is left as
+    /// it is: there is nothing to free, so the flush costs nothing. Returns the retired database, for a caller that waits
+    /// for it to be freed (<paramref name="waiter"/>, FLUSHDB SYNC; see <see cref="GarnetDatabase.WaitUntilFreed"/>).
+    /// </summary>
+    public GarnetDatabase? FlushDatabase(int index, bool waiter = false)
     {
         GarnetDatabase? old;
         lock (_databaseLock)
         {
             old = _databases[index];
-            if (old == null)
-                return;
-            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options));
+            if (old == null || old.NeverWritten)
+                return null;
+            Volatile.Write(ref _databases[index], null);
         }
-        old.Retire();
+        old.Retire(waiter);
+        return waiter ? old : null;
     }
 
-    /// <summary>Empties every database.</summary>
-    public void FlushAll()
+    /// <summary>
+    /// Empties every database (see <see cref="FlushDatabase"/>); with <paramref name="wait"/>, returns once the flushed
+    /// ones were freed (or a bounded wait passed). The caller must not be protected on any database's epoch.
+    /// </summary>
+    public void FlushAll(bool wait = false)
     {
+        GarnetDatabase?[]? retired = null;
         for (int i = 0; i < _databases.Length; i++)
-            FlushDatabase(i);
+        {
+            var database = FlushDatabase(i, wait);
+            if (database == null)
+                continue;
+            retired ??= new GarnetDatabase?[_databases.Length];
+            retired[i] = database;
+        }
+        if (retired == null)
+            return;
+        foreach (var database in retired)
+            database?.WaitUntilFreed();
     }
 
     /// <summary>Swaps the contents of two databases (SWAPDB).</summary>
@@ -131,17 +164,15 @@ public sealed class StoreWrapper : IDisposable
     {
         if (first == second)
             return;
-        GarnetDatabase a = GetDatabase(first);
-        GarnetDatabase b = GetDatabase(second);
         lock (_databaseLock)
         {
-            // Fresh wrappers make sessions on either database re-resolve, as with a flush.
-            a = _databases[first]!;
-            b = _databases[second]!;
+            // A database not in use moves as "not in use"; sessions on either one re-resolve at their next batch.
+            var a = _databases[first];
+            var b = _databases[second];
             Volatile.Write(ref _databases[first], b);
             Volatile.Write(ref _databases[second], a);
-            a.Index = second;
-            b.Index = first;
+            a?.Index = second;
+            b?.Index = first;
         }
     }
 

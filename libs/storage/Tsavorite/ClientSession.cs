@@ -68,11 +68,28 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// latch per operation as usual. While locks are held, only declared keys may be operated on
     /// for deadlock freedom: waiting for an undeclared key's latch while holding others can close a
     /// cycle with another session doing the same. Writing a key locked shared throws.
-    /// The session may be epoch-protected (<see cref="BeginUnsafe"/>) or not; waits refresh the epoch
-    /// when it is, so they never hold back the log.
+    /// The session may be epoch-protected (<see cref="BeginUnsafe"/>) or not; waits refresh the epoch,
+    /// so they never hold back the log.
     /// </summary>
     public void LockKeys(ReadOnlySpan<KeyLockRequest> keys)
-        => _protection.Locks.Acquire(_store, keys, _protection.Protected ? _store.Epoch : null);
+    {
+        // Protected while acquiring even outside a batch: a resize may move buckets meanwhile, and
+        // the old table is freed only once every protected thread has refreshed (see HeldLocks).
+        if (_protection.Protected)
+        {
+            _protection.Locks.Acquire(_store, keys, _store.Epoch);
+            return;
+        }
+        _store.Epoch.Resume();
+        try
+        {
+            _protection.Locks.Acquire(_store, keys, _store.Epoch);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
 
     /// <summary>Releases the latches taken by <see cref="LockKeys"/>; does nothing if none are held.</summary>
     public void UnlockKeys()
@@ -88,8 +105,20 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     /// Whether <paramref name="key"/>'s bucket is latched by <see cref="LockKeys"/>, and whether
     /// exclusively (for tests and diagnostics; keys sharing a bucket share its latch).
     /// </summary>
-    public bool IsKeyLocked(ReadOnlySpan<byte> key, out bool exclusive)
-        => _protection.Locks.TryGetMode(_store.Index.BucketIndexOf(KeyHash.Hash(key)), out exclusive);
+    public unsafe bool IsKeyLocked(ReadOnlySpan<byte> key, out bool exclusive)
+    {
+        if (_protection.Protected)
+            return _protection.Locks.TryGetMode(_store.Index.Locate(KeyHash.Hash(key)).Pointer, out exclusive);
+        _store.Epoch.Resume();
+        try
+        {
+            return _protection.Locks.TryGetMode(_store.Index.Locate(KeyHash.Hash(key)).Pointer, out exclusive);
+        }
+        finally
+        {
+            _store.Epoch.Suspend();
+        }
+    }
 
     /// <summary>Reads <paramref name="key"/>: the Reader callback fills <paramref name="output"/>.</summary>
     public Status Read(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)

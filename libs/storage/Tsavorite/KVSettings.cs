@@ -3,8 +3,18 @@ namespace Tsavorite;
 /// <summary>Configuration of a <see cref="TsavoriteKV"/> store.</summary>
 public sealed class KVSettings
 {
-    /// <summary>Bytes of the hash index (64 bytes per bucket, rounded down to a power of two). Default 64 MB.</summary>
-    public long IndexSize { get; set; } = 1L << 26;
+    /// <summary>
+    /// Initial bytes of the hash index (64 bytes per bucket, rounded down to a power of two). Default 1 MB;
+    /// the index doubles as keys are added, up to <see cref="IndexMaxSize"/>.
+    /// </summary>
+    public long IndexSize { get; set; } = 1L << 20;
+
+    /// <summary>
+    /// Bytes the hash index may grow to (rounded down to a power of two). The index doubles, while operations
+    /// go on, once three quarters of its entries are in use. At most <see cref="IndexSize"/> (e.g. 0) keeps
+    /// it at that size. Default 4 GB.
+    /// </summary>
+    public long IndexMaxSize { get; set; } = 1L << 32;
 
     /// <summary>Log page size as a power of two. Default 25 (32 MB). Records larger than a page cannot be stored.</summary>
     public int PageSizeBits { get; set; } = 25;

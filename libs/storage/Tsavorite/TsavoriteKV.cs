@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 
 namespace Tsavorite;
 
@@ -12,7 +13,7 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     internal readonly HashIndex Index;
     internal readonly FreeRecordPool? FreePool;
     private readonly bool _ownsDevice;
-    private bool _disposed;
+    private int _memoryFreed;
 
     /// <summary>Creates a store; the settings' log device, if any, stays owned by the caller.</summary>
     public TsavoriteKV(KVSettings settings)
@@ -25,8 +26,8 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
             device = new NullDevice();
             _ownsDevice = true;
         }
-        Index = new HashIndex(settings.IndexSize);
         Log = new HybridLog(settings, Epoch, device);
+        Index = new HashIndex(settings.IndexSize, settings.IndexMaxSize, Log, Epoch);
         if (settings.EnableRevivification)
             FreePool = new FreeRecordPool(Epoch, settings.RevivificationBinCapacity);
         Budget = settings.Budget ?? new MemoryBudget();
@@ -47,8 +48,16 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>Bytes the store holds against its budget: log pages in memory, the index and <see cref="ExternalMemorySize"/>.</summary>
     public long MemoryBytes => Log.InMemoryBytes + IndexBytes + (ExternalMemorySize?.Invoke() ?? 0);
 
-    /// <summary>Bytes of the hash index: primary and overflow buckets.</summary>
-    public long IndexBytes => (Index.BucketCount + Index.OverflowBucketCount) * HashBucket.Size;
+    /// <summary>
+    /// Bytes of the hash index that count against the budget: primary buckets (of both tables during a resize) and
+    /// overflow buckets; none while the log was never written. Buckets are allocated zeroed on demand, so until the
+    /// first record only the few that reads latch are backed by memory; a store that was never written (a database
+    /// only selected, or just flushed) costs nothing.
+    /// </summary>
+    public long IndexBytes => Log.NeverWritten ? 0 : Index.MemoryBytes;
+
+    /// <summary>Bytes of the hash index as allocated, whether or not the store was written (see <see cref="IndexBytes"/>).</summary>
+    public long IndexAllocatedBytes => Index.MemoryBytes;
 
     /// <summary>The record log.</summary>
     public HybridLog Log { get; }
@@ -56,11 +65,29 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>The store's epoch protection.</summary>
     public LightEpoch Epoch { get; }
 
-    /// <summary>Number of primary hash buckets.</summary>
+    /// <summary>Number of primary hash buckets (during a resize, of the table being split).</summary>
     public long IndexBucketCount => Index.BucketCount;
+
+    /// <summary>Most primary hash buckets the index may grow to.</summary>
+    public long IndexMaxBucketCount => Index.MaxBucketCount;
 
     /// <summary>Number of overflow hash buckets in use.</summary>
     public long OverflowBucketCount => Index.OverflowBucketCount;
+
+    /// <summary>Hash entries in use: one per key, or per group of keys sharing a bucket and a 14-bit tag.</summary>
+    public long IndexEntryCount => Index.EntryCount;
+
+    /// <summary>Entries per hash bucket: the index's capacity is buckets × this.</summary>
+    public const int EntriesPerBucket = HashBucket.EntryCount;
+
+    /// <summary>Fraction of the index's entries in use at which it doubles (unless at its largest size).</summary>
+    public const double IndexGrowthFill = HashIndex.GrowthFill;
+
+    /// <summary>Fraction of the index's entries in use (entries / (buckets × 7)); the index doubles past <see cref="HashIndex.GrowthFill"/>.</summary>
+    public double IndexFill => (double)Index.EntryCount / (Index.BucketCount * HashBucket.EntryCount);
+
+    /// <summary>Times the hash index doubled.</summary>
+    public long IndexResizeCount => Index.ResizeCount;
 
     /// <summary>Records reused by revivification so far.</summary>
     public long RevivifiedRecordCount => FreePool?.ReusedCount ?? 0;
@@ -76,18 +103,31 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>The current time in the units of record expirations (UTC ticks).</summary>
     internal static long NowTicks => DateTime.UtcNow.Ticks;
 
-    /// <summary>Frees the index and the log memory; sessions must be disposed first.</summary>
+    /// <summary>Frees the index, the log memory and the epoch; sessions must be disposed first.</summary>
     public void Dispose()
     {
-        if (_disposed)
+        FreeMemory();
+        Epoch.Dispose();
+    }
+
+    /// <summary>
+    /// Frees everything but the epoch — the index, the log's pages, the freed-record bins — stops the store's threads
+    /// and leaves the budget. For a store retired while threads may still protect themselves on its epoch, find it
+    /// retired and leave without touching anything else: the epoch's small table is freed by its finalizer once
+    /// nothing refers to the store. The caller makes sure no thread is inside the store
+    /// (<see cref="LightEpoch.AnyThreadProtected"/> after its retirement was published).
+    /// </summary>
+    public void FreeMemory()
+    {
+        if (Interlocked.Exchange(ref _memoryFreed, 1) != 0)
             return;
-        _disposed = true;
         StopHeadMover();
         Budget.Unregister(this);
-        Log.Dispose();
+        // The index before the log: its resize thread reads the log.
         Index.Dispose();
+        Log.Dispose();
         if (_ownsDevice)
             Log.Device.Dispose();
-        Epoch.Dispose();
+        FreePool?.Release();
     }
 }

@@ -39,6 +39,7 @@ public sealed class ConfigFileTests
               "MemorySize": "2g",
               "PageSize": "16m",
               "IndexSize": "64m",
+              "IndexMaxMemorySize": "512m",
               "Databases": 4,
               "LogDir": "/tmp/l",
               "CheckpointDir": "/tmp/c",
@@ -61,6 +62,7 @@ public sealed class ConfigFileTests
             Assert.That(settings.Server.MemorySize, Is.EqualTo(2L << 30));
             Assert.That(settings.Server.PageSize, Is.EqualTo(16L << 20));
             Assert.That(settings.Server.IndexSize, Is.EqualTo(64L << 20));
+            Assert.That(settings.Server.IndexMaxSize, Is.EqualTo(512L << 20));
             Assert.That(settings.Server.Databases, Is.EqualTo(4));
             Assert.That(settings.Server.LogDir, Is.EqualTo("/tmp/l"));
             Assert.That(settings.Server.CheckpointDir, Is.EqualTo("/tmp/c"));
@@ -81,7 +83,7 @@ public sealed class ConfigFileTests
     {
         string path = Write("""
             {
-              "port": 7001, "bind": "localhost", "memory": "1g", "page": "8m", "index": "1m",
+              "port": 7001, "bind": "localhost", "memory": "1g", "page": "8m", "index": "1m", "index-max-size": "2m",
               "databases": 2, "logger-level": "Debug", "quiet": false, "password": "x",
               "enable-debug-command": "local", "expired-key-deletion-scan-freq": 0, "network-buffer": 4096,
               "minthreads": 2, "maxthreads": 16, "unixsocket": "/tmp/u.sock", "logdir": "/tmp/l2", "checkpointdir": "/tmp/c2"
@@ -95,6 +97,7 @@ public sealed class ConfigFileTests
             Assert.That(settings.Server.MemorySize, Is.EqualTo(1L << 30));
             Assert.That(settings.Server.PageSize, Is.EqualTo(8L << 20));
             Assert.That(settings.Server.IndexSize, Is.EqualTo(1L << 20));
+            Assert.That(settings.Server.IndexMaxSize, Is.EqualTo(2L << 20));
             Assert.That(settings.Server.Databases, Is.EqualTo(2));
             Assert.That(settings.LogLevel, Is.EqualTo(LogLevel.Debug));
             Assert.That(settings.Quiet, Is.False);

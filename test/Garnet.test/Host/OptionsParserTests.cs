@@ -43,7 +43,8 @@ public sealed class OptionsParserTests
             Assert.That(server.Address, Is.EqualTo("127.0.0.1"));
             Assert.That(server.MemorySize, Is.EqualTo(16L << 30));
             Assert.That(server.PageSize, Is.EqualTo(32L << 20));
-            Assert.That(server.IndexSize, Is.EqualTo(128L << 20));
+            Assert.That(server.IndexSize, Is.EqualTo(1L << 20));
+            Assert.That(server.IndexMaxSize, Is.EqualTo(4L << 30));
             Assert.That(server.Databases, Is.EqualTo(16));
             Assert.That(server.LogDir, Is.Null);
             Assert.That(server.CheckpointDir, Is.Null);
@@ -64,7 +65,7 @@ public sealed class OptionsParserTests
     public void EachOptionSetsItsSetting()
     {
         HostSettings settings = Settings(
-            "--port", "7000", "--bind", "0.0.0.0", "--memory", "2g", "--page", "16m", "--index", "64m",
+            "--port", "7000", "--bind", "0.0.0.0", "--memory", "2g", "--page", "16m", "--index", "64m", "--index-max-size", "1g",
             "--databases", "4", "--logdir", "/tmp/garnet-log", "--checkpointdir", "/tmp/garnet-cp",
             "--logger-level", "warning", "--quiet", "--minthreads", "8", "--maxthreads", "64",
             "--unixsocket", "/tmp/garnet.sock", "--password", "secret", "--enable-debug-command", "yes",
@@ -77,6 +78,7 @@ public sealed class OptionsParserTests
             Assert.That(server.MemorySize, Is.EqualTo(2L << 30));
             Assert.That(server.PageSize, Is.EqualTo(16L << 20));
             Assert.That(server.IndexSize, Is.EqualTo(64L << 20));
+            Assert.That(server.IndexMaxSize, Is.EqualTo(1L << 30));
             Assert.That(server.Databases, Is.EqualTo(4));
             Assert.That(server.LogDir, Is.EqualTo("/tmp/garnet-log"));
             Assert.That(server.CheckpointDir, Is.EqualTo("/tmp/garnet-cp"));

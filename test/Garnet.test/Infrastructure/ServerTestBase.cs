@@ -38,6 +38,7 @@ public abstract class ServerTestBase
             Address = "127.0.0.1",
             Port = 0,
             IndexSize = options.IndexSize,
+            IndexMaxSize = options.IndexMaxSize,
             MemorySize = options.MemorySize,
             PageSize = options.PageSize,
             Databases = options.Databases,

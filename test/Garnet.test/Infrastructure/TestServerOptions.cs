@@ -4,6 +4,7 @@ namespace Garnet.test;
 public sealed record TestServerOptions
 {
     public long IndexSize { get; init; } = 1L << 20;
+    public long IndexMaxSize { get; init; } = 1L << 32;
     public long MemorySize { get; init; } = 1L << 28;
     public long PageSize { get; init; } = 1L << 22;
     public int Databases { get; init; } = 16;

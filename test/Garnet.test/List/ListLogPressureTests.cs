@@ -12,8 +12,9 @@ namespace Garnet.test.List;
 [TestFixture]
 public sealed class ListLogPressureTests : ServerTestBase
 {
-    // 16 pages of 16 KB, 14 of them mutable: two 7000-byte values fill a page, so 31 of them open the
-    // 16th page, which makes page 0 (where the lists are) read-only while the log still has room.
+    // 16 pages of 16 KB, 14 of them mutable and 2 kept for the head of the log to copy live records into:
+    // two 7000-byte values fill a page, so some 28 of them fill what writers may use, and page 0 (where the
+    // lists are) is read-only by then.
     protected override TestServerOptions ServerOptions => new() { PageSize = 1L << 14, MemorySize = 1L << 18 };
 
     [Test]
@@ -28,15 +29,16 @@ public sealed class ListLogPressureTests : ServerTestBase
         Assert.That(client.Execute(push.ToArray()), Is.EqualTo(Integer(expected.Count)));
         Assert.That(client.Execute("RPUSH", "single", "only"), Is.EqualTo(Integer(1)));
 
-        var fillers = new string[31][];
-        for (int i = 0; i < fillers.Length; i++)
-            fillers[i] = new[] { "SET", "filler" + i, Pattern(7000, seed: i) };
-        foreach (var reply in client.Pipeline(fillers))
-            Assert.That(reply, Is.EqualTo(Ok));
-
-        // The log's pages now take the whole memory budget: commands that may grow data are refused,
-        // LMOVE included, before it pops anything.
+        // Live data fills the budget: the head of the log copies the fillers forward until it finds no room.
         const string OutOfMemory = "-OOM command not allowed when used memory > 'maxmemory'.\r\n";
+        int fillers = 0;
+        string reply;
+        while ((reply = client.Execute("SET", "filler" + fillers, Pattern(7000, seed: fillers))) == Ok)
+            fillers++;
+        Assert.That(reply, Is.EqualTo(OutOfMemory));
+        Assert.That(fillers, Is.InRange(24, 31));
+
+        // Commands that may grow data are refused, LMOVE included, before it pops anything.
         Assert.That(client.Execute("RPUSH", "l", "x"), Is.EqualTo(OutOfMemory));
         Assert.That(client.Execute("LMOVE", "l", "other", "LEFT", "RIGHT"), Is.EqualTo(OutOfMemory));
         Assert.That(client.Execute("RPOPLPUSH", "l", "other"), Is.EqualTo(OutOfMemory));

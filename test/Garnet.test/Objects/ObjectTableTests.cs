@@ -256,32 +256,25 @@ public class ObjectTableTests
     }
 
     [Test]
-    public void OverBudgetComparesTheObjectsWithTheBudget()
+    public void OverBudgetCountsTheObjectsAndTheLogPages()
     {
-        var table = new ObjectTable(memoryBudget: 100);
-        int handle = table.Add(new TestObject(60));
-        Assert.That(table.OverBudget, Is.False);
-        table.Add(new TestObject(40));
+        var budget = new MemoryBudget();
+        using var store = new TsavoriteKV(new KVSettings { IndexSize = 1L << 13, PageSizeBits = 12, MemorySize = 1L << 20, Budget = budget });
+        var table = new ObjectTable(store);
+        store.ExternalMemorySize = () => table.HeapSize;
+        Assert.That((store.Log.InMemoryBytes, store.IndexBytes), Is.EqualTo((0L, 0L)), "a store never written counts neither its first page nor its index");
+        budget.Limit = store.IndexBytes + store.Log.InMemoryBytes + 50;
+
+        int handle = table.Add(new TestObject(50));
         Assert.That(table.OverBudget, Is.False, "exactly at the budget is not over it");
         table.Add(new TestObject(1));
-        Assert.That(table.OverBudget, Is.True);
+        Assert.That(table.OverBudget, Is.True, "the pages, the index and the objects share one budget");
 
         table.Free(handle);
         Assert.That(table.OverBudget, Is.False, "freeing objects brings the table back under");
-        Assert.That(new ObjectTable().OverBudget, Is.False, "no budget by default");
-    }
-
-    [Test]
-    public void OverBudgetCountsTheLogPagesToo()
-    {
-        using var store = new TsavoriteKV(new KVSettings { IndexSize = 1L << 13, PageSizeBits = 12, MemorySize = 1L << 20 });
-        long pages = store.Log.MemoryInUse;
-        Assert.That(pages, Is.GreaterThan(0), "the log holds at least its first page");
-        var table = new ObjectTable(store.Log, memoryBudget: pages + 50);
-
-        table.Add(new TestObject(50));
-        Assert.That(table.OverBudget, Is.False);
-        table.Add(new TestObject(1));
-        Assert.That(table.OverBudget, Is.True, "the pages and the objects share one budget");
+        budget.Limit = 0;
+        table.Add(new TestObject(1 << 20));
+        Assert.That(table.OverBudget, Is.False, "no limit, no refusal");
+        Assert.That(new ObjectTable().OverBudget, Is.False, "no store, no budget");
     }
 }

@@ -40,13 +40,14 @@ public sealed class ConfigTests : ServerTestBase
     public void GetReportsTheServerOptions()
     {
         using var client = ConnectRaw();
-        var values = ConfigGet(client, "port", "bind", "enable-debug-command", "memory", "page", "index");
+        var values = ConfigGet(client, "port", "bind", "enable-debug-command", "memory", "page", "index", "index-max-size");
         Assert.That(values["port"], Is.EqualTo(Port.ToString()));
         Assert.That(values["bind"], Is.EqualTo("127.0.0.1"));
         Assert.That(values["enable-debug-command"], Is.EqualTo("yes"));
         Assert.That(values["memory"], Is.EqualTo((1L << 28).ToString()));
         Assert.That(values["page"], Is.EqualTo((1L << 22).ToString()));
         Assert.That(values["index"], Is.EqualTo((1L << 20).ToString()));
+        Assert.That(values["index-max-size"], Is.EqualTo((1L << 32).ToString()));
     }
 
     [Test]
@@ -129,7 +130,9 @@ public sealed class ConfigTests : ServerTestBase
         Assert.That(client.Execute("CONFIG", "SET", "timeout", "abc"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'timeout') - argument couldn't be parsed into an integer\r\n"));
         Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "abc"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'lua-time-limit') - argument couldn't be parsed into an integer\r\n"));
         Assert.That(client.Execute("CONFIG", "SET", "maxmemory", "abc"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value\r\n"));
-        Assert.That(client.Execute("CONFIG", "SET", "maxmemory", "10mb"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - this server only supports '0'\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "maxmemory", "99999999999999999999"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "maxmemory-policy", "lru"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be one of the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, noeviction\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "lfu-log-factor", "-1"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'lfu-log-factor') - argument must be between 0 and 2147483647 inclusive\r\n"));
         Assert.That(client.Execute("CONFIG", "SET", "appendonly", "maybe"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'appendonly') - argument must be 'yes' or 'no'\r\n"));
         // Nothing was applied: a malformed value fails the whole command.
         Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "123", "timeout", "x"), Does.StartWith("-ERR CONFIG SET failed (possibly related to argument 'timeout')"));

@@ -102,19 +102,37 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteSimpleString(found ? ObjectRecord.TypeName(output.ObjectType) : KeyspaceStrings.None);
     }
 
-    /// <summary>FLUSHDB and FLUSHALL [ASYNC | SYNC]: both modes empty the database at once by replacing it.</summary>
+    /// <summary>
+    /// FLUSHDB and FLUSHALL [ASYNC | SYNC]: both empty the databases at once by unlinking them (the next use creates
+    /// fresh ones; see <see cref="StoreWrapper.FlushDatabase"/>). SYNC, the default as in Redis, replies once the old
+    /// memory was freed, which is as soon as no other thread is inside it; ASYNC replies at once and the memory is freed
+    /// in the background. Inside a transaction holding the key-lock gate, or while holding key locks, the flush does not
+    /// wait (other sessions may be waiting, protected, for what this one holds) and frees as ASYNC does.
+    /// </summary>
     private void FlushDatabases(bool all)
     {
-        if (_argCount > 2 || (_argCount == 2 && !_args[1].EqualsUpper("ASYNC"u8) && !_args[1].EqualsUpper("SYNC"u8)))
+        bool async = false;
+        if (_argCount == 2 && _args[1].EqualsUpper("ASYNC"u8))
+            async = true;
+        else if (_argCount > 2 || (_argCount == 2 && !_args[1].EqualsUpper("SYNC"u8)))
         {
             _writer.WriteError(RespStrings.ErrSyntax);
             return;
         }
-        if (all)
-            _server.FlushAll();
-        else
-            _server.FlushDatabase(_databaseIndex);
-        RefreshDatabase();
+        bool wait = !async && _gateMode == 0 && !Store.HoldsKeyLocks;
+        // Out of the epoch: a waiting flush must not count as a thread inside the database it frees.
+        EndBatch();
+        try
+        {
+            if (all)
+                _server.FlushAll(wait);
+            else
+                _server.FlushDatabase(_databaseIndex, wait)?.WaitUntilFreed();
+        }
+        finally
+        {
+            BeginBatch();
+        }
         _writer.WriteOk();
     }
 

@@ -112,15 +112,14 @@ public sealed unsafe partial class RespServerSession
         }
         else
         {
-            var target = AcquireDatabase(targetIndex);
+            var session = EnterDatabase(targetIndex, out _);
             try
             {
-                using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(target.Objects));
                 result = WriteCopiedValue(session, destination, output.Number, form, replace);
             }
             finally
             {
-                target.RemoveUser();
+                session.Dispose();
             }
         }
         if (result == CopyResult.OutOfMemory)
@@ -174,7 +173,7 @@ public sealed unsafe partial class RespServerSession
 
         GarnetObject? moved = null;
         CopyResult result;
-        var target = AcquireDatabase(index);
+        var session = EnterDatabase(index, out var target);
         try
         {
             if (output.ObjectType != GarnetObjectType.None)
@@ -188,19 +187,18 @@ public sealed unsafe partial class RespServerSession
                 else
                 {
                     moved = objectOutput.Object;
-                    using var session = target.MainStore.NewSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
-                    result = InstallObject(session, key, moved, objectOutput.ExpirationTicks, replace: false);
+                    var objectSession = session.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
+                    result = InstallObject(objectSession, key, moved, objectOutput.ExpirationTicks, replace: false);
                 }
             }
             else
             {
-                using var session = target.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(target.Objects));
                 result = WriteCopiedValue(session, key, output.Number, output.Form, replace: false);
             }
         }
         finally
         {
-            target.RemoveUser();
+            session.Dispose();
         }
         if (result == CopyResult.OutOfMemory)
         {
@@ -218,16 +216,19 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteInteger(1);
     }
 
-    /// <summary>Database <paramref name="index"/>, held (AddUser) so a concurrent flush cannot free it while in use; release with RemoveUser.</summary>
-    private GarnetDatabase AcquireDatabase(int index)
+    /// <summary>
+    /// A session on database <paramref name="index"/> (created if not in use), entered for the command's operations
+    /// (<see cref="GarnetDatabase.TryEnter"/>) so a concurrent flush cannot free it while in use: this thread is then
+    /// protected on two stores' epochs. Dispose the session to leave.
+    /// </summary>
+    private ClientSession<StringInput, StringOutput, MainStoreFunctions> EnterDatabase(int index, out GarnetDatabase database)
     {
         while (true)
         {
-            var database = _server.GetDatabase(index);
-            database.AddUser();
-            if (!database.Retired)
-                return database;
-            database.RemoveUser();
+            database = _server.GetDatabase(index);
+            var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
+            if (database.TryEnter(session))
+                return session;
         }
     }
 
@@ -272,15 +273,15 @@ public sealed unsafe partial class RespServerSession
         }
         else
         {
-            var target = AcquireDatabase(targetIndex);
+            var session = EnterDatabase(targetIndex, out var target);
             try
             {
-                using var session = target.MainStore.NewSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
-                result = InstallObject(session, destination, output.Object, output.ExpirationTicks, replace);
+                var objectSession = session.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
+                result = InstallObject(objectSession, destination, output.Object, output.ExpirationTicks, replace);
             }
             finally
             {
-                target.RemoveUser();
+                session.Dispose();
             }
         }
         if (result == CopyResult.Written)

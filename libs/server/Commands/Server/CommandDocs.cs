@@ -81,6 +81,8 @@ internal static class CommandDocs
         ["OBJECT|HELP"] = "6.2.0",
         ["OBJECT|IDLETIME"] = "2.2.3",
         ["OBJECT|REFCOUNT"] = "2.2.3",
+        ["MEMORY|STATS"] = "4.0.0",
+        ["MEMORY|DOCTOR"] = "4.0.0",
     };
 
     /// <summary>The Redis version that introduced <paramref name="info"/> (a command or "parent|sub").</summary>

@@ -31,6 +31,8 @@ public sealed unsafe partial class RespServerSession
         Integer,
         Memory,
         YesNo,
+        NonNegativeInteger,
+        MaxMemoryPolicy,
     }
 
     /// <summary>A CONFIG parameter: name, getter and, when mutable, its setter.</summary>
@@ -72,8 +74,16 @@ public sealed unsafe partial class RespServerSession
         new("databases", ConfigKind.Immutable, static s => s._server.DatabaseCount.ToString(CultureInfo.InvariantCulture)),
         new("dir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? Environment.CurrentDirectory),
         new("requirepass", ConfigKind.Mutable, static s => s._server.Options.Password ?? "", SetPassword),
-        new("maxmemory", ConfigKind.Fixed, static _ => "0", value: ConfigValue.Memory),
-        new("maxmemory-policy", ConfigKind.Fixed, static _ => "noeviction"),
+        // The memory budget: the head of each database's log moves to stay within it (Tsavorite's Eviction/).
+        new("maxmemory", ConfigKind.Mutable, static s => s._server.MemoryBudget.Limit.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.MemoryBudget.Limit = ParseMemoryValue(value), ConfigValue.Memory),
+        new("maxmemory-policy", ConfigKind.Mutable, static s => EvictionPolicyNames.NameOf(s._server.MemoryBudget.Policy),
+            static (server, value) => server.MemoryBudget.Policy = EvictionPolicyNames.TryParse(value, out var policy) ? policy : throw new ArgumentException(value),
+            ConfigValue.MaxMemoryPolicy),
+        new("lfu-log-factor", ConfigKind.Mutable, static s => s._server.MemoryBudget.LfuLogFactor.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.MemoryBudget.LfuLogFactor = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.NonNegativeInteger),
+        new("lfu-decay-time", ConfigKind.Mutable, static s => s._server.MemoryBudget.LfuDecayTime.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.MemoryBudget.LfuDecayTime = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.NonNegativeInteger),
         new("save", ConfigKind.Fixed, static _ => ""),
         new("appendonly", ConfigKind.Fixed, static _ => "no", value: ConfigValue.YesNo),
         new("timeout", ConfigKind.Fixed, static _ => "0", value: ConfigValue.Integer),
@@ -84,6 +94,7 @@ public sealed unsafe partial class RespServerSession
         new("proto-max-bulk-len", ConfigKind.Immutable, static _ => MaxBulkLength.ToString(CultureInfo.InvariantCulture)),
         new("memory", ConfigKind.Immutable, static s => s._server.Options.MemorySize.ToString(CultureInfo.InvariantCulture)),
         new("index", ConfigKind.Immutable, static s => s._server.Options.IndexSize.ToString(CultureInfo.InvariantCulture)),
+        new("index-max-size", ConfigKind.Immutable, static s => s._server.Options.IndexMaxSize.ToString(CultureInfo.InvariantCulture)),
         new("page", ConfigKind.Immutable, static s => s._server.Options.PageSize.ToString(CultureInfo.InvariantCulture)),
         new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
         new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
@@ -120,19 +131,25 @@ public sealed unsafe partial class RespServerSession
             case ConfigValue.Integer:
                 return long.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out _) ? null : "argument couldn't be parsed into an integer";
             case ConfigValue.Memory:
-                return IsMemoryValue(value) ? null : "argument must be a memory value";
+                return TryParseMemoryValue(value, out _) ? null : "argument must be a memory value";
             case ConfigValue.YesNo:
                 return value.Equals("yes", StringComparison.OrdinalIgnoreCase) || value.Equals("no", StringComparison.OrdinalIgnoreCase)
                     ? null : "argument must be 'yes' or 'no'";
+            case ConfigValue.NonNegativeInteger:
+                if (!long.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long number))
+                    return "argument couldn't be parsed into an integer";
+                return number < 0 || number > int.MaxValue ? "argument must be between 0 and 2147483647 inclusive" : null;
+            case ConfigValue.MaxMemoryPolicy:
+                return EvictionPolicyNames.TryParse(value, out _) ? null : "argument(s) must be one of the following: " + EvictionPolicyNames.All;
             default:
                 return null;
         }
     }
 
-    /// <summary>A byte count as Redis's memtoull reads it: digits with an optional unit (k, kb, m, mb, g, gb; any case).</summary>
-    private static bool IsMemoryValue(string value) => TryParseMemoryValue(value, out _);
-
-    /// <summary>Reads a memory value: k, m, g are powers of 1000, kb, mb, gb of 1024, as in Redis.</summary>
+    /// <summary>
+    /// A byte count as Redis's memtoull reads it: digits with an optional unit, any case; k, m and g are powers of
+    /// 1000, kb, mb and gb powers of 1024. False for anything else, or a count that does not fit in 64 bits.
+    /// </summary>
     private static bool TryParseMemoryValue(string value, out long bytes)
     {
         bytes = 0;
@@ -141,18 +158,19 @@ public sealed unsafe partial class RespServerSession
             digits++;
         if (digits == 0 || !long.TryParse(value.AsSpan(0, digits), NumberStyles.None, CultureInfo.InvariantCulture, out long number))
             return false;
-        long unit = value.Substring(digits).ToLowerInvariant() switch
+        long unit;
+        switch (value.Substring(digits).ToLowerInvariant())
         {
-            "" or "b" => 1,
-            "k" => 1000,
-            "kb" => 1024,
-            "m" => 1000 * 1000,
-            "mb" => 1024 * 1024,
-            "g" => 1000L * 1000 * 1000,
-            "gb" => 1024L * 1024 * 1024,
-            _ => 0,
-        };
-        if (unit == 0 || number > long.MaxValue / unit)
+            case "" or "b": unit = 1; break;
+            case "k": unit = 1000L; break;
+            case "kb": unit = 1024L; break;
+            case "m": unit = 1000L * 1000; break;
+            case "mb": unit = 1024L * 1024; break;
+            case "g": unit = 1000L * 1000 * 1000; break;
+            case "gb": unit = 1024L * 1024 * 1024; break;
+            default: return false;
+        }
+        if (number > long.MaxValue / unit)
             return false;
         bytes = number * unit;
         return true;
@@ -179,6 +197,9 @@ public sealed unsafe partial class RespServerSession
             ? string.Create(CultureInfo.InvariantCulture, $"argument must be between {parameter.Min} and {parameter.Max} inclusive")
             : null;
     }
+
+    private static long ParseMemoryValue(string value)
+        => TryParseMemoryValue(value, out long bytes) ? bytes : throw new ArgumentException($"'{value}' is not a memory value.", nameof(value));
 
     private void Config()
     {

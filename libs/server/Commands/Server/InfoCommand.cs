@@ -115,35 +115,7 @@ public sealed unsafe partial class RespServerSession
         }
 
         if ((sections & InfoSections.Memory) != 0)
-        {
-            MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes);
-            long used = logBytes + indexBytes + objectBytes;
-            long peak = state.ObserveMemory(used);
-            long rss = Environment.WorkingSet;
-            long system = GC.GetGCMemoryInfo().TotalAvailableMemoryBytes;
-            info.Section("Memory");
-            info.Line("used_memory", used);
-            info.Line("used_memory_human", HumanBytes(used));
-            info.Line("used_memory_rss", rss);
-            info.Line("used_memory_rss_human", HumanBytes(rss));
-            info.Line("used_memory_peak", peak);
-            info.Line("used_memory_peak_human", HumanBytes(peak));
-            info.Line("used_memory_overhead", indexBytes);
-            info.Line("used_memory_dataset", logBytes + objectBytes);
-            info.Line("used_memory_objects", objectBytes);
-            info.Line("total_system_memory", system);
-            info.Line("total_system_memory_human", HumanBytes(system));
-            info.Line("maxmemory", 0);
-            info.Line("maxmemory_human", "0B");
-            info.Line("maxmemory_policy", "noeviction");
-            // The managed heap's activity: collections pause the event loops, so a steady workload should not move these.
-            info.Line("gc_heap_bytes", GC.GetTotalMemory(false));
-            info.Line("gc_allocated_bytes", GC.GetTotalAllocatedBytes());
-            info.Line("gc_gen0_collections", GC.CollectionCount(0));
-            info.Line("gc_gen1_collections", GC.CollectionCount(1));
-            info.Line("gc_gen2_collections", GC.CollectionCount(2));
-            info.Line("gc_pause_time_ms", (long)GC.GetTotalPauseDuration().TotalMilliseconds);
-        }
+            AppendMemory(info, state);
 
         if ((sections & InfoSections.Persistence) != 0)
         {
@@ -166,8 +138,8 @@ public sealed unsafe partial class RespServerSession
             info.Line("total_connections_received", statistics.ConnectionsReceived);
             info.Line("total_commands_processed", statistics.CommandsProcessed);
             info.Line("rejected_connections", statistics.RejectedConnections);
-            info.Line("expired_keys", statistics.ExpiredKeys);
-            info.Line("evicted_keys", 0);
+            info.Line("expired_keys", statistics.ExpiredKeys + _server.MemoryBudget.ExpiredRecords);
+            info.Line("evicted_keys", _server.MemoryBudget.EvictedRecords);
             info.Line("keyspace_hits", statistics.KeyspaceHits);
             info.Line("keyspace_misses", statistics.KeyspaceMisses);
             info.Line("pubsub_channels", _server.PubSub.ChannelCount);
@@ -241,27 +213,6 @@ public sealed unsafe partial class RespServerSession
         return _server.Options.Port;
     }
 
-    /// <summary>Log page memory, hash index memory and object heap memory of every database in use.</summary>
-    private void MeasureMemory(out long logBytes, out long indexBytes, out long objectBytes)
-    {
-        logBytes = 0;
-        indexBytes = 0;
-        objectBytes = 0;
-        for (int i = 0; i < _server.DatabaseCount; i++)
-        {
-            var database = _server.PeekDatabase(i);
-            if (database == null)
-                continue;
-            var store = database.MainStore;
-            logBytes += store.Log.MemoryInUse;
-            objectBytes += database.Objects.HeapSize;
-            indexBytes += (store.IndexBucketCount + store.OverflowBucketCount) * IndexBucketBytes;
-        }
-    }
-
-    /// <summary>Size of one hash index bucket (a cache line).</summary>
-    private const int IndexBucketBytes = 64;
-
     /// <summary>
     /// "dbN:keys=..,expires=..,avg_ttl=.." for every database holding keys, counted by scanning its
     /// log. The scans run outside this session's epoch protection: a thread protected on one store
@@ -291,27 +242,24 @@ public sealed unsafe partial class RespServerSession
     private KeyspaceCounter CountKeys(int index)
     {
         var counter = new KeyspaceCounter { NowTicks = Expiration.NowTicks };
-        GarnetDatabase? database;
         while (true)
         {
-            database = _server.PeekDatabase(index);
-            if (database == null)
+            var database = _server.PeekDatabase(index);
+            if (database == null || database.NeverWritten)
                 return counter;
-            database.AddUser();
-            if (!database.Retired)
-                break;
-            database.RemoveUser();
-        }
-        try
-        {
             using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
-            session.Scan(ref counter);
+            if (!database.TryEnter(session))
+                continue; // flushed meanwhile: count its replacement
+            try
+            {
+                session.Scan(ref counter);
+            }
+            finally
+            {
+                session.EndUnsafe();
+            }
+            return counter;
         }
-        finally
-        {
-            database.RemoveUser();
-        }
-        return counter;
     }
 
     /// <summary>Counts keys, keys with an expiration, and their remaining time to live.</summary>

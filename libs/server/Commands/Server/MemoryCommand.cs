@@ -3,7 +3,7 @@ using Garnet.common;
 
 namespace Garnet.server;
 
-/// <summary>MEMORY USAGE / PURGE / HELP.</summary>
+/// <summary>MEMORY USAGE / STATS / DOCTOR / PURGE / HELP (STATS and DOCTOR in MemoryStatsCommand.cs).</summary>
 public sealed unsafe partial class RespServerSession
 {
     /// <summary>A key's share of the hash index: one bucket entry.</summary>
@@ -13,6 +13,11 @@ public sealed unsafe partial class RespServerSession
     [
         "USAGE <key> [SAMPLES <count>]",
         "    Return the memory in bytes the key and its value use: the log record plus its index entry.",
+        "STATS",
+        "    Return information about the memory usage of the server, and the engine's figures per database: the log's",
+        "    addresses and regions, the hash index, pages evicted and records copied forward, objects' heap.",
+        "DOCTOR",
+        "    Return memory problems reports.",
         "PURGE",
         "    Ask the allocator to release memory.",
     ];
@@ -27,6 +32,8 @@ public sealed unsafe partial class RespServerSession
             case Subcommand.MemoryUsage: MemoryUsage(); break;
             case Subcommand.MemoryPurge: _writer.WriteOk(); break;
             case Subcommand.MemoryHelp: WriteHelp(s_memoryHelp); break;
+            case Subcommand.MemoryStats: MemoryStats(); break;
+            case Subcommand.MemoryDoctor: MemoryDoctor(); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a MEMORY subcommand.");
         }
     }

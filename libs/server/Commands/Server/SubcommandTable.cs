@@ -34,6 +34,8 @@ internal enum Subcommand : byte
     MemoryUsage,
     MemoryPurge,
     MemoryHelp,
+    MemoryStats,
+    MemoryDoctor,
     FunctionDelete,
     FunctionDump,
     FunctionFlush,
@@ -116,6 +118,8 @@ internal static class SubcommandTable
             Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", firstKey: 2, lastKey: 2, step: 1),
             Entry(Subcommand.MemoryPurge, RespCommand.MEMORY, "PURGE", 2, F.None, A.Slow, "Asks the allocator to release memory."),
             Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+            Entry(Subcommand.MemoryStats, RespCommand.MEMORY, "STATS", 2, F.None, A.Slow, "Returns details about memory usage."),
+            Entry(Subcommand.MemoryDoctor, RespCommand.MEMORY, "DOCTOR", 2, F.None, A.Slow, "Outputs a memory problems report."),
         ],
         [RespCommand.OBJECT] =
         [

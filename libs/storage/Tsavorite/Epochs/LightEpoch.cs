@@ -139,6 +139,23 @@ public sealed unsafe class LightEpoch : IDisposable
     public bool ThisInstanceProtected() => FindSlot() >= 0;
 
     /// <summary>
+    /// Whether any thread is protected on this instance now. The scan follows a full fence, so together with
+    /// <see cref="Resume"/>'s fenced announcement it settles a Dekker race: a caller that published a flag and then
+    /// finds no thread protected knows that every thread protecting itself afterwards reads the flag.
+    /// </summary>
+    public bool AnyThreadProtected()
+    {
+        ThrowIfDisposed();
+        Interlocked.MemoryBarrier();
+        for (Entry* entry = _table, end = _table + _tableSize; entry < end; entry++)
+        {
+            if (Volatile.Read(ref entry->LocalEpoch) != 0)
+                return true;
+        }
+        return false;
+    }
+
+    /// <summary>
     /// Protects the calling thread at the current epoch and runs any actions that are ready.
     /// </summary>
     /// <exception cref="InvalidOperationException">

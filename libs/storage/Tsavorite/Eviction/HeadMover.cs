@@ -23,8 +23,8 @@ namespace Tsavorite;
 /// </para>
 /// <para>
 /// The head mover never waits for a latch: a transaction may hold it while it waits for room in the log. It
-/// tries the latch, refreshing its epoch in between; the holder, whose writes are privileged, uses the
-/// reserve pages meanwhile. When copying a memory's worth of records frees less than a page, live data fills
+/// tries the latch, refreshing its epoch in between; the holder, whose writes are of the reserve class, uses the
+/// reserve page meanwhile (the head mover's own page is beyond it, see <see cref="AllocationClass"/>). When copying a memory's worth of records frees less than a page, live data fills
 /// the budget: an evicting policy withdraws second chances, and otherwise the log is marked full.
 /// </para>
 /// </remarks>
@@ -50,7 +50,11 @@ public sealed unsafe partial class TsavoriteKV
     private long _stalledAtTail = -1;
     private bool _secondChancesWithdrawn;
     private double _lfuThreshold = RecordAccess.LfuInitialCounter;
-    private double _ttlThreshold;
+    private double _writtenTtlMean = double.NaN;
+
+    /// <summary>Writes with an expiration until this thread samples the next one (volatile-ttl).</summary>
+    [ThreadStatic]
+    private static int TtlSampleCountdown;
     private long _pagesEvicted;
     private long _recordsCopied;
 
@@ -65,6 +69,25 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>Unexpected errors in the head mover (each marks the log full rather than ending the process).</summary>
     public long HeadMoverErrors => Volatile.Read(ref _moverErrors);
+
+    /// <summary>
+    /// Whether writes that may grow data should be refused for memory (Redis's deny-oom check): the log is full,
+    /// or the budget's limit is exceeded and this log could not make room even if it gave back every page it may
+    /// (what is over the limit is held elsewhere: heap objects, indexes, other databases). Over the limit
+    /// otherwise, it asks the head to move, which brings the budget back under it.
+    /// </summary>
+    public bool OverBudget
+    {
+        get
+        {
+            if (Log.IsFull)
+                return true;
+            if (!Budget.OverLimit)
+                return false;
+            RequestHeadMove();
+            return Log.PageCap <= HybridLog.ReservePages;
+        }
+    }
 
     /// <summary>
     /// Asks for the head to move. When this log has too little in memory to make room, the store holding the
@@ -151,6 +174,14 @@ public sealed unsafe partial class TsavoriteKV
             long copied = EvictHeadPage(out bool noRoom, out bool evicted);
             if (noRoom)
             {
+                // Even the reserve could not take the page's live records: a policy that may drop them drops
+                // them now; otherwise live data fills the budget.
+                if (Budget.Policy.Evicts() && !_secondChancesWithdrawn)
+                {
+                    _secondChancesWithdrawn = true;
+                    continue;
+                }
+                _secondChancesWithdrawn = false;
                 Log.MarkFull();
                 return;
             }
@@ -170,12 +201,15 @@ public sealed unsafe partial class TsavoriteKV
             if (_windowCopiedBytes < window)
                 continue;
             ResetWindow();
-            if (net >= Log.PageSize)
+            // Room made while writers were not refused: keep going while the head should move. A full log that a
+            // memory's worth of copying did not open to writers (checked after every page above) stays full: what
+            // was freed is less than writers need, and copying on would only go round the log again.
+            if (net >= Log.PageSize && !Log.IsFull)
             {
                 _secondChancesWithdrawn = false;
                 continue;
             }
-            // A memory's worth of copying made less than a page of room: live data fills the budget.
+            // A memory's worth of copying made too little room: live data fills the budget.
             if (Budget.Policy.Evicts() && !_secondChancesWithdrawn)
             {
                 _secondChancesWithdrawn = true;
@@ -200,7 +234,7 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>
     /// Empties the oldest page and passes the head over it (<paramref name="evicted"/>). Returns the bytes copied
-    /// forward; <paramref name="noRoom"/> when even the reserve pages could not take a live record (the head stays).
+    /// forward; <paramref name="noRoom"/> when even the head mover's page could not take a live record (the head stays).
     /// </summary>
     private long EvictHeadPage(out bool noRoom, out bool evicted)
     {
@@ -299,17 +333,19 @@ public sealed unsafe partial class TsavoriteKV
             return true;
         var key = record.Key;
         long hash = KeyHash.Hash(key);
-        long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
         while (true)
         {
             int waits = 0;
+            long* bucket = Index.Locate(hash).Pointer;
             while (!HashBucket.TryAcquireExclusive(bucket))
             {
                 if (_moverStopping)
                     return true;
                 Epoch.ProtectAndDrain();
                 HybridLog.PauseForHead(waits++);
+                // An index resize may have moved the bucket, and its old table may go after the refresh.
+                bucket = Index.Locate(hash).Pointer;
             }
             try
             {
@@ -334,10 +370,10 @@ public sealed unsafe partial class TsavoriteKV
                     Drop(entry, tag, entryAddress, address, ref record, DisposeReason.Evicted);
                     return true;
                 }
-                switch (CopyForward(entry, tag, entryAddress, ref record, out int size))
+                switch (CopyForward(entry, tag, entryAddress, ref record, out long consumed))
                 {
                     case AllocationStatus.Success:
-                        copied += size;
+                        copied += consumed;
                         return true;
                     case AllocationStatus.RetryNow:
                         break;
@@ -369,25 +405,38 @@ public sealed unsafe partial class TsavoriteKV
     /// Frees the hash entry when it leads straight to the dropped record: everything older in its chain is on
     /// this page or already gone (chains descend), so the chain is empty once the head passes.
     /// </summary>
-    private static void UnlinkDropped(long* entry, int tag, long entryAddress, long address)
+    private void UnlinkDropped(long* entry, int tag, long entryAddress, long address)
     {
         if (entryAddress == address)
-            HashIndex.TryFree(entry, tag, address);
+            Index.TryFree(entry, tag, address);
     }
 
-    /// <summary>Copies a live record to the tail, without its slack, and links the copy at the head of its chain.</summary>
-    private AllocationStatus CopyForward(long* entry, int tag, long entryAddress, ref LogRecord record, out int size)
+    /// <summary>
+    /// Copies a live record to the tail, without its slack, and links the copy at the head of its chain.
+    /// <paramref name="consumed"/> is the log space the copy took: its size, and the end of the tail page it
+    /// left unused if it had to open the next one. That end is lost as surely as the copy's own bytes, so the
+    /// head mover counts both against what it frees; counting the page ends it leaves behind as freed space would
+    /// make a log full of records near half a page look as if every round of copying made room.
+    /// </summary>
+    private AllocationStatus CopyForward(long* entry, int tag, long entryAddress, ref LogRecord record, out long consumed)
     {
-        size = record.UsedSize;
-        var status = Log.TryAllocate(size, out long newAddress, privileged: true);
+        int size = record.UsedSize;
+        consumed = size;
+        long tailBefore = Log.TailAddress;
+        var status = Log.TryAllocate(size, out long newAddress, AllocationClass.HeadMover);
         if (status != AllocationStatus.Success)
             return status;
+        long pageBefore = Log.PageStart(tailBefore);
+        if (Log.PageStart(newAddress) > pageBefore && tailBefore > pageBefore)
+            consumed += pageBefore + Log.PageSize - tailBefore;
         var copy = Log.GetRecord(newAddress);
         Buffer.MemoryCopy((void*)record.PhysicalAddress, (void*)copy.PhysicalAddress, size, size);
         ref var info = ref copy.Info;
         info.PreviousAddress = entryAddress;
         info.HasFiller = false;
         info.Sealed = false;
+        // The copy heads its chain alone, whatever an index resize made of the original (see BucketSplit).
+        info.SplitShared = false;
         info.Abandoned = false;
         info.Valid = true;
         copy.Access &= ~RecordAccess.AccessedBit; // moving spends the second chance
@@ -400,6 +449,20 @@ public sealed unsafe partial class TsavoriteKV
         }
         Interlocked.Increment(ref _recordsCopied);
         return AllocationStatus.Success;
+    }
+
+    /// <summary>
+    /// Samples one write in sixteen with an expiration into the mean time to live that volatile-ttl compares with
+    /// (a racy update of a double: a lost sample is of no consequence).
+    /// </summary>
+    internal void SampleWrittenTtl(ref LogRecord record)
+    {
+        if (--TtlSampleCountdown > 0)
+            return;
+        TtlSampleCountdown = 16;
+        double remaining = record.Expiration - NowTicks;
+        double mean = Volatile.Read(ref _writtenTtlMean);
+        Volatile.Write(ref _writtenTtlMean, double.IsNaN(mean) ? remaining : mean + ((remaining - mean) / 64));
     }
 
     /// <summary>Whether the policy drops this live record rather than copy it forward (see <see cref="EvictionPolicy"/>).</summary>
@@ -420,17 +483,19 @@ public sealed unsafe partial class TsavoriteKV
             case EvictionPolicy.AllKeysLfu:
             case EvictionPolicy.VolatileLfu:
                 {
+                    // At or below the running mean of the counters seen here (ties drop, so equal counters make progress).
                     int counter = RecordAccess.DecayedCounter(record.Access, Budget.LfuDecayTime);
-                    bool drop = counter <= _lfuThreshold;
+                    bool drop = counter <= _lfuThreshold + 0.5;
                     _lfuThreshold += (counter - _lfuThreshold) / 64;
                     return drop;
                 }
             case EvictionPolicy.VolatileTtl:
                 {
+                    // At or below the mean time to live of what is being written, within a second or a hundredth: the
+                    // head sees only the oldest records, whose times to live say nothing of the nearer ones behind them.
                     double remaining = record.Expiration - NowTicks;
-                    bool drop = remaining <= _ttlThreshold;
-                    _ttlThreshold += (remaining - _ttlThreshold) / 64;
-                    return drop;
+                    double mean = Volatile.Read(ref _writtenTtlMean);
+                    return remaining <= ((double.IsNaN(mean) ? remaining : mean) * 1.01) + TimeSpan.TicksPerSecond;
                 }
             default:
                 return true; // the random policies

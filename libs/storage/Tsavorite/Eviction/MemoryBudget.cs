@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Threading;
 
 namespace Tsavorite;
@@ -83,6 +84,9 @@ public sealed class MemoryBudget
 
     /// <summary>Bytes of log pages given back by moving heads, less what was copied forward.</summary>
     public long ReclaimedBytes => Volatile.Read(ref _reclaimedBytes);
+
+    /// <summary>The stores counting against the budget now (a snapshot; flushed databases stay until they are freed).</summary>
+    public IReadOnlyList<TsavoriteKV> Stores => Volatile.Read(ref _stores);
 
     /// <summary>Bytes the registered stores hold now.</summary>
     public long Used

@@ -34,6 +34,10 @@ public sealed unsafe partial class TsavoriteKV
     private void NoteIfExpiring(ref LogRecord record)
     {
         if (record.Info.HasExpiration)
+        {
             NoteExpiration();
+            if (Budget.Policy == EvictionPolicy.VolatileTtl)
+                SampleWrittenTtl(ref record);
+        }
     }
 }

@@ -13,30 +13,31 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
-        long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
-        // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
-        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
         int waitsForHead = 0;
         while (true)
         {
-            if (latch)
-                HashBucket.AcquireExclusive(bucket, Epoch);
+            // Located again on every attempt: a resize may have moved the bucket (see HashIndex).
+            var bucket = Index.Locate(hash);
+            // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
+            bool latch = held == null || !held.Covers(bucket.Pointer, exclusive: true);
+            if (latch && !bucket.TryLatchExclusive(Epoch))
+                continue;
             OperationOutcome outcome;
             Status status;
             try
             {
                 // Under the exclusive latch no entry of this bucket changes address, so no tentative step is needed.
-                long* entry = Index.FindTag(bucket, tag);
+                long* entry = Index.FindTag(bucket.Pointer, tag);
                 outcome = entry == null
                     ? Done(new Status(Status.Basic.NotFound), out status)
-                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, out status);
+                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, held != null, out status);
             }
             finally
             {
                 if (latch)
-                    HashBucket.ReleaseExclusive(bucket);
+                    HashBucket.ReleaseExclusive(bucket.Pointer);
             }
             if (outcome == OperationOutcome.Done)
                 return status;
@@ -50,7 +51,8 @@ public sealed unsafe partial class TsavoriteKV
         return OperationOutcome.Done;
     }
 
-    private OperationOutcome DeleteLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag, out Status status)
+    private OperationOutcome DeleteLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag, bool holdsKeyLocks,
+        out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
@@ -67,7 +69,7 @@ public sealed unsafe partial class TsavoriteKV
                 return Done(new Status(Status.Basic.Canceled), out status);
         }
 
-        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
+        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out var deleteStatus);
         if (outcome == OperationOutcome.Done && !deleteStatus.IsOutOfMemory)
             status = expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.Found);
         else

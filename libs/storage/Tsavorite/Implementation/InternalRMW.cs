@@ -14,21 +14,22 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
-        long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
         // An update that cannot create its key skips a key the index has no entry for, rather than
         // adding an entry only to release it again; it is ordered before a concurrent creation.
-        if (onlyIfIndexed && Index.FindTag(bucket, tag) == null)
+        if (onlyIfIndexed && Index.FindTag(Index.Locate(hash).Pointer, tag) == null)
             return new Status(Status.Basic.NotFound);
-        // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
-        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
         int waitsForHead = 0;
         while (true)
         {
-            long* entry = Index.FindOrCreateTag(bucket, tag);
-            if (latch)
-                HashBucket.AcquireExclusive(bucket, Epoch);
+            // Located again on every attempt: a resize may have moved the bucket (see HashIndex).
+            var bucket = Index.Locate(hash);
+            // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
+            bool latch = held == null || !held.Covers(bucket.Pointer, exclusive: true);
+            long* entry = Index.FindOrCreateTag(bucket.Pointer, tag);
+            if (latch && !bucket.TryLatchExclusive(Epoch))
+                continue;
             OperationOutcome outcome;
             Status status;
             try
@@ -40,7 +41,7 @@ public sealed unsafe partial class TsavoriteKV
             finally
             {
                 if (latch)
-                    HashBucket.ReleaseExclusive(bucket);
+                    HashBucket.ReleaseExclusive(bucket.Pointer);
             }
             if (outcome == OperationOutcome.Done)
                 return status;
@@ -69,7 +70,7 @@ public sealed unsafe partial class TsavoriteKV
             if (functions.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo))
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
                 if (!rmwInfo.SkipAccessUpdate)
                     TouchRecord(ref record);
                 NoteIfExpiring(ref record);
@@ -80,7 +81,7 @@ public sealed unsafe partial class TsavoriteKV
         else if (!functions.NeedCopyUpdate(in record, ref input, ref output, ref rmwInfo))
         {
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
             status = rmwInfo.Action == OperationAction.CancelOperation ? new Status(Status.Basic.Canceled) : new Status(Status.Basic.Found);
             return OperationOutcome.Done;
         }
@@ -91,17 +92,17 @@ public sealed unsafe partial class TsavoriteKV
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             case OperationAction.ExpireAndStop:
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
         }
         return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
     }
 
     /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
     private OperationOutcome DeleteByUpdater<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
-        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, out var deleteStatus);
+        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out var deleteStatus);
         status = deleteStatus.IsOutOfMemory ? deleteStatus : new Status(Status.Basic.NotFound);
         return outcome;
     }
@@ -113,10 +114,10 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         // A mutable source heading the chain is unlinked by the new record and its space reused.
-        bool replaceSource = sourceMutable && address == entryAddress;
+        bool replaceSource = sourceMutable && HeadsChainAlone(address, entryAddress, in source);
         var fields = functions.GetRMWModifiedFieldInfo(in source, ref input);
         int size = NewRecordSize(key.Length, ref fields);
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -133,7 +134,7 @@ public sealed unsafe partial class TsavoriteKV
         {
             Abandon(newAddress, ref destination);
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref source, sourceMutable, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref source, sourceMutable, holdsKeyLocks, out status);
             status = new Status(Status.Basic.Canceled);
             return OperationOutcome.Done;
         }
@@ -186,7 +187,7 @@ public sealed unsafe partial class TsavoriteKV
             return OperationOutcome.Done;
         }
 
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -196,7 +197,7 @@ public sealed unsafe partial class TsavoriteKV
                 return OperationOutcome.Done;
         }
 
-        bool replaceOld = reusableAddress != 0 && reusableAddress == entryAddress;
+        bool replaceOld = reusableAddress != 0 && HeadsChainAlone(reusableAddress, entryAddress, in reusable);
         var newRecord = Log.GetRecord(newAddress);
         newRecord.Initialize(key, in fields, allocated, replaceOld ? reusable.Info.PreviousAddress : entryAddress);
         newRecord.Access = NewAccessWord();

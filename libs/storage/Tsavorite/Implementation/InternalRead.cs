@@ -9,16 +9,20 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
-        long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
 
+        var bucket = Index.Locate(hash);
         // A bucket the session locked with LockKeys is already latched (see HeldLocks).
-        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: false);
-        if (latch)
-            HashBucket.AcquireShared(bucket, Epoch);
+        bool latch = held == null || !held.Covers(bucket.Pointer, exclusive: false);
+        // A resize moved the bucket while the latch was awaited: look it up again (see HashIndex).
+        while (latch && !bucket.TryLatchShared(Epoch))
+        {
+            bucket = Index.Locate(hash);
+            latch = held == null || !held.Covers(bucket.Pointer, exclusive: false);
+        }
         try
         {
-            long* entry = Index.FindTag(bucket, tag);
+            long* entry = Index.FindTag(bucket.Pointer, tag);
             if (entry == null)
                 return new Status(Status.Basic.NotFound);
             long address = TraceBack(key, new HashBucketEntry(*entry).Address, out var record);
@@ -41,7 +45,7 @@ public sealed unsafe partial class TsavoriteKV
         finally
         {
             if (latch)
-                HashBucket.ReleaseShared(bucket);
+                HashBucket.ReleaseShared(bucket.Pointer);
         }
     }
 }

@@ -13,17 +13,18 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
-        long* bucket = Index.BucketOf(hash);
         int tag = HashBucketEntry.TagOf(hash);
-        // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
-        bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: true);
 
         int waitsForHead = 0;
         while (true)
         {
-            long* entry = Index.FindOrCreateTag(bucket, tag);
-            if (latch)
-                HashBucket.AcquireExclusive(bucket, Epoch);
+            // Located again on every attempt: a resize may have moved the bucket (see HashIndex).
+            var bucket = Index.Locate(hash);
+            // A bucket the session locked with LockKeys stays latched across retries (see HeldLocks).
+            bool latch = held == null || !held.Covers(bucket.Pointer, exclusive: true);
+            long* entry = Index.FindOrCreateTag(bucket.Pointer, tag);
+            if (latch && !bucket.TryLatchExclusive(Epoch))
+                continue;
             OperationOutcome outcome;
             Status status;
             try
@@ -35,7 +36,7 @@ public sealed unsafe partial class TsavoriteKV
             finally
             {
                 if (latch)
-                    HashBucket.ReleaseExclusive(bucket);
+                    HashBucket.ReleaseExclusive(bucket.Pointer);
             }
             if (outcome == OperationOutcome.Done)
                 return status;
@@ -101,7 +102,7 @@ public sealed unsafe partial class TsavoriteKV
                 }
             }
             // The old record is superseded; if it heads the chain it can be unlinked and its space reused.
-            replaceOld = address == entryAddress;
+            replaceOld = HeadsChainAlone(address, entryAddress, in record);
         }
         else if (address != 0)
         {
@@ -111,7 +112,7 @@ public sealed unsafe partial class TsavoriteKV
         var fields = functions.GetUpsertFieldInfo(key, value, ref input);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         // A holder of key locks may be what the head mover waits for, so its writes may use the reserve.
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);

@@ -113,20 +113,23 @@ public sealed unsafe partial class TsavoriteKV
     /// address knowing that nothing a chain reaches from below it is still in memory. It also means a key
     /// never moves below its current record, so a log scan that has not reached the old record yet still
     /// meets the new one, and cursor-based scans never miss a key that exists throughout.
-    /// A <paramref name="privileged"/> write may use the budget's reserve pages (see <see cref="HybridLog.TryAllocate"/>).
-    /// When the budget's pages are taken, the operation is told to retry after the head moved.
+    /// A <paramref name="privileged"/> write may use the budget's reserve page (see <see cref="AllocationClass.Reserve"/>).
+    /// When the budget's pages are taken, the operation is told to retry after the head moved, unless it
+    /// <paramref name="holdsKeyLocks"/>.
     /// </summary>
-    internal AllocationStatus TryAllocateRecord(int size, long chainHeadAddress, out long address, out int allocatedSize, bool privileged = false)
+    internal AllocationStatus TryAllocateRecord(int size, long chainHeadAddress, out long address, out int allocatedSize, bool privileged = false,
+        bool holdsKeyLocks = false)
     {
         if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, chainHeadAddress + 1, out address, out allocatedSize))
             return AllocationStatus.Success;
         allocatedSize = size;
-        bool inScan = InScan;
-        var status = Log.TryAllocate(size, out address, privileged || inScan);
+        // A thread that scans, or holds key locks, must not wait for the head: the head mover may be waiting for
+        // that scan to end or for one of those latches. Its writes may use the reserve, and beyond it they fail.
+        bool mustNotWait = holdsKeyLocks || InScan;
+        var status = Log.TryAllocate(size, out address, privileged || mustNotWait ? AllocationClass.Reserve : AllocationClass.Writer);
         if (status == AllocationStatus.WaitForHead)
         {
-            // A scanning thread must not wait: the head mover may be waiting for its scan to end.
-            if (inScan)
+            if (mustNotWait)
                 return AllocationStatus.OutOfMemory;
             WaitingForHead = true;
             return AllocationStatus.RetryNow;
@@ -174,7 +177,7 @@ public sealed unsafe partial class TsavoriteKV
         if (TraceBack(key, previous, out _) != 0)
             return;
         bool unlinked = previous == 0
-            ? HashIndex.TryFree(entry, tag, address)
+            ? Index.TryFree(entry, tag, address)
             : HashIndex.TrySwing(entry, tag, address, previous);
         if (unlinked)
             Abandon(address, ref record);
@@ -183,17 +186,17 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>
     /// Deletes a found record with the bucket latch held: in place (a tombstone, unlinked when
     /// possible) when the caller found it <paramref name="mutable"/>, or by a tombstone record at
-    /// the tail. The caller's view of mutability is used so callbacks and the deletion agree.
+    /// the tail (in place after all when not even the reserve page has room). The caller's view of mutability is used so callbacks and the deletion agree.
     /// </summary>
     internal OperationOutcome DeleteFoundRecord<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         if (mutable)
         {
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
             record.Info.Tombstone = true;
-            if (address == entryAddress)
+            if (HeadsChainAlone(address, entryAddress, in record))
                 TryElideDeleted(key, entry, tag, address, ref record);
             status = new Status(Status.Basic.NotFound);
             return OperationOutcome.Done;
@@ -202,13 +205,20 @@ public sealed unsafe partial class TsavoriteKV
         var fields = new RecordFieldInfo(0);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         // A tombstone gives space back, so it may use the reserve: deleting keeps working when memory is full.
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: true))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: true, holdsKeyLocks: holdsKeyLocks))
         {
             case AllocationStatus.RetryNow:
                 status = default;
                 return OperationOutcome.Retry;
             case AllocationStatus.OutOfMemory:
-                status = new Status(Status.Basic.OutOfMemory);
+                // Not even the reserve page has room: the record becomes the tombstone where it is, so deleting keeps
+                // working (and giving memory back) however full the log is. This is safe under the exclusive latch:
+                // readers take the latch, and the head mover settles a record only under it. A read-only record
+                // changed in place may already be on the device; nothing reads pages back from it yet, and the storage
+                // tier must not trust a device copy of a page that was still in memory when a delete came.
+                functions.DisposeRecord(ref record, DisposeReason.Deleted);
+                record.Info.Tombstone = true;
+                status = new Status(Status.Basic.NotFound);
                 return OperationOutcome.Done;
         }
         var tombstone = Log.GetRecord(newAddress);
@@ -229,9 +239,18 @@ public sealed unsafe partial class TsavoriteKV
     /// Frees a hash entry that an operation created for a key it then did not write (absent key,
     /// canceled or out of memory), so failed writes do not use up index entries.
     /// </summary>
-    internal static void ReleaseEmptyEntry(long* entry, int tag, long entryAddress)
+    internal void ReleaseEmptyEntry(long* entry, int tag, long entryAddress)
     {
         if (entryAddress == 0)
-            HashIndex.TryFree(entry, tag, 0);
+            Index.TryFree(entry, tag, 0);
     }
+
+    /// <summary>
+    /// Whether the record at <paramref name="address"/> may be unlinked from its chain to reuse its
+    /// space: the hash entry points at it, and no other chain leads to it, which only an index resize
+    /// can cause (see <see cref="RecordInfo.SplitShared"/> and <see cref="BucketSplit"/>).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static bool HeadsChainAlone(long address, long entryAddress, in LogRecord record)
+        => address == entryAddress && !record.Info.SplitShared;
 }

@@ -1,54 +1,127 @@
 using System;
 using System.Numerics;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace Tsavorite;
 
 /// <summary>
-/// The hash index: a power-of-two array of 64-byte buckets in native memory, each with seven tagged
+/// The hash index: a power-of-two table of 64-byte buckets in native memory, each with seven tagged
 /// entries and a link to overflow buckets. An entry points at the newest record of the chain of
 /// records whose keys share its bucket and tag. Entries are created without latches by a two-phase
 /// tentative insert that guarantees at most one entry per tag in a bucket chain.
 /// </summary>
+/// <remarks>
+/// <para>
+/// The index starts at its configured size and doubles, up to its maximum, once the entries in use
+/// pass <see cref="GrowthFill"/> of the seven per bucket (see <see cref="IndexResize"/>). Entries are
+/// counted as they are created and freed (<see cref="EntryCounter"/>), so the check costs an
+/// interlocked add on insert and no scan.
+/// </para>
+/// <para>
+/// Operations find a key's primary bucket with <see cref="Locate"/> and take its latch; during a
+/// resize that bucket is in the old table until the resize has moved it, in the new one after. The
+/// latch of a moved bucket cannot be taken (<see cref="HashBucket"/>), so an operation holding a
+/// latch works on the bucket that is in use, and one whose bucket moved while it waited starts over
+/// with <see cref="Locate"/>. An operation must therefore locate its bucket again after every epoch
+/// refresh: the old table is freed once every thread has refreshed since the resize ended.
+/// </para>
+/// </remarks>
 internal sealed unsafe class HashIndex : IDisposable
 {
-    private readonly long* _buckets;
+    /// <summary>
+    /// Fraction of the entry capacity (buckets × 7) in use at which the index doubles. At 0.75 about
+    /// one bucket in six has an overflow bucket just before a resize; a resize halves the fill.
+    /// </summary>
+    public const double GrowthFill = 0.75;
+
     private readonly OverflowBucketPool _overflow = new();
+    private readonly EntryCounter _entries = new();
+    private readonly IndexResize? _resize;
+    private BucketTable _table;
+    private long _growAt;
+    private long _resizeCount;
 
-    /// <summary>Number of primary buckets (a power of two).</summary>
-    public long BucketCount { get; }
-
-    private readonly long _bucketMask;
-
-    /// <param name="sizeBytes">Bytes of primary buckets; rounded down to a power of two, at least one bucket.</param>
+    /// <param name="sizeBytes">Bytes of primary buckets; rounded down to a power of two, at least one bucket. The index never grows.</param>
     public HashIndex(long sizeBytes)
+        : this(sizeBytes, 0, null, null)
     {
-        long buckets = Math.Max(1, sizeBytes / HashBucket.Size);
-        buckets = (long)BitOperations.RoundUpToPowerOf2((ulong)buckets);
-        if (buckets * HashBucket.Size > sizeBytes && buckets > 1)
-            buckets >>= 1;
-        BucketCount = buckets;
-        _bucketMask = buckets - 1;
-        nuint bytes = (nuint)(buckets * HashBucket.Size);
-        _buckets = (long*)NativeMemory.AlignedAlloc(bytes, HashBucket.Size);
-        NativeMemory.Clear(_buckets, bytes);
     }
+
+    /// <param name="sizeBytes">Initial bytes of primary buckets; rounded down to a power of two, at least one bucket.</param>
+    /// <param name="maxSizeBytes">Bytes the index may double up to (rounded down likewise); no more than <paramref name="sizeBytes"/> keeps it fixed.</param>
+    /// <param name="log">The log whose chains a resize splits; without it the index never grows.</param>
+    /// <param name="epoch">The store's epoch protection.</param>
+    public HashIndex(long sizeBytes, long maxSizeBytes, HybridLog? log, LightEpoch? epoch)
+    {
+        long buckets = BucketsFor(sizeBytes);
+        _table = new BucketTable(buckets);
+        MaxBucketCount = Math.Max(buckets, BucketsFor(maxSizeBytes));
+        if (log != null && epoch != null && MaxBucketCount > buckets)
+            _resize = new IndexResize(this, log, epoch);
+        SetGrowthLimit();
+    }
+
+    /// <summary>The table operations start from (the old one while a resize runs).</summary>
+    internal BucketTable Table => Volatile.Read(ref _table);
+
+    /// <summary>The overflow buckets of every table.</summary>
+    internal OverflowBucketPool Overflow => _overflow;
+
+    /// <summary>The count of entries in use.</summary>
+    internal EntryCounter Entries => _entries;
+
+    /// <summary>Number of primary buckets (a power of two); the old table's while a resize runs.</summary>
+    public long BucketCount => Table.Count;
+
+    /// <summary>Most primary buckets the index may grow to.</summary>
+    public long MaxBucketCount { get; }
 
     /// <summary>Number of overflow buckets in use.</summary>
     public long OverflowBucketCount => _overflow.Count;
 
-    /// <summary>The primary bucket of a key hash.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public long* BucketOf(long hash) => _buckets + ((hash & _bucketMask) * (HashBucket.Size / sizeof(long)));
+    /// <summary>Hash entries in use (keys, or chains of keys sharing a bucket and tag).</summary>
+    public long EntryCount => _entries.Total;
 
-    /// <summary>The primary bucket with number <paramref name="bucketIndex"/>.</summary>
-    public long* Bucket(long bucketIndex) => _buckets + (bucketIndex * (HashBucket.Size / sizeof(long)));
+    /// <summary>Times the index doubled.</summary>
+    public long ResizeCount => Volatile.Read(ref _resizeCount);
 
-    /// <summary>The bucket number of a key hash (used to order latches).</summary>
+    /// <summary>Whether a resize is under way.</summary>
+    public bool IsResizing => Table.Next != null;
+
+    /// <summary>Bytes of index memory: primary buckets of both tables during a resize, and overflow buckets.</summary>
+    public long MemoryBytes
+    {
+        get
+        {
+            var table = Table;
+            return table.Bytes + (table.Next?.Bytes ?? 0) + (_overflow.Count * HashBucket.Size);
+        }
+    }
+
+    /// <summary>
+    /// The primary bucket of a key hash in the table that holds it now: the current table's, or
+    /// during a resize the new table's once the resize moved the old bucket there.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public long BucketIndexOf(long hash) => hash & _bucketMask;
+    public BucketRef Locate(long hash)
+    {
+        var table = Volatile.Read(ref _table);
+        long* bucket = table.BucketOf(hash);
+        var next = table.Next;
+        if (next != null && HashBucket.IsMoved(bucket))
+            return new BucketRef(next.BucketOf(hash), next);
+        return new BucketRef(bucket, table);
+    }
+
+    /// <summary>The primary bucket of a key hash (for tests; operations use <see cref="Locate"/>).</summary>
+    public long* BucketOf(long hash) => Locate(hash).Pointer;
+
+    /// <summary>The primary bucket with number <paramref name="bucketIndex"/> in the current table (for tests).</summary>
+    public long* Bucket(long bucketIndex) => Table.Bucket(bucketIndex);
+
+    /// <summary>The bucket number of a key hash in the current table (for tests).</summary>
+    public long BucketIndexOf(long hash) => hash & Table.Mask;
 
     /// <summary>The overflow bucket linked after <paramref name="bucket"/>, or null.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -133,6 +206,8 @@ internal sealed unsafe class HashIndex : IDisposable
             }
 
             Volatile.Write(ref *free, HashBucketEntry.Make(tag, 0, tentative: false));
+            if (_entries.Increment(tag))
+                OnStripeFull();
             return free;
         }
     }
@@ -166,12 +241,12 @@ internal sealed unsafe class HashIndex : IDisposable
         while (true)
         {
             long current = Volatile.Read(ref *word);
-            if ((current & LogAddress.AddressMask) != 0)
+            if ((current & HashBucket.OverflowNumberMask) != 0)
             {
                 _overflow.Free(number);
                 return;
             }
-            // Keep the latch bits of the word: only the overflow number changes.
+            // Keep the latch and moved bits of the word: only the overflow number changes.
             if (Interlocked.CompareExchange(ref *word, current | number, current) == current)
                 return;
         }
@@ -201,13 +276,85 @@ internal sealed unsafe class HashIndex : IDisposable
     /// Frees an entry whose chain became empty. The caller holds the bucket latch exclusively, so no
     /// operation is using the entry; operations that found it before waiting for the latch recheck it.
     /// </summary>
-    public static bool TryFree(long* entry, int tag, long expectedAddress)
-        => Interlocked.CompareExchange(ref *entry, 0, HashBucketEntry.Make(tag, expectedAddress, tentative: false))
-            == HashBucketEntry.Make(tag, expectedAddress, tentative: false);
+    public bool TryFree(long* entry, int tag, long expectedAddress)
+    {
+        long expected = HashBucketEntry.Make(tag, expectedAddress, tentative: false);
+        if (Interlocked.CompareExchange(ref *entry, 0, expected) != expected)
+            return false;
+        _entries.Decrement(tag);
+        return true;
+    }
+
+    /// <summary>
+    /// The table LockKeys latches <paramref name="keys"/> in: the current one, or while a resize runs
+    /// its successor, once the keys' old buckets were moved there (by this thread, if the resize had
+    /// not got to them yet). Returns holding no latch.
+    /// </summary>
+    internal BucketTable TableForLocking(ReadOnlySpan<KeyLockRequest> keys, LightEpoch epoch)
+    {
+        var table = Table;
+        var next = table.Next;
+        if (next == null)
+            return table;
+        foreach (ref readonly var key in keys)
+            _resize!.MoveBucketOf(table, key.Hash, epoch);
+        return next;
+    }
+
+    /// <summary>Whether the entries in use call for a larger table that the maximum allows.</summary>
+    internal bool WantsToGrow => _resize != null && Table.Count < MaxBucketCount && _entries.Total >= Volatile.Read(ref _growAt);
+
+    /// <summary>A stripe of the entry count passed its share of the threshold: check the total.</summary>
+    private void OnStripeFull()
+    {
+        if (WantsToGrow)
+            _resize!.Start();
+    }
+
+    /// <summary>Sets the growth threshold for the current table (none once it reached the maximum).</summary>
+    internal void SetGrowthLimit()
+    {
+        long buckets = Table.Count;
+        long growAt = _resize == null || buckets >= MaxBucketCount ? long.MaxValue : (long)(buckets * HashBucket.EntryCount * GrowthFill);
+        Volatile.Write(ref _growAt, growAt);
+        _entries.SetLimit(growAt);
+    }
+
+    /// <summary>Silences the growth check while a resize runs.</summary>
+    internal void PauseGrowthChecks() => _entries.SetLimit(long.MaxValue);
+
+    /// <summary>Stops growing for good (the next table could not be allocated).</summary>
+    internal void StopGrowing()
+    {
+        Volatile.Write(ref _growAt, long.MaxValue);
+        _entries.SetLimit(long.MaxValue);
+    }
+
+    /// <summary>Makes <paramref name="next"/> the table operations start from (the end of a resize).</summary>
+    internal void Publish(BucketTable next) => Volatile.Write(ref _table, next);
+
+    /// <summary>Counts a finished resize and sets the threshold for the new table.</summary>
+    internal void OnResized()
+    {
+        Interlocked.Increment(ref _resizeCount);
+        SetGrowthLimit();
+    }
+
+    /// <summary>Waits until no resize runs (for tests: growth is asynchronous to the inserts that call for it).</summary>
+    internal void WaitForResize() => _resize?.WaitUntilIdle();
+
+    private static long BucketsFor(long sizeBytes)
+    {
+        long buckets = Math.Max(1, sizeBytes / HashBucket.Size);
+        return 1L << BitOperations.Log2((ulong)buckets);
+    }
 
     public void Dispose()
     {
-        NativeMemory.AlignedFree(_buckets);
+        _resize?.Stop();
+        var table = Table;
+        table.Next?.Free();
+        table.Free();
         _overflow.Dispose();
     }
 }

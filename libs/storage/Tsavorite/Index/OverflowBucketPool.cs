@@ -7,7 +7,8 @@ namespace Tsavorite;
 /// <summary>
 /// Overflow buckets for hash buckets whose seven entries are taken. Buckets are numbered from 1 (0
 /// means "no overflow bucket") and allocated from native chunks that are never moved, so a bucket
-/// number stays valid for the life of the index.
+/// number stays valid for the life of the index. Buckets given back (lost link races, and the
+/// overflow buckets of a table a resize retired) are handed out again.
 /// </summary>
 internal sealed unsafe class OverflowBucketPool : IDisposable
 {
@@ -54,7 +55,10 @@ internal sealed unsafe class OverflowBucketPool : IDisposable
         return index + 1;
     }
 
-    /// <summary>Gives back a bucket that was never linked (it lost the race to be linked).</summary>
+    /// <summary>
+    /// Gives back a bucket no thread can reach: one that lost the race to be linked, or one of a
+    /// retired table once every thread has refreshed its epoch since the retirement.
+    /// </summary>
     public void Free(long number)
     {
         lock (_freeLock)

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -17,8 +18,9 @@ namespace Tsavorite;
 /// its frame and publishes it as reusable. Opening a page checks that publication, not the head.
 /// </para>
 /// <para>
-/// The budget keeps <see cref="ReservePages"/> pages that ordinary writers may not take, so the head mover
-/// always has room to copy the live records of the page it empties. Writers that find the budget's other
+/// The budget keeps <see cref="ReservePages"/> pages that ordinary writers may not take: one for writes that
+/// give memory back (tombstones, pops) or must not wait, and one that only the head mover may open, so it always
+/// has room to copy the live records of the page it empties (see <see cref="AllocationClass"/>). Writers that find the budget's other
 /// pages taken wait for the head mover (<see cref="AllocationStatus.WaitForHead"/>); when it cannot make
 /// room (live data fills the budget and the policy may not drop it), the log is marked full and they get
 /// out-of-memory at once, until the head mover finds room again, which it tries with a growing back-off.
@@ -26,7 +28,7 @@ namespace Tsavorite;
 /// </remarks>
 public sealed unsafe partial class HybridLog
 {
-    /// <summary>Pages only privileged allocations may take (the head mover's room to copy a page forward).</summary>
+    /// <summary>Pages ordinary writers may not take: one for reserve-class writes, one for the head mover (see <see cref="AllocationClass"/>).</summary>
     public const int ReservePages = 2;
 
     private const int FrameAlignment = 4096;
@@ -40,6 +42,11 @@ public sealed unsafe partial class HybridLog
     private int _full;
     private int _fullBackoffMs = FirstFullBackoffMs;
     private long _fullRetryAt;
+
+    // Where writers' and reserve writes' reservations must end (see AllocationClass), kept from the head and
+    // the budget when either moves, so the hot path compares with a field instead of asking the budget.
+    private long _writerEnd;
+    private long _reserveEnd;
 
     /// <summary>Called when the head should move; the store wakes its head mover.</summary>
     internal Action? HeadMoveRequested { get; set; }
@@ -79,6 +86,30 @@ public sealed unsafe partial class HybridLog
             long target = cap - ReservePages - LeadPages(cap);
             return PagesInMemory > Math.Max(1, target) && (HeadAddress >> _pageSizeBits) < TailPage;
         }
+    }
+
+    /// <summary>Pages from the head that <paramref name="allocationClass"/> may fill when the budget allows <paramref name="cap"/>.</summary>
+    private static long PagesFor(AllocationClass allocationClass, long cap) => allocationClass switch
+    {
+        // Writers keep at least the page they are in, as a store too small for a reserve did before.
+        AllocationClass.Writer => Math.Max(1, cap - ReservePages),
+        AllocationClass.Reserve => Math.Max(1, cap - 1),
+        _ => Math.Max(1, cap),
+    };
+
+    /// <summary>The address reservations of <paramref name="allocationClass"/> (not the head mover) must end by.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private long EndFor(AllocationClass allocationClass)
+        => allocationClass == AllocationClass.Writer ? Volatile.Read(ref _writerEnd) : Volatile.Read(ref _reserveEnd);
+
+    /// <summary>Recomputes where each class's reservations must end, from the head and the budget's page count.</summary>
+    private void RefreshLimits(long cap = -1)
+    {
+        if (cap < 0)
+            cap = PageCap;
+        long headPage = HeadAddress >> _pageSizeBits;
+        Volatile.Write(ref _writerEnd, (headPage + PagesFor(AllocationClass.Writer, cap)) << _pageSizeBits);
+        Volatile.Write(ref _reserveEnd, (headPage + PagesFor(AllocationClass.Reserve, cap)) << _pageSizeBits);
     }
 
     /// <summary>Whether ordinary writers can open a page now.</summary>
@@ -128,6 +159,7 @@ public sealed unsafe partial class HybridLog
         if (!MonotonicUpdate(ref _headAddress, newHeadAddress))
             return;
         MonotonicUpdate(ref _beginAddress, newHeadAddress);
+        RefreshLimits();
         _epoch.BumpCurrentEpoch(() => MonotonicUpdate(ref _safeHeadAddress, newHeadAddress));
     }
 

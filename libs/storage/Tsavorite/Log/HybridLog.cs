@@ -89,6 +89,7 @@ public sealed unsafe partial class HybridLog : IDisposable
         if (!OpenFrame(0))
             throw new OutOfMemoryException("Could not allocate the first log page.");
         _tailPageOffset = LogAddress.FirstValidAddress;
+        RefreshLimits();
     }
 
     /// <summary>Bits of the page size.</summary>
@@ -139,8 +140,15 @@ public sealed unsafe partial class HybridLog : IDisposable
     /// <summary>The page holding the last allocated byte: a full page stays the tail until the next one opens.</summary>
     internal long TailPage => (TailAddress - 1) >> _pageSizeBits;
 
-    /// <summary>Bytes of the pages between the head and the tail: what the log holds against the memory budget.</summary>
-    public long InMemoryBytes => PagesInMemory << _pageSizeBits;
+    /// <summary>
+    /// Bytes of the pages between the head and the tail: what the log holds against the memory budget. None before
+    /// the first record: the first page is allocated zeroed on demand, so the operating system gives it memory
+    /// only as records fill it, and a log never written costs nothing.
+    /// </summary>
+    public long InMemoryBytes => NeverWritten ? 0 : PagesInMemory << _pageSizeBits;
+
+    /// <summary>Whether no record was ever allocated (the tail is still at the first address).</summary>
+    public bool NeverWritten => Volatile.Read(ref _tailPageOffset) == LogAddress.FirstValidAddress;
 
     /// <summary>The log that flushed object records' objects are serialized to, if the store has one.</summary>
     public ObjectLog? ObjectLog => _objectLog;
@@ -171,13 +179,23 @@ public sealed unsafe partial class HybridLog : IDisposable
     /// Reserves <paramref name="size"/> bytes at the tail. The caller must be epoch-protected. A
     /// record never spans pages: the thread whose reservation crosses the end of the page opens the
     /// next one; the rest of the old page stays zero, which a scan reads as the end of the page.
-    /// A <paramref name="privileged"/> caller (the head mover copying records forward, a tombstone, a holder
-    /// of key locks that the head mover may be waiting for) may use the pages the budget keeps in reserve.
+    /// How far into the budget the reservation may reach depends on <paramref name="allocationClass"/>; the
+    /// limit is checked before the tail moves, so no class ever fills space meant for a higher one (the tail
+    /// page included) and a refused reservation leaves nothing behind.
     /// </summary>
-    internal AllocationStatus TryAllocate(int size, out long address, bool privileged = false)
+    internal AllocationStatus TryAllocate(int size, out long address, AllocationClass allocationClass = AllocationClass.Writer)
     {
         if (size > _pageSize - LogAddress.FirstValidAddress)
             throw new TsavoriteException($"A record of {size} bytes does not fit in a page of {_pageSize} bytes.");
+
+        address = 0;
+        if (allocationClass != AllocationClass.HeadMover && TailAddress + size > EndFor(allocationClass))
+        {
+            // The limits follow the head and the budget; look again before refusing.
+            RefreshLimits();
+            if (TailAddress + size > EndFor(allocationClass))
+                return RefuseOrWait();
+        }
 
         long local = Interlocked.Add(ref _tailPageOffset, size);
         long page = local >> 32;
@@ -188,11 +206,10 @@ public sealed unsafe partial class HybridLog : IDisposable
             return AllocationStatus.Success;
         }
 
-        address = 0;
         if (end - size > _pageSize)
             return AllocationStatus.RetryNow; // another thread crossed the page end first and is opening the next page
 
-        var opened = TryOpenPage(page + 1, privileged, out long cap);
+        var opened = TryOpenPage(page + 1, allocationClass, out long cap);
         if (opened != AllocationStatus.Success)
         {
             // Let the next allocation cross the end again (and try again) instead of spinning forever.
@@ -211,26 +228,28 @@ public sealed unsafe partial class HybridLog : IDisposable
     }
 
     /// <summary>
-    /// Opens page <paramref name="page"/> in its frame if the budget allows one more page in memory and the
-    /// frame's previous page has left memory. Asks for the head to move as the budget's limit comes near, so
-    /// that writers rarely find it reached. <paramref name="cap"/> is the budget's page count.
+    /// Opens page <paramref name="page"/> in its frame if <paramref name="allocationClass"/> may have one more page
+    /// in memory and the frame's previous page has left memory. Asks for the head to move as the budget's limit
+    /// comes near, so that writers rarely find it reached. <paramref name="cap"/> is the budget's page count.
     /// </summary>
-    private AllocationStatus TryOpenPage(long page, bool privileged, out long cap)
+    private AllocationStatus TryOpenPage(long page, AllocationClass allocationClass, out long cap)
     {
         cap = PageCap;
         if ((page << _pageSizeBits) >= (1L << LogAddress.AddressBits))
             return AllocationStatus.OutOfMemory;
         long pagesAfter = page - (HeadAddress >> _pageSizeBits) + 1;
-        long normalLimit = cap - ReservePages;
-        if (pagesAfter >= normalLimit - LeadPages(cap))
+        if (pagesAfter >= PagesFor(AllocationClass.Writer, cap) - LeadPages(cap))
             HeadMoveRequested?.Invoke();
-        if (pagesAfter > (privileged ? cap : normalLimit))
+        if (pagesAfter > PagesFor(allocationClass, cap))
             return RefuseOrWait();
         // The frame is free only once the page that used it last has left memory and its frame was cleared.
         long previousOccupant = page - _frameCount;
         if (previousOccupant >= 0 && (previousOccupant + 1) << _pageSizeBits > Volatile.Read(ref _reusableUntil))
             return RefuseOrWait();
-        return OpenFrame(page) ? AllocationStatus.Success : AllocationStatus.OutOfMemory;
+        if (!OpenFrame(page))
+            return AllocationStatus.OutOfMemory;
+        RefreshLimits(cap);
+        return AllocationStatus.Success;
     }
 
     /// <summary>

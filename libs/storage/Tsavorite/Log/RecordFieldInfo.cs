@@ -15,6 +15,13 @@ public struct RecordFieldInfo
     /// <summary>Extra bytes to reserve after the used part so the value can later grow in place.</summary>
     public int ExtraValueSpace;
 
+    /// <summary>
+    /// The write gives memory back or holds it level (a pop, a removal, an expiration change): it may use the page
+    /// the budget keeps in reserve (see <see cref="AllocationClass.Reserve"/>), as Redis lets commands not flagged deny-oom run over
+    /// maxmemory. The head of the log reclaims what such writes leave behind.
+    /// </summary>
+    public bool MayUseReserve;
+
     /// <summary>Creates the field info for a value of <paramref name="valueLength"/> bytes and no optionals.</summary>
     public RecordFieldInfo(int valueLength)
     {
@@ -22,5 +29,6 @@ public struct RecordFieldInfo
         HasExpiration = false;
         HasETag = false;
         ExtraValueSpace = 0;
+        MayUseReserve = false;
     }
 }

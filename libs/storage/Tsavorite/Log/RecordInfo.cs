@@ -20,7 +20,8 @@ public struct RecordInfo
     private const int HasFillerBit = 54;
     private const int AbandonedBit = 55;
     private const int ValueIsObjectBit = 56;
-    private const int UserBitsShift = 57;
+    private const int SplitSharedBit = 57;
+    private const int UserBitsShift = 58;
     private const long UserBitsMask = 3L << UserBitsShift;
 
     [FieldOffset(0)]
@@ -71,6 +72,13 @@ public struct RecordInfo
     public bool ValueIsObject { readonly get => Get(ValueIsObjectBit); set => Set(ValueIsObjectBit, value); }
 
     /// <summary>
+    /// An index resize split the record's hash chain, and the record heads one half while the other
+    /// half's chain (or another bucket's) passes through it too: it is never unlinked to reuse its
+    /// space (see <see cref="BucketSplit"/>). Kept when the record's space is revived in place.
+    /// </summary>
+    public bool SplitShared { readonly get => Get(SplitSharedBit); set => Set(SplitSharedBit, value); }
+
+    /// <summary>
     /// Two bits the store's user keeps with the record (Garnet: how a string value was produced, which
     /// OBJECT ENCODING reports). The engine only carries them: a new or reused record starts with 0, and
     /// a record moved by the head of the log keeps them; a copy update's callbacks decide the new record's.
@@ -102,5 +110,5 @@ public struct RecordInfo
 
     /// <inheritdoc/>
     public override readonly string ToString()
-        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned} object={ValueIsObject}";
+        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned} object={ValueIsObject} shared={SplitShared}";
 }

@@ -108,19 +108,26 @@ internal sealed class FreeRecordPool
             bin.Clear();
     }
 
+    /// <summary>Forgets every freed record and gives back the bins' arrays (the store's memory is being freed).</summary>
+    public void Release()
+    {
+        foreach (var bin in _bins)
+            bin.Release();
+    }
+
+    /// <summary>
+    /// Freed records of one size class. Its arrays are allocated at the first freed record, so a store that
+    /// never deletes (or a fresh store after a flush) pays nothing for them.
+    /// </summary>
     private sealed class Bin
     {
-        private readonly long[] _addresses;
-        private readonly int[] _sizes;
-        private readonly long[] _epochs;
+        private readonly int _capacity;
+        private long[] _addresses = [];
+        private int[] _sizes = [];
+        private long[] _epochs = [];
         private int _count;
 
-        public Bin(int capacity)
-        {
-            _addresses = new long[capacity];
-            _sizes = new int[capacity];
-            _epochs = new long[capacity];
-        }
+        public Bin(int capacity) => _capacity = capacity;
 
         public int Count => Volatile.Read(ref _count);
 
@@ -128,6 +135,12 @@ internal sealed class FreeRecordPool
         {
             lock (this)
             {
+                if (_addresses.Length == 0 && _capacity > 0)
+                {
+                    _addresses = new long[_capacity];
+                    _sizes = new int[_capacity];
+                    _epochs = new long[_capacity];
+                }
                 if (_count == _addresses.Length)
                     return false;
                 _addresses[_count] = address;
@@ -189,6 +202,17 @@ internal sealed class FreeRecordPool
         {
             lock (this)
                 Volatile.Write(ref _count, 0);
+        }
+
+        public void Release()
+        {
+            lock (this)
+            {
+                Volatile.Write(ref _count, 0);
+                _addresses = [];
+                _sizes = [];
+                _epochs = [];
+            }
         }
     }
 }

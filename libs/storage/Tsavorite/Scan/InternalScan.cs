@@ -78,14 +78,18 @@ public sealed unsafe partial class TsavoriteKV
 
                 var key = new ReadOnlySpan<byte>((byte*)record.PhysicalAddress + RecordLayout.KeyOffset, keyLength);
                 long hash = KeyHash.Hash(key);
-                long* bucket = Index.BucketOf(hash);
                 int size;
                 bool stop = false;
                 // Waiting refreshes the epoch; the record stays put meanwhile unless the head passes it (checked
                 // under the latch), since reuse is paused.
-                bool latch = held == null || !held.Covers(Index.BucketIndexOf(hash), exclusive: false);
-                if (latch)
-                    HashBucket.AcquireShared(bucket, Epoch);
+                var bucket = Index.Locate(hash);
+                bool latch = held == null || !held.Covers(bucket.Pointer, exclusive: false);
+                // A resize moved the bucket while the latch was awaited: look it up again (see HashIndex).
+                while (latch && !bucket.TryLatchShared(Epoch))
+                {
+                    bucket = Index.Locate(hash);
+                    latch = held == null || !held.Covers(bucket.Pointer, exclusive: false);
+                }
                 try
                 {
                     // Waiting refreshed the epoch, so the head may have passed the record meanwhile.
@@ -94,12 +98,12 @@ public sealed unsafe partial class TsavoriteKV
                     // In-place updates change value lengths under the exclusive latch, so sizes are read under the shared one.
                     size = MeasureRecord(in record, keyLength, room);
                     if (size > 0)
-                        stop = !ReportScanned(ref functions, in record, key, hash, bucket, address, end, flags);
+                        stop = !ReportScanned(ref functions, in record, key, hash, bucket.Pointer, address, end, flags);
                 }
                 finally
                 {
                     if (latch)
-                        HashBucket.ReleaseShared(bucket);
+                        HashBucket.ReleaseShared(bucket.Pointer);
                 }
                 if (size <= 0)
                 {

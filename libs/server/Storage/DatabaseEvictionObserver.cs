@@ -1,0 +1,28 @@
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// What a database does when the head of its log drops a live or expired key: the object the record refers to
+/// is released, and a watched key counts as modified, as Redis signals an evicted key to WATCH.
+/// </summary>
+internal sealed class DatabaseEvictionObserver : IEvictionObserver
+{
+    private readonly ObjectTable _objects;
+    private readonly WatchVersionTable _watchVersions;
+
+    public DatabaseEvictionObserver(ObjectTable objects, WatchVersionTable watchVersions)
+    {
+        _objects = objects;
+        _watchVersions = watchVersions;
+    }
+
+    /// <inheritdoc/>
+    public void OnDropped(ref LogRecord record, DisposeReason reason)
+    {
+        _objects.Release(in record);
+        int slot = WatchVersionTable.SlotOf(record.Key);
+        _watchVersions.BeginWrite(slot);
+        _watchVersions.EndWrite(slot);
+    }
+}
