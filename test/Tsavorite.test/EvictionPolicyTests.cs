@@ -110,7 +110,8 @@ public sealed class EvictionPolicyTests
         using var ts = Store(EvictionPolicy.AllKeysRandom, out var budget);
         Flood(ts.Session, "key", 3000);
         Assert.That(budget.EvictedRecords, Is.GreaterThan(1000));
-        Assert.That(ts.Store.RecordsCopiedForward, Is.Zero, "nothing earns a second chance");
+        // Until the head has seen how full its pages are, it copies; after that nothing earns a second chance.
+        Assert.That(ts.Store.RecordsCopiedForward, Is.LessThan(budget.EvictedRecords / 5));
         Assert.That(ts.Session.ScanAll().Count + budget.EvictedRecords, Is.EqualTo(3000), "every key is either there or counted as evicted");
     }
 

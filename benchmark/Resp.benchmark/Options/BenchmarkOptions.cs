@@ -75,6 +75,10 @@ public sealed class BenchmarkOptions
     [Option("valuelength", Default = 8, HelpText = "Value length in bytes.")]
     public int ValueLength { get; set; } = 8;
 
+    /// <summary>With a value above <see cref="ValueLength"/>, SET and SETEX values have a random length in between, inclusive. Default 0 (fixed).</summary>
+    [Option("valuelength-max", Default = 0, HelpText = "Largest value length: SET and SETEX values get a random length from --valuelength to this (0: fixed length).")]
+    public int ValueLengthMax { get; set; }
+
     /// <summary>Total operations over all sessions when <see cref="Runtime"/> is not set. Default 2^22.</summary>
     [Option("totalops", Default = 1L << 22, HelpText = "Total operations (commands; transactions for MULTIINCR4) over all sessions (ignored when --runtime is set).")]
     public long TotalOps { get; set; } = 1L << 22;
@@ -177,6 +181,8 @@ public sealed class BenchmarkOptions
             problems.Add($"--keylength {KeyLength} is too short for {DbSize} distinct keys (needs {KeyFormat.DigitsNeeded(DbSize)}).");
         if (ValueLength <= 0)
             problems.Add("--valuelength must be positive.");
+        if (ValueLengthMax != 0 && ValueLengthMax < ValueLength)
+            problems.Add("--valuelength-max must be 0 or at least --valuelength.");
         if (Runtime <= 0 && TotalOps <= 0)
             problems.Add("--totalops must be positive when --runtime is not set.");
         if (Zipf < 0 || Zipf >= 1)

@@ -12,6 +12,7 @@ public sealed class RequestGenerator
     private readonly IKeySampler _keys;
     private readonly FastRandom _random;
     private readonly byte[] _value;
+    private readonly byte[] _longestValue;
     private readonly int _keyLength;
     private readonly long _dbSize;
     private readonly int _ttl;
@@ -25,12 +26,17 @@ public sealed class RequestGenerator
         _keys = keys;
         _random = random;
         _value = MakeValue(options.ValueLength);
+        _longestValue = MakeValue(Math.Max(options.ValueLength, options.ValueLengthMax));
         _keyLength = options.KeyLength;
         _dbSize = options.DbSize;
         _ttl = options.Ttl;
         _keysPerCommand = options.KeysPerCommand;
         _bitOperator = Enum.Parse<BitOperator>(options.BitOp, ignoreCase: true);
     }
+
+    /// <summary>A SET or SETEX value: the value, or with --valuelength-max a random length of the pattern from it up to the longest.</summary>
+    private ReadOnlySpan<byte> WrittenValue()
+        => _longestValue.Length == _value.Length ? _value : _longestValue.AsSpan(0, _value.Length + (int)_random.NextLong(_longestValue.Length - _value.Length + 1));
 
     /// <summary>The value every write uses: <paramref name="length"/> bytes of 'a'..'z' repeating.</summary>
     public static byte[] MakeValue(int length)
@@ -129,14 +135,14 @@ public sealed class RequestGenerator
                 buffer.ArrayHeader(3);
                 buffer.Bulk(name);
                 buffer.Key(_keys.Next(), _keyLength);
-                buffer.Bulk(_value);
+                buffer.Bulk(op == OpType.SET ? WrittenValue() : _value);
                 break;
             case OpType.SETEX:
                 buffer.ArrayHeader(4);
                 buffer.Bulk(name);
                 buffer.Key(_keys.Next(), _keyLength);
                 buffer.Bulk(_ttl);
-                buffer.Bulk(_value);
+                buffer.Bulk(WrittenValue());
                 break;
             case OpType.MGET:
                 buffer.ArrayHeader(1 + _keysPerCommand);

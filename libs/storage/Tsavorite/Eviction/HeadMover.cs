@@ -49,6 +49,7 @@ public sealed unsafe partial class TsavoriteKV
     private long _windowEvictedPages;
     private long _stalledAtTail = -1;
     private bool _secondChancesWithdrawn;
+    private readonly EvictionPressure _pressure = new();
     private double _lfuThreshold = RecordAccess.LfuInitialCounter;
     private double _writtenTtlMean = double.NaN;
 
@@ -260,6 +261,7 @@ public sealed unsafe partial class TsavoriteKV
             HybridLog.PauseForHead(scanWaits++);
         }
         long copied = 0;
+        long live = 0;
         Epoch.Resume();
         try
         {
@@ -271,7 +273,7 @@ public sealed unsafe partial class TsavoriteKV
                 int size = MeasureRecordAt(in record, (int)(pageEnd - address));
                 if (size <= 0)
                     break; // the unused end of the page
-                if (!SettleRecord(address, ref record, ref copied))
+                if (!SettleRecord(address, ref record, ref copied, ref live))
                 {
                     noRoom = true;
                     return copied;
@@ -299,6 +301,7 @@ public sealed unsafe partial class TsavoriteKV
         evicted = true;
         Interlocked.Increment(ref _pagesEvicted);
         Budget.CountReclaimed(Log.PageSize - copied);
+        _pressure.OnPagePassed(live, Log.PageSize);
         return copied;
     }
 
@@ -323,10 +326,10 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>
     /// Settles one record of the page being emptied under its bucket's exclusive latch: leaves it if dead, drops
-    /// it if deleted, expired or chosen by the policy, else copies it to the tail. False when no page could take
-    /// the copy.
+    /// it if deleted, expired or chosen by the policy, else copies it to the tail. <paramref name="live"/> adds the
+    /// bytes of live records (copied or dropped by the policy). False when no page could take the copy.
     /// </summary>
-    private bool SettleRecord(long address, ref LogRecord record, ref long copied)
+    private bool SettleRecord(long address, ref LogRecord record, ref long copied, ref long live)
     {
         var info = record.Info;
         if (!info.Valid || info.Abandoned)
@@ -367,6 +370,7 @@ public sealed unsafe partial class TsavoriteKV
                 }
                 if (ShouldEvict(ref record))
                 {
+                    live += record.UsedSize;
                     Drop(entry, tag, entryAddress, address, ref record, DisposeReason.Evicted);
                     return true;
                 }
@@ -374,6 +378,7 @@ public sealed unsafe partial class TsavoriteKV
                 {
                     case AllocationStatus.Success:
                         copied += consumed;
+                        live += record.UsedSize;
                         return true;
                     case AllocationStatus.RetryNow:
                         break;
@@ -465,7 +470,11 @@ public sealed unsafe partial class TsavoriteKV
         Volatile.Write(ref _writtenTtlMean, double.IsNaN(mean) ? remaining : mean + ((remaining - mean) / 64));
     }
 
-    /// <summary>Whether the policy drops this live record rather than copy it forward (see <see cref="EvictionPolicy"/>).</summary>
+    /// <summary>
+    /// Whether the policy drops this live record rather than copy it forward (see <see cref="EvictionPolicy"/>): only
+    /// while the live data fills the pages the head passes (<see cref="EvictionPressure"/>), or when copying could
+    /// not make room (second chances withdrawn).
+    /// </summary>
     private bool ShouldEvict(ref LogRecord record)
     {
         var policy = Budget.Policy;
@@ -475,6 +484,8 @@ public sealed unsafe partial class TsavoriteKV
             return false;
         if (_secondChancesWithdrawn)
             return true;
+        if (!_pressure.Evicting)
+            return false;
         switch (policy)
         {
             case EvictionPolicy.AllKeysLru:

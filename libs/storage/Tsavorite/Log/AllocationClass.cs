@@ -17,9 +17,10 @@ internal enum AllocationClass
     Reserve,
 
     /// <summary>
-    /// The head mover's copies: the budget's last page, which nobody else may open. The live records of one page
-    /// fit in the rest of the tail page plus one fresh page, so a page the head mover starts emptying is always
-    /// emptied, and passing it gives that last page back.
+    /// The head mover's copies: every page beyond the reserve class's, up to the log's frames. The live records of
+    /// one page fit in the rest of the tail page plus one fresh page, so a page the head mover starts emptying is
+    /// always emptied, and passing it gives the page back; when the budget shrinks under the log, the head mover
+    /// is what brings the log back within it.
     /// </summary>
     HeadMover,
 }

@@ -88,13 +88,12 @@ public sealed unsafe partial class HybridLog
         }
     }
 
-    /// <summary>Pages from the head that <paramref name="allocationClass"/> may fill when the budget allows <paramref name="cap"/>.</summary>
+    /// <summary>Pages from the head that writers or reserve writes may fill when the budget allows <paramref name="cap"/>.</summary>
     private static long PagesFor(AllocationClass allocationClass, long cap) => allocationClass switch
     {
         // Writers keep at least the page they are in, as a store too small for a reserve did before.
         AllocationClass.Writer => Math.Max(1, cap - ReservePages),
-        AllocationClass.Reserve => Math.Max(1, cap - 1),
-        _ => Math.Max(1, cap),
+        _ => Math.Max(1, cap - 1),
     };
 
     /// <summary>The address reservations of <paramref name="allocationClass"/> (not the head mover) must end by.</summary>

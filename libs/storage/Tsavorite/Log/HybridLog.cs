@@ -240,7 +240,10 @@ public sealed unsafe partial class HybridLog : IDisposable
         long pagesAfter = page - (HeadAddress >> _pageSizeBits) + 1;
         if (pagesAfter >= PagesFor(AllocationClass.Writer, cap) - LeadPages(cap))
             HeadMoveRequested?.Invoke();
-        if (pagesAfter > PagesFor(allocationClass, cap))
+        // The head mover is bound by the frames alone: a page it opens is paid back when the head passes the page
+        // it is emptying, and a budget that shrank under the log (the index or another store grew) is what the head
+        // mover brings the log back within.
+        if (pagesAfter > (allocationClass == AllocationClass.HeadMover ? _frameCount : PagesFor(allocationClass, cap)))
             return RefuseOrWait();
         // The frame is free only once the page that used it last has left memory and its frame was cleared.
         long previousOccupant = page - _frameCount;
