@@ -178,6 +178,28 @@ public sealed class EvictionServerTests : ServerTestBase
     }
 
     [Test]
+    public void ExpiredKeysGiveTheirMemoryBackWithoutPressure()
+    {
+        // No maxmemory, and far less data than the log may hold: only the idle head mover gives the pages back.
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("SET", "persistent", "value"), Is.EqualTo(Ok));
+        var batch = new List<string[]>();
+        for (int i = 0; i < 60_000; i++)
+            batch.Add(["SET", "shortlived:" + i, Pattern(300, seed: i), "PX", "200"]);
+        Assert.That(Pipeline(client, batch, Ok), Is.Empty);
+        long before = InfoNumber(client, "used_memory_log");
+        Assert.That(before, Is.GreaterThan(16L << 20));
+
+        var deadline = DateTime.UtcNow.AddSeconds(20);
+        while (InfoNumber(client, "used_memory_log") > before / 10 && DateTime.UtcNow < deadline)
+            Thread.Sleep(100);
+        Assert.That(InfoNumber(client, "used_memory_log"), Is.LessThanOrEqualTo(before / 10));
+        Assert.That(InfoNumber(client, "evicted_keys"), Is.Zero);
+        Assert.That(client.Execute("GET", "persistent"), Is.EqualTo(Bulk("value")));
+        Assert.That(DbSize(client), Is.EqualTo(1));
+    }
+
+    [Test]
     public void VolatilePoliciesNeverEvictKeysWithoutATimeToLive([Values("volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl")] string policy)
     {
         using var client = ConnectRaw();

@@ -141,12 +141,15 @@ public sealed unsafe partial class TsavoriteKV
     {
         while (true)
         {
-            _moverWake.WaitOne();
+            bool woken = _moverWake.WaitOne(IdleCheckMilliseconds);
             if (_moverStopping)
                 return;
             try
             {
-                MoveHeadWhileNeeded();
+                if (woken)
+                    MoveHeadWhileNeeded();
+                else
+                    ReclaimDeadPages();
             }
             catch (Exception)
             {
@@ -297,7 +300,7 @@ public sealed unsafe partial class TsavoriteKV
         Log.ShiftHeadAddress(pageEnd);
         if (!WaitUntil(static (log, end) => log.SafeHeadAddress >= end, pageEnd))
             return copied;
-        Log.ReleaseFrames();
+        Log.ReleaseFrames(giveBack: _reclaimingIdle);
         evicted = true;
         Interlocked.Increment(ref _pagesEvicted);
         Budget.CountReclaimed(Log.PageSize - copied);
@@ -482,6 +485,8 @@ public sealed unsafe partial class TsavoriteKV
             return false;
         if (!policy.EvictsAnyKey() && !record.Info.HasExpiration)
             return false;
+        if (_reclaimingIdle)
+            return false; // nothing needs room: dead space is all that is given back
         if (_secondChancesWithdrawn)
             return true;
         if (!_pressure.Evicting)

@@ -22,6 +22,7 @@ public sealed class MemoryBudget
     private TsavoriteKV[] _stores = [];
     private long _limit;
     private EvictionPolicy _policy;
+    private bool _tracksFrequency;
     private int _lfuLogFactor = 10;
     private int _lfuDecayTime = 1;
     private long _evictedRecords;
@@ -47,12 +48,13 @@ public sealed class MemoryBudget
         set
         {
             _policy = value;
+            _tracksFrequency = value.TracksFrequency();
             OnChanged();
         }
     }
 
     /// <summary>Whether access words hold LFU counters (the policy is an LFU one).</summary>
-    public bool TracksFrequency => _policy.TracksFrequency();
+    public bool TracksFrequency => _tracksFrequency;
 
     /// <summary>How slowly LFU counters grow (Redis's <c>lfu-log-factor</c>, default 10).</summary>
     public int LfuLogFactor

@@ -166,9 +166,10 @@ public sealed unsafe partial class HybridLog
     /// Clears the frames of the pages below <see cref="SafeHeadAddress"/> and publishes them as reusable. When the
     /// budget allows fewer pages than there are frames, the frames are given back to the system instead: the ring
     /// would reach them again only after pages that fill the budget, so keeping them would hold memory beyond it.
+    /// With <paramref name="giveBack"/> (pages emptied because they were dead, not for room) they are given back too.
     /// Called by the head mover only, unprotected or protected: nobody can reach these pages any more.
     /// </summary>
-    internal void ReleaseFrames()
+    internal void ReleaseFrames(bool giveBack = false)
     {
         long safe = SafeHeadAddress;
         long from = Volatile.Read(ref _reusableUntil);
@@ -180,7 +181,7 @@ public sealed unsafe partial class HybridLog
             int frame = (int)(page & _frameMask);
             if (_frames[frame] == 0)
                 continue;
-            if (cap < _frameCount)
+            if (giveBack || cap < _frameCount)
             {
                 NativeMemory.Free((void*)_frameAllocations[frame]);
                 _frameAllocations[frame] = 0;

@@ -238,7 +238,8 @@ public sealed unsafe partial class HybridLog : IDisposable
         if ((page << _pageSizeBits) >= (1L << LogAddress.AddressBits))
             return AllocationStatus.OutOfMemory;
         long pagesAfter = page - (HeadAddress >> _pageSizeBits) + 1;
-        if (pagesAfter >= PagesFor(AllocationClass.Writer, cap) - LeadPages(cap))
+        // From a few pages on, the head mover's thread runs, so it can give back dead pages when idle too.
+        if (pagesAfter >= PagesFor(AllocationClass.Writer, cap) - LeadPages(cap) || pagesAfter == TsavoriteKV.IdleReclaimMinPages)
             HeadMoveRequested?.Invoke();
         // The head mover is bound by the frames alone: a page it opens is paid back when the head passes the page
         // it is emptying, and a budget that shrank under the log (the index or another store grew) is what the head
