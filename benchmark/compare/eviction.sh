@@ -4,12 +4,14 @@
 #
 #   benchmark/compare/eviction.sh [--rounds N] [--keys LIST] [--runtime S] [--garnet DIR] [--only PART]
 #
-# Parts (--only bytes|overwrite|zipf|baseline):
+# Parts (--only bytes|overwrite|zipf|expiry|baseline):
 #   bytes      bytes per key after loading N keys (11-byte keys, 64-byte values) from RSS, for each N in --keys.
 #   overwrite  SET of random sizes (10-600 bytes) over 200,000 keys (about 61 MB of values) with maxmemory
 #              128 MB (twice the live data) and allkeys-lru: throughput and errors.
 #   zipf       1 SET : 9 GET, zipf(0.99) keys, over a keyspace 4x the budget (400,000 keys of 300 bytes,
 #              maxmemory 32 MB, allkeys-lru): keyspace hit ratio after a warm-up of 3M zipf SETs.
+#   expiry     used_memory 15 s after 1M SETEX of one second; refused SETs in rounds of 200k one-second keys
+#              under maxmemory 64mb noeviction.
 #   baseline   GET and SET at batch 64 against the server built from --baseline-commit (default e2d0602),
 #              the build before the log-lifecycle work: alternating rounds, best of each.
 #
@@ -36,7 +38,7 @@ while [ $# -gt 0 ]; do
         --garnet) GARNET_DIR="$2"; shift ;;
         --only) ONLY="$2"; shift ;;
         --baseline-commit) BASELINE_COMMIT="$2"; shift ;;
-        -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -156,6 +158,33 @@ if [ -z "$ONLY" ] || [ "$ONLY" = zipf ]; then
         done
     done
     echo "| zipf(0.99) 1 SET : 9 GET, keyspace 4x maxmemory 32mb, allkeys-lru: hit ratio % per round | $ours_ratio | $redis_ratio | keyspace_hits / (hits + misses) |"
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = expiry ]; then
+    declare -A grown=() refused=()
+    for kind in ours redis; do
+        # 1,000,000 SETEX of 1 second (64-byte values, keys sampled from 1M), then 15 s with no commands.
+        start_server "$kind"
+        before=$(info_field used_memory)
+        load --op SETEX --ttl 1 --dbsize 1000000 --keylength 11 --valuelength 64 --totalops 1000000 --skipload --batchsize 64 --threads 1 > /dev/null
+        sleep 15
+        after=$(info_field used_memory)
+        stop_server
+        grown[$kind]=$(( (after - before) / 1024 ))
+        # Rounds of 200,000 SETEX of 1 second under maxmemory 64mb and noeviction, 1.5 s apart.
+        start_server "$kind" 64mb noeviction
+        errors=""
+        for round in 1 2 3 4 5; do
+            line=$(load --op SETEX --ttl 1 --dbsize 1000000 --keylength 11 --valuelength 200 --totalops 200000 --skipload --batchsize 64 --threads 1)
+            errors="$errors $(echo "$line" | field errors)"
+            sleep 1.5
+        done
+        stop_server
+        refused[$kind]=$errors
+    done
+    echo "| used_memory 15 s after 1M SETEX of 1 s (KB above start) | ${grown[ours]} | ${grown[redis]} | no maxmemory |"
+    echo "| refused SETs per round, 5 rounds of 200k SETEX 1 s under 64mb noeviction | ${refused[ours]} | ${refused[redis]} | 200-byte values, 1.5 s apart |"
+    unset grown refused
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = baseline ]; then

@@ -35,7 +35,7 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>
     /// Empties head pages while the window of pages at the head is mostly dead and nothing needs the head to move
-    /// for room, leaving the tail page and the one before it (the writes of the moment). When the window is mostly
+    /// for room, up to the tail page (where writes go on). When the window is mostly
     /// live, the next look waits twice as long (up to a minute); reclaiming starts the waits over.
     /// </summary>
     private void ReclaimDeadPages()
@@ -49,7 +49,7 @@ public sealed unsafe partial class TsavoriteKV
             while (!_moverStopping && !Log.HeadMoveNeeded && !Log.IsFull)
             {
                 long headPage = Log.HeadAddress >> Log.PageSizeBits;
-                long pages = Math.Min(IdleWindowPages, Log.TailPage - 1 - headPage);
+                long pages = Math.Min(IdleWindowPages, Log.TailPage - headPage);
                 if (pages <= 0 || LiveShareOfPages(headPage, pages) >= IdleReclaimLiveShare)
                     break;
                 for (long i = 0; i < pages && !_moverStopping; i++)
