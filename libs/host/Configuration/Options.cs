@@ -88,7 +88,7 @@ public sealed class Options
     [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
     public string? PubSubOutputLimit { get; set; }
 
-    [Option("maxmemory", HelpText = "Bytes all databases together may hold (log pages in memory, indexes, objects), as Redis's maxmemory; 0 for no limit beyond --memory. Without --page, the page size follows it (a sixteenth, at most 32m). (default: 0)")]
+    [Option("maxmemory", HelpText = "Bytes all databases together may hold (log pages in memory, indexes, objects), as Redis's maxmemory; 0 for no limit beyond --memory. Without --page, the page size follows it (a thirty-second, at most 32m). (default: 0)")]
     public string? MaxMemory { get; set; }
 
     [Option("maxmemory-policy", HelpText = "What happens to live keys when maxmemory is reached: noeviction, allkeys-lru, allkeys-lfu, allkeys-random, volatile-lru, volatile-lfu, volatile-random or volatile-ttl. (default: noeviction)")]

@@ -23,8 +23,11 @@ public static class OptionsParser
     private const int MaxPageSize = 1 << 30;
     private const int MinIndexSize = 64;
 
-    /// <summary>The page size a --maxmemory without --page gets: about this many pages fit in it.</summary>
-    private const long PagesPerMaxMemory = 16;
+    /// <summary>
+    /// The page size a --maxmemory without --page gets: about this many pages fit in it. The head mover's reserve
+    /// and lead are three pages, so fewer pages would leave a tenth of the budget or more unused by data.
+    /// </summary>
+    private const long PagesPerMaxMemory = 32;
 
     /// <summary>The fewest pages a --maxmemory must hold (the head mover keeps two in reserve).</summary>
     private const long MinPagesPerMaxMemory = 8;

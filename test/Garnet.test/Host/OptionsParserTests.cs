@@ -240,4 +240,37 @@ public sealed class OptionsParserTests
         Assert.That(OptionsParser.Version, Does.Match(@"^\d+\.\d+\.\d+"));
         Assert.That(OptionsParser.Version, Does.Not.Contain("+"), "no source-revision metadata");
     }
+
+    [TestCase("32mb", 32L << 20, 1L << 20)]
+    [TestCase("128mb", 128L << 20, 4L << 20)]
+    [TestCase("100000000", 100000000L, 2L << 20)]
+    [TestCase("4gb", 4L << 30, 32L << 20)]
+    public void MaxmemoryWithoutAPageSizeGetsPagesOfAThirtySecondOfIt(string maxmemory, long bytes, long page)
+    {
+        var server = Settings("--maxmemory", maxmemory).Server;
+        Assert.That(server.MaxMemory, Is.EqualTo(bytes));
+        Assert.That(server.PageSize, Is.EqualTo(page));
+    }
+
+    [Test]
+    public void MaxmemoryKeepsAGivenPageSizeAndNeedsEightPagesOfIt()
+    {
+        Assert.That(Settings("--maxmemory", "64mb", "--page", "4m").Server.PageSize, Is.EqualTo(4L << 20));
+        Assert.That(Settings("--maxmemory", "0").Server.MaxMemory, Is.Zero);
+        Assert.That(Error("--maxmemory", "16mb", "--page", "4m"), Does.Contain("--maxmemory").And.Contain("8 pages"));
+        Assert.That(Error("--maxmemory", "lots"), Does.Contain("maxmemory"));
+    }
+
+    [Test]
+    public void EvictionPolicyAndLfuSettings()
+    {
+        var server = Settings("--maxmemory-policy", "allkeys-lfu", "--lfu-log-factor", "20", "--lfu-decay-time", "0").Server;
+        Assert.That(server.MaxMemoryPolicy, Is.EqualTo(Tsavorite.EvictionPolicy.AllKeysLfu));
+        Assert.That(server.LfuLogFactor, Is.EqualTo(20));
+        Assert.That(server.LfuDecayTime, Is.Zero);
+        Assert.That(Settings("--maxmemory-policy", "volatile-ttl").Server.MaxMemoryPolicy, Is.EqualTo(Tsavorite.EvictionPolicy.VolatileTtl));
+        Assert.That(Settings().Server.MaxMemoryPolicy, Is.EqualTo(Tsavorite.EvictionPolicy.NoEviction));
+        Assert.That(Error("--maxmemory-policy", "lru"), Does.Contain("--maxmemory-policy").And.Contain("allkeys-lru"));
+        Assert.That(Error("--lfu-log-factor", "-1"), Does.Contain("lfu-log-factor"));
+    }
 }
