@@ -1,7 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
-using System.Text;
+using System.Linq;
 using System.Threading;
 using NUnit.Framework;
 using static Garnet.test.StringTestHelpers;
@@ -21,32 +21,11 @@ public sealed class EvictionServerTests : ServerTestBase
     protected override TestServerOptions ServerOptions => new() { PageSize = 1L << 14, MemorySize = 1L << 25, IndexSize = 1L << 16, Databases = 1 };
 
     /// <summary>Sends <paramref name="commands"/> in one pipeline and returns the replies that were not <paramref name="expected"/>.</summary>
-    private static List<string> Pipeline(RawClient client, IReadOnlyList<string[]> commands, string expected)
-    {
-        var builder = new StringBuilder();
-        foreach (var command in commands)
-            builder.Append(RawClient.Encode(command));
-        client.SendRaw(builder.ToString());
-        var unexpected = new List<string>();
-        for (int i = 0; i < commands.Count; i++)
-        {
-            string reply = client.ReadReply();
-            if (reply != expected)
-                unexpected.Add(reply);
-        }
-        return unexpected;
-    }
+    private static List<string> Pipeline(RawClient client, List<string[]> commands, string expected)
+        => client.Pipeline(commands.ToArray()).Where(reply => reply != expected).ToList();
 
     private static long InfoNumber(RawClient client, string field)
-    {
-        string info = client.Execute("INFO", "all");
-        foreach (var line in info.Split("\r\n"))
-        {
-            if (line.StartsWith(field + ":", StringComparison.Ordinal))
-                return long.Parse(line.AsSpan(field.Length + 1), CultureInfo.InvariantCulture);
-        }
-        throw new AssertionException($"INFO has no {field}");
-    }
+        => long.Parse(ReplyText.InfoFields(client.Execute("INFO", "all"))[field], CultureInfo.InvariantCulture);
 
     /// <summary>
     /// Waits until the head of the log rests (it may go on a little after the last write), so that counters and

@@ -91,22 +91,12 @@ public sealed unsafe partial class TsavoriteKV
         Epoch.Resume();
         try
         {
-            long address = start;
             int sinceRefresh = 0;
-            while (address + RecordLayout.MinRecordSize <= pageEnd)
+            for (long address = start; TryReadRecordOnPage(address, pageEnd, out var record, out int size); address += size)
             {
-                var record = Log.GetRecord(address);
-                int size = MeasureRecordAt(in record, (int)(pageEnd - address));
-                if (size <= 0)
-                    break;
                 if (IsNewestLiveRecord(address, ref record))
                     live += record.UsedSize;
-                address += size;
-                if (++sinceRefresh == RecordsPerMoverRefresh)
-                {
-                    sinceRefresh = 0;
-                    Epoch.ProtectAndDrain();
-                }
+                RefreshNowAndThen(ref sinceRefresh);
                 if (_moverStopping)
                     return Log.PageSize;
             }

@@ -268,25 +268,15 @@ public sealed unsafe partial class TsavoriteKV
         Epoch.Resume();
         try
         {
-            long address = head;
             int sinceRefresh = 0;
-            while (address + RecordLayout.MinRecordSize <= pageEnd)
+            for (long address = head; TryReadRecordOnPage(address, pageEnd, out var record, out int size); address += size)
             {
-                var record = Log.GetRecord(address);
-                int size = MeasureRecordAt(in record, (int)(pageEnd - address));
-                if (size <= 0)
-                    break; // the unused end of the page
                 if (!SettleRecord(address, ref record, ref copied, ref live))
                 {
                     noRoom = true;
                     return copied;
                 }
-                address += size;
-                if (++sinceRefresh == RecordsPerMoverRefresh)
-                {
-                    sinceRefresh = 0;
-                    Epoch.ProtectAndDrain();
-                }
+                RefreshNowAndThen(ref sinceRefresh);
                 if (_moverStopping)
                     return copied;
             }
@@ -306,6 +296,31 @@ public sealed unsafe partial class TsavoriteKV
         Budget.CountReclaimed(Log.PageSize - copied);
         _pressure.OnPagePassed(live, Log.PageSize);
         return copied;
+    }
+
+    /// <summary>
+    /// The record at <paramref name="address"/> of the page ending at <paramref name="pageEnd"/> and its allocated
+    /// size; false at the unused end of the page. The caller is epoch-protected.
+    /// </summary>
+    private bool TryReadRecordOnPage(long address, long pageEnd, out LogRecord record, out int size)
+    {
+        record = default;
+        size = 0;
+        if (address + RecordLayout.MinRecordSize > pageEnd)
+            return false;
+        record = Log.GetRecord(address);
+        size = MeasureRecordAt(in record, (int)(pageEnd - address));
+        return size > 0;
+    }
+
+    /// <summary>Refreshes the epoch every <see cref="RecordsPerMoverRefresh"/> records, so a page walk never holds the log back.</summary>
+    private void RefreshNowAndThen(ref int sinceRefresh)
+    {
+        if (++sinceRefresh == RecordsPerMoverRefresh)
+        {
+            sinceRefresh = 0;
+            Epoch.ProtectAndDrain();
+        }
     }
 
     /// <summary>
