@@ -34,11 +34,11 @@ public static class RecordAccess
     public static uint LruClock
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => (uint)(Environment.TickCount64 / 1000) & ValueMask;
+        get => (uint)(CoarseClock.Milliseconds / 1000) & ValueMask;
     }
 
     /// <summary>The LFU time: minutes, wrapping at 16 bits.</summary>
-    public static uint LfuMinutes => (uint)(Environment.TickCount64 / 60000) & 0xFFFF;
+    public static uint LfuMinutes => (uint)(CoarseClock.Milliseconds / 60000) & 0xFFFF;
 
     /// <summary>The word of a newly written record.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
