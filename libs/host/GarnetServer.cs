@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.Net;
 using System.Net.Sockets;
@@ -48,11 +49,25 @@ public sealed class GarnetServer : IDisposable
     /// <summary>The TCP port actually bound (useful with port 0).</summary>
     public int Port => ((IPEndPoint)_tcpServer.BoundEndPoint).Port;
 
-    /// <summary>Starts listening.</summary>
+    /// <summary>What the operator should know about how the server started (limits it lowered, exposure); filled by <see cref="Start"/>.</summary>
+    public IReadOnlyList<string> StartWarnings => _startWarnings;
+    private readonly List<string> _startWarnings = [];
+
+    /// <summary>Starts listening, after fitting maxclients to the process's descriptor limit (raising it if it may), as Redis does.</summary>
     public void Start()
     {
+        int fitting = ClientLimits.FitToDescriptors(Options.MaxClients, Store.ClientLimits.Connected, out string? report);
+        Store.ClientLimits.MaxClients = fitting;
+        if (report != null)
+            _startWarnings.Add(report);
         _tcpServer.Start();
         _unixServer?.Start();
+        if (!IPAddress.IsLoopback(((IPEndPoint)_tcpServer.BoundEndPoint).Address) && Options.Password == null)
+        {
+            _startWarnings.Add(Store.ClientLimits.ProtectedMode
+                ? $"Listening on {_tcpServer.BoundEndPoint} with no password for the default user: protected mode refuses clients from other hosts. Set a password to serve them, or --protected-mode no to serve them without one."
+                : $"Listening on {_tcpServer.BoundEndPoint} with no password for the default user and protected mode off: anyone who can reach this address can run any command.");
+        }
     }
 
     private static IPAddress ParseAddress(string address)

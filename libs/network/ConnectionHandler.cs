@@ -62,6 +62,12 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     /// <inheritdoc />
     public virtual long UnsentBytes => 0;
 
+    /// <summary>The output limit of the connection's class of clients, or null for none (see <see cref="UseOutputLimit"/>).</summary>
+    protected OutputLimitClass? OutputLimits { get; private set; }
+
+    /// <inheritdoc />
+    public void UseOutputLimit(OutputLimitClass limits) => OutputLimits = limits;
+
     /// <inheritdoc />
     public virtual bool SendMayBlock => true;
 

@@ -43,6 +43,13 @@ public unsafe interface INetworkSender
     bool SendMayBlock { get; }
 
     /// <summary>
+    /// Puts the connection in a class of clients whose <see cref="OutputLimit"/> bounds the replies it may hold for a
+    /// client that does not read them (see <see cref="UnsentBytes"/>); past it the connection is closed and those replies
+    /// are dropped. Transports whose <see cref="Send"/> blocks instead never hold any. Callable from any thread.
+    /// </summary>
+    void UseOutputLimit(OutputLimitClass limits);
+
+    /// <summary>
     /// Sends the first <paramref name="length"/> bytes of the send buffer, in order and before any later call.
     /// May block until the operating system has accepted all of them, or keep the rest for later (see
     /// <see cref="UnsentBytes"/>); either way the whole send buffer is free to reuse afterwards.

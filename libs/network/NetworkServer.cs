@@ -56,6 +56,7 @@ public sealed class NetworkServer : IDisposable
     private string _localEndpoint = "";
     private string? _unixSocketPath;
     private long _totalConnections;
+    private long _refusedConnections;
     private bool _disposed;
 
     /// <summary>Creates a server; nothing is bound until <see cref="Start"/>.</summary>
@@ -92,6 +93,9 @@ public sealed class NetworkServer : IDisposable
 
     /// <summary>Gets the number of connections accepted since the server started.</summary>
     public long TotalConnections => Interlocked.Read(ref _totalConnections);
+
+    /// <summary>Gets the number of connections the provider refused (see <see cref="ISessionProvider.Admit"/>).</summary>
+    public long RefusedConnections => Interlocked.Read(ref _refusedConnections);
 
     internal ISessionProvider Provider { get; }
 
@@ -196,6 +200,7 @@ public sealed class NetworkServer : IDisposable
             if (_disposed)
                 Monitor.PulseAll(_lock);
         }
+        Provider.OnConnectionClosed();
     }
 
     private async Task AcceptLoopAsync(Socket listener, CancellationToken shutdown)
@@ -236,6 +241,9 @@ public sealed class NetworkServer : IDisposable
 
     private void Accept(Socket client, CancellationToken shutdown)
     {
+        if (!TryAdmit(client))
+            return;
+
         ConnectionHandler connection;
         try
         {
@@ -248,6 +256,7 @@ public sealed class NetworkServer : IDisposable
             else
             {
                 client.NoDelay = true;
+                SetKeepAlive(client, Provider.TcpKeepAliveSeconds);
                 remote = client.RemoteEndPoint is { } ep ? FormatEndPoint(ep) : "";
             }
 
@@ -262,6 +271,7 @@ public sealed class NetworkServer : IDisposable
         {
             // Reset before we got to it, or no memory for its buffers: drop this one connection.
             client.Dispose();
+            Provider.OnConnectionClosed();
             return;
         }
 
@@ -270,12 +280,61 @@ public sealed class NetworkServer : IDisposable
             if (_disposed)
             {
                 client.Dispose();
+                Provider.OnConnectionClosed();
                 return;
             }
             _connections.Add(connection);
         }
         Interlocked.Increment(ref _totalConnections);
         connection.Start();
+    }
+
+    /// <summary>
+    /// Asks the provider whether <paramref name="client"/> may stay; a refused client gets the provider's message (sent
+    /// without blocking: if the socket will not take it at once, the client does not get it) and is closed.
+    /// </summary>
+    private bool TryAdmit(Socket client)
+    {
+        byte[]? refusal;
+        try
+        {
+            var remote = _unixSocketPath is null ? client.RemoteEndPoint as IPEndPoint : null;
+            refusal = Provider.Admit(remote, _options.TlsOptions is not null);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            client.Dispose();
+            return false;
+        }
+        if (refusal is null)
+            return true;
+
+        Interlocked.Increment(ref _refusedConnections);
+        try
+        {
+            if (_options.TlsOptions is null && refusal.Length > 0)
+            {
+                client.Blocking = false;
+                client.Send(refusal, SocketFlags.None, out _);
+            }
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // The client is gone already; it is refused all the same.
+        }
+        client.Dispose();
+        return false;
+    }
+
+    /// <summary>Turns TCP keepalive on with Redis's timing (probes after <paramref name="seconds"/> idle, then every third of it, three times).</summary>
+    private static void SetKeepAlive(Socket client, int seconds)
+    {
+        if (seconds <= 0)
+            return;
+        client.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
+        client.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, seconds);
+        client.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, Math.Max(1, seconds / 3));
+        client.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, 3);
     }
 
     private static bool UsesEpoll(SocketIoModel model)

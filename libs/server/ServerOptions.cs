@@ -81,19 +81,40 @@ public sealed class ServerOptions
     public int NetworkBufferSize { get; set; } = 1 << 17;
 
     /// <summary>
-    /// Most bytes of published messages a subscriber may have waiting to be sent before it is
-    /// disconnected (Redis's client-output-buffer-limit pubsub hard limit); 0 for no limit. Default 32 MB.
+    /// Most clients connected at once (Redis's maxclients); past it a client gets "-ERR max number of clients reached".
+    /// At start it is lowered to what the process's descriptor limit allows, as Redis does. Default 10000.
     /// </summary>
-    public long PubSubOutputHardLimit { get; set; } = 32L << 20;
+    public int MaxClients { get; set; } = 10000;
+
+    /// <summary>Seconds a client may stay idle before it is closed; 0 never (Redis's timeout). Default 0.</summary>
+    public int TimeoutSeconds { get; set; }
+
+    /// <summary>Seconds between TCP keepalive probes of idle connections; 0 off (Redis's tcp-keepalive). Default 300.</summary>
+    public int TcpKeepAliveSeconds { get; set; } = 300;
+
+    /// <summary>Most bytes of one client's input waiting to be parsed (Redis's client-query-buffer-limit). Default 1 GB.</summary>
+    public long ClientQueryBufferLimit { get; set; } = 1L << 30;
+
+    /// <summary>Longest bulk string a client may send (Redis's proto-max-bulk-len). Default 512 MB.</summary>
+    public long ProtoMaxBulkLength { get; set; } = 512L << 20;
 
     /// <summary>
-    /// Bytes of waiting messages a subscriber may stay above for <see cref="PubSubOutputSoftSeconds"/>
-    /// before it is disconnected (the soft limit); 0 for none. Default 8 MB.
+    /// Refuse clients from other hosts while the default user has no password (Redis's protected-mode). Default on;
+    /// it matters only when listening beyond loopback.
     /// </summary>
-    public long PubSubOutputSoftLimit { get; set; } = 8L << 20;
+    public bool ProtectedMode { get; set; } = true;
 
-    /// <summary>Seconds a subscriber may stay above <see cref="PubSubOutputSoftLimit"/>. Default 60.</summary>
-    public int PubSubOutputSoftSeconds { get; set; } = 60;
+    /// <summary>Output limit of normal clients (client-output-buffer-limit normal). Default none, as Redis.</summary>
+    public OutputLimit NormalOutputLimit { get; set; } = OutputLimit.None;
+
+    /// <summary>Output limit of replicas (client-output-buffer-limit replica). Default 256 MB hard, 64 MB for 60 s, as Redis.</summary>
+    public OutputLimit ReplicaOutputLimit { get; set; } = new(256L << 20, 64L << 20, 60);
+
+    /// <summary>
+    /// Output limit of clients subscribed to channels or patterns (client-output-buffer-limit pubsub): published
+    /// messages waiting to be sent count too. Default 32 MB hard, 8 MB for 60 s, as Redis.
+    /// </summary>
+    public OutputLimit PubSubOutputLimit { get; set; } = new(32L << 20, 8L << 20, 60);
 
     /// <summary>
     /// Milliseconds a Lua script may run before other clients get -BUSY and SCRIPT KILL may stop it

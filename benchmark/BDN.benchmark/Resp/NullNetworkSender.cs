@@ -45,6 +45,11 @@ internal sealed unsafe class NullNetworkSender : INetworkSender, IDisposable
         return true;
     }
 
+    /// <summary>Replies are dropped as they are sent, so nothing is ever held against a limit.</summary>
+    public void UseOutputLimit(OutputLimitClass limits)
+    {
+    }
+
     public void CloseAfterSend()
     {
     }

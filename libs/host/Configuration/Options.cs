@@ -85,6 +85,27 @@ public sealed class Options
     [Option("busy-poll", HelpText = "Microseconds an event loop keeps polling for new requests, instead of sleeping, after its last ones (saves waking it for each request); 0 to always sleep, at most 1000000. (default: 50)")]
     public string? BusyPoll { get; set; }
 
+    [Option("maxclients", HelpText = "Most clients connected at once; more get -ERR max number of clients reached. Lowered at start to what the descriptor limit (ulimit -n) allows. (default: 10000)")]
+    public string? MaxClients { get; set; }
+
+    [Option("timeout", HelpText = "Seconds a client may stay idle before it is closed; 0 never. (default: 0)")]
+    public string? Timeout { get; set; }
+
+    [Option("tcp-keepalive", HelpText = "Seconds of idleness before TCP keepalive probes a connection; 0 off. (default: 300)")]
+    public string? TcpKeepAlive { get; set; }
+
+    [Option("client-output-buffer-limit", HelpText = "Unread reply bytes a client may leave per class, as Redis: groups of 'class hard soft seconds' (class normal, replica or pubsub), e.g. 'normal 64mb 32mb 10'. (default: normal 0 0 0 replica 256mb 64mb 60 pubsub 32mb 8mb 60)")]
+    public string? ClientOutputBufferLimit { get; set; }
+
+    [Option("client-query-buffer-limit", HelpText = "Most bytes of one client's unparsed input; past it the client is closed. (default: 1gb)")]
+    public string? ClientQueryBufferLimit { get; set; }
+
+    [Option("proto-max-bulk-len", HelpText = "Longest bulk string a client may send, 1mb to 1gb. (default: 512mb)")]
+    public string? ProtoMaxBulkLength { get; set; }
+
+    [Option("protected-mode", HelpText = "yes: while the default user has no password, refuse clients from other hosts (as Redis); no: serve them. (default: yes)")]
+    public string? ProtectedMode { get; set; }
+
     [Option("pubsub-output-limit", HelpText = "Most bytes of published messages a subscriber may have waiting before it is disconnected, like Redis's client-output-buffer-limit pubsub hard limit; 0 for none. (default: 32m)")]
     public string? PubSubOutputLimit { get; set; }
 

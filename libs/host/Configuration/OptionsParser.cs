@@ -246,8 +246,25 @@ public static class OptionsParser
             server.EnableDebugCommand = ParseDebugCommand(options.EnableDebugCommand, server.Address);
         if (options.ExpiredKeyDeletionScanFrequencySecs != null)
             server.ExpiredKeyDeletionScanFrequencySecs = Math.Max(0, ParseInt(options.ExpiredKeyDeletionScanFrequencySecs, "expired-key-deletion-scan-freq", -1, int.MaxValue));
+        if (options.MaxClients != null)
+            server.MaxClients = ParseInt(options.MaxClients, "maxclients", 1, int.MaxValue);
+        if (options.Timeout != null)
+            server.TimeoutSeconds = ParseInt(options.Timeout, "timeout", 0, int.MaxValue);
+        if (options.TcpKeepAlive != null)
+            server.TcpKeepAliveSeconds = ParseInt(options.TcpKeepAlive, "tcp-keepalive", 0, int.MaxValue);
+        if (options.ClientQueryBufferLimit != null)
+            server.ClientQueryBufferLimit = ParseSize(options.ClientQueryBufferLimit, "client-query-buffer-limit", 1L << 20, long.MaxValue);
+        if (options.ProtoMaxBulkLength != null)
+            server.ProtoMaxBulkLength = ParseSize(options.ProtoMaxBulkLength, "proto-max-bulk-len", 1L << 20, 1L << 30);
+        if (options.ProtectedMode != null)
+            server.ProtectedMode = ParseYesNo(options.ProtectedMode, "protected-mode");
         if (options.PubSubOutputLimit != null)
-            server.PubSubOutputHardLimit = options.PubSubOutputLimit.Trim() == "0" ? 0 : ParseSize(options.PubSubOutputLimit, "pubsub-output-limit", 1, long.MaxValue);
+        {
+            long hard = options.PubSubOutputLimit.Trim() == "0" ? 0 : ParseSize(options.PubSubOutputLimit, "pubsub-output-limit", 1, long.MaxValue);
+            server.PubSubOutputLimit = server.PubSubOutputLimit with { HardBytes = hard };
+        }
+        if (options.ClientOutputBufferLimit != null)
+            ApplyOutputLimits(server, options.ClientOutputBufferLimit);
         if (options.LuaTimeLimit != null)
             server.LuaTimeLimitMilliseconds = ParseInt(options.LuaTimeLimit, "lua-time-limit", 0, int.MaxValue);
         if (options.ExtensionDir != null)
@@ -275,6 +292,25 @@ public static class OptionsParser
             MinThreads = minThreads,
             MaxThreads = maxThreads,
         };
+    }
+
+    private static bool ParseYesNo(string text, string option) => text.Trim().ToLowerInvariant() switch
+    {
+        "yes" => true,
+        "no" => false,
+        _ => throw new OptionsException($"--{option}: '{text}' is not yes or no"),
+    };
+
+    /// <summary>--client-output-buffer-limit: Redis's groups of "class hard soft seconds", checked as CONFIG SET checks them.</summary>
+    private static void ApplyOutputLimits(ServerOptions server, string text)
+    {
+        var limits = new ClientLimits(server);
+        if (ClientLimits.CheckOutputLimits(text) is { } error)
+            throw new OptionsException($"--client-output-buffer-limit: {error}");
+        limits.SetOutputLimits(text);
+        server.NormalOutputLimit = limits.Normal.Limit;
+        server.ReplicaOutputLimit = limits.Replica.Limit;
+        server.PubSubOutputLimit = limits.PubSub.Limit;
     }
 
     private static int ParseInt(string text, string option, int min, int max)

@@ -49,6 +49,8 @@ public sealed class GarnetHostedService : IHostedService, IDisposable
         HostLog.Listening(_logger, _settings.Quiet ? LogLevel.Debug : LogLevel.Information, OptionsParser.Version, endPoint.ToString());
         if (server.Options.UnixSocketPath != null)
             HostLog.ListeningOnUnixSocket(_logger, server.Options.UnixSocketPath);
+        foreach (var warning in server.StartWarnings)
+            HostLog.StartWarning(_logger, warning);
         return Task.CompletedTask;
     }
 

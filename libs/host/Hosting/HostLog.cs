@@ -20,4 +20,7 @@ internal static partial class HostLog
 
     [LoggerMessage(EventId = 5, Level = LogLevel.Debug, Message = "Server stopped")]
     public static partial void Stopped(ILogger logger);
+
+    [LoggerMessage(EventId = 6, Level = LogLevel.Warning, Message = "{Warning}")]
+    public static partial void StartWarning(ILogger logger, string warning);
 }

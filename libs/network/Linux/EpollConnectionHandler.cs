@@ -22,6 +22,8 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     private readonly int _fd;
     private readonly long _maxBacklog;
     private SendBacklog? _backlog;
+    /// <summary>When the backlog first passed the soft output limit (TickCount64), 0 while under it.</summary>
+    private long _overSoftLimitSince;
     private int _slot = -1;
     private ulong _token;
     private bool _registered;
@@ -174,10 +176,17 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
             }
 
             _backlog ??= new SendBacklog();
-            if (_backlog.Length + (length - sent) > _maxBacklog)
+            long unsent = _backlog.Length + (length - sent);
+            var limits = OutputLimits;
+            bool limitPassed = limits is not null && limits.IsPassed(unsent, ref _overSoftLimitSince);
+            if (limitPassed || unsent > _maxBacklog)
             {
-                // A client that never reads must not make the server hold unbounded replies (Redis's output buffer limit).
+                // A client that does not read must not make the server hold its replies without bound (Redis's
+                // client-output-buffer-limit; _maxBacklog is a backstop for classes without a limit).
+                if (limitPassed)
+                    limits!.CountDisconnection();
                 Socket.Shutdown(SocketShutdown.Both);
+                _backlog.Clear();
                 throw new SocketException((int)SocketError.NoBufferSpaceAvailable);
             }
             _backlog.Append(bytes + sent, length - sent);

@@ -22,9 +22,8 @@ namespace Garnet.server;
 internal sealed class PubSubOutbox : IThreadPoolWorkItem
 {
     private readonly RespServerSession _session;
-    private readonly long _hardLimit;
-    private readonly long _softLimit;
-    private readonly long _softPeriodMs;
+    /// <summary>The pubsub class's limit, shared with the connection (CONFIG SET changes it for every subscriber).</summary>
+    private readonly Garnet.networking.OutputLimitClass _limits;
     private readonly object _lock = new();
     private byte[][] _ring = new byte[16][];
     private int _head;
@@ -39,12 +38,10 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
     private bool _closed;
     private int _deliveryScheduled;
 
-    public PubSubOutbox(RespServerSession session, long hardLimit, long softLimit, long softPeriodMs)
+    public PubSubOutbox(RespServerSession session, Garnet.networking.OutputLimitClass limits)
     {
         _session = session;
-        _hardLimit = hardLimit <= 0 ? long.MaxValue : hardLimit;
-        _softLimit = softLimit <= 0 ? long.MaxValue : softLimit;
-        _softPeriodMs = softPeriodMs;
+        _limits = limits;
     }
 
     /// <summary>Whether messages wait for delivery.</summary>
@@ -70,8 +67,9 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
             // Delivered bytes still waiting in the connection (it does not block on a slow reader) count too.
             long pending = _pendingBytes + message.Length;
             long waiting = pending + _session.UnsentBytes;
-            if (waiting > _hardLimit || IsOverSoftLimitTooLong(waiting))
+            if (_limits.IsPassed(waiting, ref _overSoftSince))
             {
+                _limits.CountDisconnection();
                 CloseLocked();
                 return false;
             }
@@ -88,22 +86,6 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
 
     /// <summary>Disconnects the subscriber whose queue overflowed.</summary>
     public void Disconnect() => _session.DisconnectSlowSubscriber();
-
-    private bool IsOverSoftLimitTooLong(long pending)
-    {
-        if (pending <= _softLimit)
-        {
-            _overSoftSince = 0;
-            return false;
-        }
-        long now = Environment.TickCount64;
-        if (_overSoftSince == 0)
-        {
-            _overSoftSince = now;
-            return false;
-        }
-        return now - _overSoftSince >= _softPeriodMs;
-    }
 
     /// <summary>
     /// Takes the next message to write, after recording that <paramref name="sentBytes"/> of those

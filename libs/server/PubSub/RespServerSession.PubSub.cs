@@ -46,8 +46,10 @@ public sealed unsafe partial class RespServerSession
         {
             if (_outbox == null)
             {
-                var options = _server.Options;
-                _outbox = new PubSubOutbox(this, options.PubSubOutputHardLimit, options.PubSubOutputSoftLimit, options.PubSubOutputSoftSeconds * 1000L);
+                // From the first subscription on, the client is in Redis's pubsub class for output limits.
+                var limits = _server.ClientLimits.PubSub;
+                _outbox = new PubSubOutbox(this, limits);
+                _sender.UseOutputLimit(limits);
             }
             return _outbox;
         }

@@ -15,9 +15,6 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Longest argument an unauthenticated client may send (as Redis).</summary>
     private const int MaxUnauthenticatedBulkLength = 16384;
 
-    /// <summary>Longest bulk argument (proto-max-bulk-len).</summary>
-    private const long MaxBulkLength = 512L * 1024 * 1024;
-
     /// <summary>Longest inline command line.</summary>
     private const int MaxInlineLength = 64 * 1024;
 
@@ -125,7 +122,7 @@ public sealed unsafe partial class RespServerSession
                 }
                 if (*p != '$')
                     return ExpectedDollar(*p);
-                if (!NumberFormat.TryParseLong(new ReadOnlySpan<byte>(p + 1, (int)(lineEnd - p - 1)), out bulkLength) || bulkLength < 0 || bulkLength > MaxBulkLength)
+                if (!NumberFormat.TryParseLong(new ReadOnlySpan<byte>(p + 1, (int)(lineEnd - p - 1)), out bulkLength) || bulkLength < 0 || bulkLength > _server.ClientLimits.ProtoMaxBulkLength)
                     return ProtocolError(RespStrings.ErrProtocolBulkLength);
             }
             if (bulkLength > MaxUnauthenticatedBulkLength && !Authenticated)

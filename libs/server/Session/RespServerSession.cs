@@ -42,6 +42,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         Authenticated = server.Options.Password == null;
         server.Statistics.AddConnection();
         server.Clients.Add(this);
+        sender.UseOutputLimit(server.ClientLimits.Normal);
         _watchArming = server.WatchArming;
         // A write's reply may be sent before the write ends; one that can block on a client that does not read must not
         // keep the write in flight, or WATCH on every other connection would wait for that client.
@@ -143,7 +144,15 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             {
                 var parse = TryParseCommand(buffer + position, bytesRead - position, out int consumed);
                 if (parse == ParseResult.Incomplete)
+                {
+                    // Redis's client-query-buffer-limit: a command that keeps growing past it ends the client.
+                    if (bytesRead - position > _server.ClientLimits.QueryBufferLimit)
+                    {
+                        _server.Statistics.AddQueryBufferLimitDisconnection();
+                        _closeRequested = true;
+                    }
                     break;
+                }
                 position += consumed;
                 if (parse == ParseResult.ProtocolError)
                 {

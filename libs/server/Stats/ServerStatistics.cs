@@ -56,6 +56,14 @@ public sealed class ServerStatistics : IDisposable
 
     internal void AddConnection() => Interlocked.Increment(ref _connectionsReceived);
 
+    internal void AddRejectedConnection() => Interlocked.Increment(ref _rejectedConnections);
+
+    /// <summary>Clients closed for passing client-query-buffer-limit (INFO client_query_buffer_limit_disconnections).</summary>
+    public long QueryBufferLimitDisconnections => Volatile.Read(ref _queryBufferLimitDisconnections);
+    private long _queryBufferLimitDisconnections;
+
+    internal void AddQueryBufferLimitDisconnection() => Interlocked.Increment(ref _queryBufferLimitDisconnections);
+
     internal void AddCommands(long count) => Interlocked.Add(ref _commandsProcessed, count);
 
     /// <summary>
@@ -104,6 +112,7 @@ public sealed class ServerStatistics : IDisposable
         Volatile.Write(ref _keyspaceMisses, 0);
         Volatile.Write(ref _expiredKeys, 0);
         Volatile.Write(ref _rejectedConnections, 0);
+        Volatile.Write(ref _queryBufferLimitDisconnections, 0);
         foreach (var calls in _commandCallsPerThread.Values)
             Array.Clear(calls);
         foreach (var chunk in _customCalls)

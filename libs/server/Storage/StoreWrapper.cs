@@ -12,6 +12,7 @@ public sealed class StoreWrapper : IDisposable
     private readonly GarnetDatabase?[] _databases;
     private readonly object _databaseLock = new();
     private readonly ActiveExpiration? _activeExpiration;
+    private readonly IdleClientTimeout _idleClientTimeout;
     private bool _disposed;
 
     public StoreWrapper(ServerOptions options)
@@ -29,6 +30,8 @@ public sealed class StoreWrapper : IDisposable
             LfuLogFactor = options.LfuLogFactor,
             LfuDecayTime = options.LfuDecayTime,
         };
+        ClientLimits = new ClientLimits(options);
+        _idleClientTimeout = new IdleClientTimeout(this);
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
         if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
@@ -49,6 +52,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>Connected clients (CLIENT LIST, KILL).</summary>
     public ClientRegistry Clients { get; } = new();
+
+    /// <summary>maxclients, timeout, input and output limits and protected mode, as they are now (CONFIG SET changes them).</summary>
+    public ClientLimits ClientLimits { get; }
 
     /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
     public BlockingRegistry Blocking { get; } = new();
@@ -180,6 +186,7 @@ public sealed class StoreWrapper : IDisposable
     {
         // The task holds databases while it walks them; it must be gone before they are freed.
         _activeExpiration?.Dispose();
+        _idleClientTimeout.Dispose();
         lock (_databaseLock)
         {
             if (_disposed)

@@ -16,9 +16,15 @@ public sealed class RawClient : IDisposable
     private readonly byte[] _buffer = new byte[1 << 16];
 
     public RawClient(int port)
+        : this(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, port))
+    {
+    }
+
+    /// <summary>Connects to <paramref name="server"/> (an address other than loopback makes the client one from "another host").</summary>
+    public RawClient(System.Net.IPEndPoint server)
     {
         _socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, ReceiveTimeout = 10000, SendTimeout = 10000 };
-        _socket.Connect("127.0.0.1", port);
+        _socket.Connect(server);
     }
 
     /// <summary>Sends raw bytes.</summary>

@@ -45,7 +45,7 @@ public abstract class ServerTestBase
             EnableDebugCommand = options.EnableDebugCommand,
             Password = options.Password,
             LogDir = _directory,
-            PubSubOutputHardLimit = options.PubSubOutputLimit,
+            PubSubOutputLimit = new Garnet.networking.OutputLimit(options.PubSubOutputLimit, 8L << 20, 60),
             EventLoops = options.EventLoops,
             SocketIo = options.SocketIo,
         });

@@ -12,16 +12,14 @@ public sealed class PubSubOptionsTests
     public void DefaultsAreRedisPubSubClientOutputLimits()
     {
         var options = OptionsParserTests.Settings().Server;
-        Assert.That(options.PubSubOutputHardLimit, Is.EqualTo(32L << 20));
-        Assert.That(options.PubSubOutputSoftLimit, Is.EqualTo(8L << 20));
-        Assert.That(options.PubSubOutputSoftSeconds, Is.EqualTo(60));
+        Assert.That(options.PubSubOutputLimit, Is.EqualTo(new Garnet.networking.OutputLimit(32L << 20, 8L << 20, 60)));
     }
 
     [TestCase("64k", 64L << 10)]
     [TestCase("1g", 1L << 30)]
     [TestCase("0", 0L)]
     public void OutputLimitIsASize(string value, long expected)
-        => Assert.That(OptionsParserTests.Settings("--pubsub-output-limit", value).Server.PubSubOutputHardLimit, Is.EqualTo(expected));
+        => Assert.That(OptionsParserTests.Settings("--pubsub-output-limit", value).Server.PubSubOutputLimit.HardBytes, Is.EqualTo(expected));
 
     [Test]
     public void BadOutputLimitIsAnError()

@@ -33,6 +33,7 @@ public sealed unsafe partial class RespServerSession
         YesNo,
         NonNegativeInteger,
         MaxMemoryPolicy,
+        OutputBufferLimit,
     }
 
     /// <summary>A CONFIG parameter: name, getter and, when mutable, its setter.</summary>
@@ -86,12 +87,26 @@ public sealed unsafe partial class RespServerSession
             static (server, value) => server.MemoryBudget.LfuDecayTime = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.NonNegativeInteger),
         new("save", ConfigKind.Fixed, static _ => ""),
         new("appendonly", ConfigKind.Fixed, static _ => "no", value: ConfigValue.YesNo),
-        new("timeout", ConfigKind.Fixed, static _ => "0", value: ConfigValue.Integer),
+        // Clients/ClientLimits.cs: the limits on clients, applied to connections already open.
+        new("maxclients", ConfigKind.Mutable, static s => s._server.ClientLimits.MaxClients.ToString(CultureInfo.InvariantCulture),
+            SetMaxClients, ConfigValue.Integer, 1, int.MaxValue),
+        new("timeout", ConfigKind.Mutable, static s => s._server.ClientLimits.TimeoutSeconds.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.ClientLimits.TimeoutSeconds = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
+        new("tcp-keepalive", ConfigKind.Mutable, static s => s._server.ClientLimits.TcpKeepAliveSeconds.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.ClientLimits.TcpKeepAliveSeconds = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
+        new("client-query-buffer-limit", ConfigKind.Mutable, static s => s._server.ClientLimits.QueryBufferLimit.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.ClientLimits.QueryBufferLimit = ParseMemoryValue(value), ConfigValue.Memory, 1L << 20, long.MaxValue),
+        // Bulk strings live in the receive buffer, which grows to 1 GB at most: a larger limit could never be used.
+        new("proto-max-bulk-len", ConfigKind.Mutable, static s => s._server.ClientLimits.ProtoMaxBulkLength.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.ClientLimits.ProtoMaxBulkLength = ParseMemoryValue(value), ConfigValue.Memory, 1L << 20, 1L << 30),
+        new("client-output-buffer-limit", ConfigKind.Mutable, static s => s._server.ClientLimits.FormatOutputLimits(),
+            static (server, value) => server.ClientLimits.SetOutputLimits(value), ConfigValue.OutputBufferLimit),
+        new("protected-mode", ConfigKind.Mutable, static s => s._server.ClientLimits.ProtectedMode ? "yes" : "no",
+            static (server, value) => server.ClientLimits.ProtectedMode = value.Equals("yes", StringComparison.OrdinalIgnoreCase), ConfigValue.YesNo),
         new("replica-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
         new("slave-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
         new("cluster-enabled", ConfigKind.Immutable, static _ => "no"),
         new("enable-debug-command", ConfigKind.Immutable, static s => s._server.Options.EnableDebugCommand ? "yes" : "no"),
-        new("proto-max-bulk-len", ConfigKind.Immutable, static _ => MaxBulkLength.ToString(CultureInfo.InvariantCulture)),
         new("memory", ConfigKind.Immutable, static s => s._server.Options.MemorySize.ToString(CultureInfo.InvariantCulture)),
         new("index", ConfigKind.Immutable, static s => s._server.Options.IndexSize.ToString(CultureInfo.InvariantCulture)),
         new("index-max-size", ConfigKind.Immutable, static s => s._server.Options.IndexMaxSize.ToString(CultureInfo.InvariantCulture)),
@@ -119,6 +134,24 @@ public sealed unsafe partial class RespServerSession
     /// <summary>requirepass: new connections and AUTH use the new password; connections already authenticated stay so, as in Redis.</summary>
     private static void SetPassword(StoreWrapper server, string value) => server.Options.Password = value.Length == 0 ? null : value;
 
+    /// <summary>maxclients: takes effect for the next connection; clients already connected past a lowered limit stay, as in Redis.</summary>
+    private static void SetMaxClients(StoreWrapper server, string value) => server.ClientLimits.MaxClients = int.Parse(value, CultureInfo.InvariantCulture);
+
+    /// <summary>
+    /// Whether the system can give a parameter the value: maxclients needs a descriptor per client, and the process's
+    /// limit is raised as far as it goes first (Redis's words when it cannot), or null when it can.
+    /// </summary>
+    private string? ConfigAvailabilityError(ConfigParameter parameter, string value)
+    {
+        if (parameter.Name != "maxclients")
+            return null;
+        int requested = int.Parse(value, CultureInfo.InvariantCulture);
+        int fitting = ClientLimits.FitToDescriptors(requested, _server.ClientLimits.Connected, out _);
+        return fitting < requested
+            ? string.Create(CultureInfo.InvariantCulture, $"The operating system is not able to handle the specified number of clients, try with {fitting}")
+            : null;
+    }
+
     /// <summary>lua-time-limit: applies to scripts started afterwards.</summary>
     private static void SetLuaTimeLimit(StoreWrapper server, string value)
         => Garnet.server.Scripting.ScriptingState.Of(server).TimeLimitMilliseconds = long.Parse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
@@ -141,40 +174,14 @@ public sealed unsafe partial class RespServerSession
                 return number < 0 || number > int.MaxValue ? "argument must be between 0 and 2147483647 inclusive" : null;
             case ConfigValue.MaxMemoryPolicy:
                 return EvictionPolicyNames.TryParse(value, out _) ? null : "argument(s) must be one of the following: " + EvictionPolicyNames.All;
+            case ConfigValue.OutputBufferLimit:
+                return ClientLimits.CheckOutputLimits(value);
             default:
                 return null;
         }
     }
 
-    /// <summary>
-    /// A byte count as Redis's memtoull reads it: digits with an optional unit, any case; k, m and g are powers of
-    /// 1000, kb, mb and gb powers of 1024. False for anything else, or a count that does not fit in 64 bits.
-    /// </summary>
-    private static bool TryParseMemoryValue(string value, out long bytes)
-    {
-        bytes = 0;
-        int digits = 0;
-        while (digits < value.Length && char.IsAsciiDigit(value[digits]))
-            digits++;
-        if (digits == 0 || !long.TryParse(value.AsSpan(0, digits), NumberStyles.None, CultureInfo.InvariantCulture, out long number))
-            return false;
-        long unit;
-        switch (value.Substring(digits).ToLowerInvariant())
-        {
-            case "" or "b": unit = 1; break;
-            case "k": unit = 1000L; break;
-            case "kb": unit = 1024L; break;
-            case "m": unit = 1000L * 1000; break;
-            case "mb": unit = 1024L * 1024; break;
-            case "g": unit = 1000L * 1000 * 1000; break;
-            case "gb": unit = 1024L * 1024 * 1024; break;
-            default: return false;
-        }
-        if (number > long.MaxValue / unit)
-            return false;
-        bytes = number * unit;
-        return true;
-    }
+    private static bool TryParseMemoryValue(string value, out long bytes) => MemoryValue.TryParse(value, out bytes);
 
     /// <summary>Redis's complaint about an integer or memory value outside the parameter's range, or null.</summary>
     private static string? ConfigRangeError(ConfigParameter parameter, string value)
@@ -282,7 +289,7 @@ public sealed unsafe partial class RespServerSession
                 }
             }
             string value = _args[i + 1].ToString();
-            if ((ConfigValueError(parameter.Value, value) ?? ConfigRangeError(parameter, value)) is { } malformed)
+            if ((ConfigValueError(parameter.Value, value) ?? ConfigRangeError(parameter, value) ?? ConfigAvailabilityError(parameter, value)) is { } malformed)
             {
                 WriteConfigSetFailed(name, malformed);
                 return;

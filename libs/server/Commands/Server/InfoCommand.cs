@@ -109,6 +109,10 @@ public sealed unsafe partial class RespServerSession
             info.Section("Clients");
             info.Line("connected_clients", _server.Clients.Count);
             info.Line("cluster_connections", 0);
+            info.Line("maxclients", _server.ClientLimits.MaxClients);
+            var (largestInput, largestOutput) = LargestClientBuffers();
+            info.Line("client_recent_max_input_buffer", largestInput);
+            info.Line("client_recent_max_output_buffer", largestOutput);
             info.Line("blocked_clients", _server.Blocking.BlockedClients);
             info.Line("tracking_clients", 0);
             info.Line("clients_in_timeout_table", 0);
@@ -138,6 +142,8 @@ public sealed unsafe partial class RespServerSession
             info.Line("total_connections_received", statistics.ConnectionsReceived);
             info.Line("total_commands_processed", statistics.CommandsProcessed);
             info.Line("rejected_connections", statistics.RejectedConnections);
+            info.Line("client_query_buffer_limit_disconnections", statistics.QueryBufferLimitDisconnections);
+            info.Line("client_output_buffer_limit_disconnections", _server.ClientLimits.OutputLimitDisconnections);
             info.Line("expired_keys", statistics.ExpiredKeys + _server.MemoryBudget.ExpiredRecords);
             info.Line("evicted_keys", _server.MemoryBudget.EvictedRecords);
             info.Line("keyspace_hits", statistics.KeyspaceHits);
@@ -260,6 +266,22 @@ public sealed unsafe partial class RespServerSession
             }
             return counter;
         }
+    }
+
+    /// <summary>
+    /// The largest input buffer (peak since it last shrank) and the most unread output of any client now, as Redis's
+    /// client_recent_max_input_buffer and client_recent_max_output_buffer report them.
+    /// </summary>
+    private (long Input, long Output) LargestClientBuffers()
+    {
+        long input = 0, output = 0;
+        foreach (var session in _server.Clients.Snapshot())
+        {
+            var buffers = session.Buffers;
+            input = Math.Max(input, buffers.InputCapacity);
+            output = Math.Max(output, buffers.UnsentBytes);
+        }
+        return (input, output);
     }
 
     /// <summary>Counts keys, keys with an expiration, and their remaining time to live.</summary>
