@@ -46,6 +46,9 @@ public sealed class GarnetServer : IDisposable
     /// <summary>Registration of custom commands and procedures (before <see cref="Start"/> or while running).</summary>
     public ExtensionRegistry Register => Store.Extensions;
 
+    /// <summary>Bytes of memory holding replies for clients that do not read them, now (they go back when those clients read or close).</summary>
+    public long HeldReplyBytes => _tcpServer.HeldReplyBytes + (_unixServer?.HeldReplyBytes ?? 0);
+
     /// <summary>The TCP port actually bound (useful with port 0).</summary>
     public int Port => ((IPEndPoint)_tcpServer.BoundEndPoint).Port;
 

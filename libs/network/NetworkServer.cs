@@ -94,6 +94,12 @@ public sealed class NetworkServer : IDisposable
     /// <summary>Gets the number of connections accepted since the server started.</summary>
     public long TotalConnections => Interlocked.Read(ref _totalConnections);
 
+    /// <summary>The memory of the replies held for clients that do not read them, across this server's connections.</summary>
+    internal SendBacklog.HeldMemory HeldReplyMemory { get; } = new();
+
+    /// <summary>Gets the bytes of memory holding replies for clients that do not read them (blocks of the backlogs), now.</summary>
+    public long HeldReplyBytes => HeldReplyMemory.Bytes;
+
     /// <summary>Gets the number of connections the provider refused (see <see cref="ISessionProvider.Admit"/>).</summary>
     public long RefusedConnections => Interlocked.Read(ref _refusedConnections);
 

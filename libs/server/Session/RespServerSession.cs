@@ -164,6 +164,12 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
 
                 ExecuteCommand();
                 commands++;
+                // The connection broke or passed its output limit: the rest of the batch would only make replies to drop.
+                if (!_writer.Healthy)
+                {
+                    _closeRequested = true;
+                    break;
+                }
                 if (_blockingSignaled)
                     ServeSignaledWaiters();
                 if (_blockedOn != null)

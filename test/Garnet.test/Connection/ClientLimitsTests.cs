@@ -107,6 +107,33 @@ public sealed class ClientLimitsTests : ServerTestBase
         string received = slow.ReadToEnd();
         Assert.That(received.Length, Is.LessThan(400 * 256 * 1024), "the replies past the limit were dropped");
         Assert.That(admin.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+        Assert.That(Server.HeldReplyBytes, Is.Zero, "the memory that held the slow reader's replies went back");
+    }
+
+    [Test]
+    public void RepliesHeldForASlowReaderAreGivenBackOnceItReads()
+    {
+        if (!OperatingSystem.IsLinux())
+            Assert.Ignore("Output is held for a slow reader by the epoll connections, which are Linux's.");
+        using var admin = ConnectRaw();
+        Assert.That(admin.Execute("SET", "big", new string('v', 256 * 1024)), Is.EqualTo("+OK\r\n"));
+        using var slow = ConnectRaw();
+        var requests = new StringBuilder();
+        for (int i = 0; i < 100; i++)
+            requests.Append(RawClient.Encode("GET", "big"));
+        requests.Append(RawClient.Encode("ECHO", "last"));
+        slow.SendRaw(requests.ToString());
+
+        var clock = Stopwatch.StartNew();
+        while (Server.HeldReplyBytes == 0)
+        {
+            Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(20)), "the server holds replies the client has not read");
+            Thread.Sleep(20);
+        }
+        for (int i = 0; i < 100; i++)
+            Assert.That(slow.ReadReply(), Has.Length.GreaterThan(256 * 1024));
+        Assert.That(slow.ReadReply(), Is.EqualTo("$4\r\nlast\r\n"));
+        Assert.That(Server.HeldReplyBytes, Is.Zero, "every block went back once sent");
     }
 
     [Test]
