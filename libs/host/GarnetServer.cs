@@ -28,6 +28,7 @@ public sealed class GarnetServer : IDisposable
         var networkOptions = new NetworkServerOptions
         {
             ReceiveBufferSize = options.NetworkBufferSize,
+            TlsOptions = options.TlsOptions,
             SocketIo = options.SocketIo,
             EventLoops = options.EventLoops,
             BusyPoll = TimeSpan.FromMicroseconds(options.BusyPollMicroseconds),

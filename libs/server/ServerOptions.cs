@@ -77,6 +77,12 @@ public sealed class ServerOptions
     /// </summary>
     public int BusyPollMicroseconds { get; set; } = (int)NetworkServerOptions.DefaultBusyPoll.TotalMicroseconds;
 
+    /// <summary>
+    /// TLS for every connection (the server certificate, or a callback choosing it per handshake, which is how a
+    /// renewed certificate is picked up); null for plain connections. Default null.
+    /// </summary>
+    public System.Net.Security.SslServerAuthenticationOptions? TlsOptions { get; set; }
+
     /// <summary>Initial network receive buffer per connection. Default 128 KB.</summary>
     public int NetworkBufferSize { get; set; } = 1 << 17;
 

@@ -85,6 +85,21 @@ public sealed class Options
     [Option("busy-poll", HelpText = "Microseconds an event loop keeps polling for new requests, instead of sleeping, after its last ones (saves waking it for each request); 0 to always sleep, at most 1000000. (default: 50)")]
     public string? BusyPoll { get; set; }
 
+    [Option("tls", HelpText = "Serve every connection over TLS, with the certificate of --cert-file-name. (default: off)")]
+    public bool EnableTls { get; set; }
+
+    [Option("cert-file-name", HelpText = "The server certificate for --tls: a .pfx file, or a PEM file with the certificate and its private key.")]
+    public string? CertFileName { get; set; }
+
+    [Option("cert-password", HelpText = "Password of the --cert-file-name file (.pfx, or an encrypted PEM key). (default: none)")]
+    public string? CertPassword { get; set; }
+
+    [Option("client-certificate-required", HelpText = "With --tls, require clients to present a certificate the system trusts. (default: off)")]
+    public bool ClientCertificateRequired { get; set; }
+
+    [Option("cert-refresh-freq", HelpText = "Seconds between looks at --cert-file-name; a changed file is loaded and used for new connections. 0 never. (default: 0)")]
+    public string? CertRefreshFrequency { get; set; }
+
     [Option("maxclients", HelpText = "Most clients connected at once; more get -ERR max number of clients reached. Lowered at start to what the descriptor limit (ulimit -n) allows. (default: 10000)")]
     public string? MaxClients { get; set; }
 

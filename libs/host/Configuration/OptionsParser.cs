@@ -265,6 +265,10 @@ public static class OptionsParser
         }
         if (options.ClientOutputBufferLimit != null)
             ApplyOutputLimits(server, options.ClientOutputBufferLimit);
+        if (options.EnableTls)
+            server.TlsOptions = TlsOptionsOf(options);
+        else if (options.CertFileName != null)
+            throw new OptionsException("--cert-file-name: given without --tls");
         if (options.LuaTimeLimit != null)
             server.LuaTimeLimitMilliseconds = ParseInt(options.LuaTimeLimit, "lua-time-limit", 0, int.MaxValue);
         if (options.ExtensionDir != null)
@@ -291,6 +295,28 @@ public static class OptionsParser
             Quiet = options.QuietMode,
             MinThreads = minThreads,
             MaxThreads = maxThreads,
+        };
+    }
+
+    /// <summary>--tls: the certificate file (reloaded every --cert-refresh-freq seconds when it changes) chosen per handshake.</summary>
+    private static System.Net.Security.SslServerAuthenticationOptions TlsOptionsOf(Options options)
+    {
+        if (options.CertFileName == null)
+            throw new OptionsException("--tls: needs --cert-file-name");
+        int refresh = options.CertRefreshFrequency == null ? 0 : ParseInt(options.CertRefreshFrequency, "cert-refresh-freq", 0, int.MaxValue);
+        CertificateFile certificate;
+        try
+        {
+            certificate = new CertificateFile(options.CertFileName, options.CertPassword, refresh);
+        }
+        catch (Exception e) when (e is System.IO.IOException or UnauthorizedAccessException or System.Security.Cryptography.CryptographicException or ArgumentException)
+        {
+            throw new OptionsException($"--cert-file-name: {e.Message}");
+        }
+        return new System.Net.Security.SslServerAuthenticationOptions
+        {
+            ServerCertificateSelectionCallback = (_, _) => certificate.Current,
+            ClientCertificateRequired = options.ClientCertificateRequired,
         };
     }
 
