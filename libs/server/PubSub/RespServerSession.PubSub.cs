@@ -46,10 +46,7 @@ public sealed unsafe partial class RespServerSession
         {
             if (_outbox == null)
             {
-                // From the first subscription on, the client is in Redis's pubsub class for output limits.
-                var limits = _server.ClientLimits.PubSub;
-                _outbox = new PubSubOutbox(this, limits);
-                _sender.UseOutputLimit(limits);
+                _outbox = new PubSubOutbox(this, _server.ClientLimits.PubSub);
             }
             return _outbox;
         }
@@ -170,6 +167,9 @@ public sealed unsafe partial class RespServerSession
                 Broker.SubscribeChannel(copy, Outbox);
                 Interlocked.Increment(ref _channelSubscriptions);
             }
+            // While subscribed, the client is in Redis's pubsub class for output limits.
+            if (ChannelSubscriptions + PatternSubscriptions == 1)
+                _sender.UseOutputLimit(_server.ClientLimits.PubSub);
         }
         WriteSubscriptionReply(pattern ? "psubscribe"u8 : "subscribe"u8, name);
     }
@@ -190,6 +190,8 @@ public sealed unsafe partial class RespServerSession
                 Broker.UnsubscribeChannel(name, _outbox!);
                 Interlocked.Decrement(ref _channelSubscriptions);
             }
+            if (ChannelSubscriptions + PatternSubscriptions == 0)
+                _sender.UseOutputLimit(_server.ClientLimits.Normal);
             // Messages published before the unsubscribe come before its confirmation.
             if (reply && _outbox!.HasPending)
                 WriteQueuedMessages(int.MaxValue);

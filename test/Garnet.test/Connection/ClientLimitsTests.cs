@@ -177,4 +177,40 @@ public sealed class ClientLimitsTests : ServerTestBase
         Assert.That(next.Execute("CONFIG", "SET", "timeout", "0"), Is.EqualTo("+OK\r\n"));
         Assert.That(next.Execute("PUBLISH", "news", "still here"), Is.EqualTo(":1\r\n"));
     }
+
+    [Test]
+    public void SubscribersHaveThePubSubClassLimitUntilTheyUnsubscribe()
+    {
+        if (!OperatingSystem.IsLinux())
+            Assert.Ignore("Output is held for a slow reader by the epoll connections, which are Linux's.");
+        using var admin = ConnectRaw();
+        Assert.That(admin.Execute("CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 0 0"), Is.EqualTo("+OK\r\n"));
+        Assert.That(admin.Execute("SET", "big", new string('v', 256 * 1024)), Is.EqualTo("+OK\r\n"));
+        var requests = new StringBuilder();
+        for (int i = 0; i < 200; i++)
+            requests.Append(RawClient.Encode("GET", "big"));
+
+        // Subscribed (RESP3 lets it run GET): past the pubsub limit it is closed.
+        using var subscriber = ConnectRaw();
+        Assert.That(subscriber.Execute("HELLO", "3"), Does.StartWith("%"));
+        Assert.That(subscriber.Execute("SUBSCRIBE", "news"), Does.Contain("subscribe"));
+        subscriber.SendRaw(requests.ToString());
+        var clock = Stopwatch.StartNew();
+        while (Stat(admin, "client_output_buffer_limit_disconnections") == 0)
+        {
+            Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(20)), "the subscriber passes the pubsub limit");
+            Thread.Sleep(20);
+        }
+
+        // Unsubscribed again, it is a normal client, which has no limit: all its replies arrive.
+        using var former = ConnectRaw();
+        Assert.That(former.Execute("HELLO", "3"), Does.StartWith("%"));
+        Assert.That(former.Execute("SUBSCRIBE", "news"), Does.Contain("subscribe"));
+        Assert.That(former.Execute("UNSUBSCRIBE", "news"), Does.Contain("unsubscribe"));
+        former.SendRaw(requests.ToString());
+        Thread.Sleep(500);
+        for (int i = 0; i < 200; i++)
+            Assert.That(former.ReadReply(), Has.Length.GreaterThan(256 * 1024));
+        Assert.That(Stat(admin, "client_output_buffer_limit_disconnections"), Is.EqualTo(1));
+    }
 }
