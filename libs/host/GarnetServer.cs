@@ -50,6 +50,9 @@ public sealed class GarnetServer : IDisposable
     /// <summary>Bytes of memory holding replies for clients that do not read them, now (they go back when those clients read or close).</summary>
     public long HeldReplyBytes => _tcpServer.HeldReplyBytes + (_unixServer?.HeldReplyBytes ?? 0);
 
+    /// <summary>Bytes of receive buffers grown for large incomplete messages, now (they go back when the message is done or its client closes).</summary>
+    public long HeldReceiveBytes => _tcpServer.HeldReceiveBytes + (_unixServer?.HeldReceiveBytes ?? 0);
+
     /// <summary>The TCP port actually bound (useful with port 0).</summary>
     public int Port => ((IPEndPoint)_tcpServer.BoundEndPoint).Port;
 

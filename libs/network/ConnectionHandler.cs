@@ -96,8 +96,15 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
     protected Socket Socket { get; }
 
-    /// <summary>Gets the array to receive into; it changes when the buffer grows.</summary>
-    protected byte[] ReceiveArray => _receiveBuffer.Array;
+    /// <summary>Gets the array to receive into; it changes when the buffer grows. Only for transports that do not <see cref="ReceivesByPointer"/>.</summary>
+    protected byte[] ReceiveArray => _receiveBuffer.Array ?? throw new InvalidOperationException("The receive buffer is mapped memory; receive by pointer.");
+
+    /// <summary>
+    /// Whether the transport receives into <see cref="ReceivePointer"/> on its own thread (never into
+    /// <see cref="ReceiveArray"/>): a buffer grown for a large message is then mapped from the system and given back to
+    /// it as soon as the message is done or the connection closes.
+    /// </summary>
+    protected virtual bool ReceivesByPointer => false;
 
     /// <summary>Gets the address of the receive buffer; it changes when the buffer grows.</summary>
     protected byte* ReceivePointer => _receiveBuffer.Pointer;
@@ -143,7 +150,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
         try
         {
-            SendCore(_sendBuffer.Array, length);
+            SendCore(_sendBuffer.Array!, length);
             return true;
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or System.IO.IOException)
@@ -263,6 +270,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
             // A buffer that grew for one large message goes back to the normal size once that message is done.
             if (_receiveBuffer.Length > _initialReceiveBufferSize)
             {
+                ReleaseReceiveBuffer();
                 _receiveBuffer = _server.BufferPool.RentReceive();
                 _peakBytesInBuffer = 0;
             }
@@ -323,7 +331,10 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
         // Only this connection's own receive loop closes it, after its last socket operation and
         // consumer call, so nothing can touch the buffers any more.
-        _server.BufferPool.ReturnReceive(_receiveBuffer);
+        if (_receiveBuffer.IsMapped)
+            ReleaseReceiveBuffer();
+        else
+            _server.BufferPool.ReturnReceive(_receiveBuffer);
         _server.BufferPool.ReturnSend(_sendBuffer);
         _server.OnConnectionClosed(this);
     }
@@ -337,7 +348,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         try
         {
             Socket.Shutdown(SocketShutdown.Send);
-            var scratch = _receiveBuffer.Array;
+            var scratch = _sendBuffer.Array!;
             for (var i = 0; i < 16 && Socket.Available > 0; i++)
             {
                 if (Socket.Receive(scratch, 0, Math.Min(Socket.Available, scratch.Length), SocketFlags.None) == 0)
@@ -372,15 +383,27 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         PinnedBuffer grown;
         try
         {
-            grown = PinnedBuffer.Allocate((int)newLength);
+            grown = ReceivesByPointer ? PinnedBuffer.AllocateFromSystem((int)newLength) : PinnedBuffer.Allocate((int)newLength);
         }
         catch (OutOfMemoryException)
         {
             return false;
         }
+        if (grown.IsMapped)
+            _server.HeldReceiveMemory.Add(grown.Length);
         Buffer.MemoryCopy(_receiveBuffer.Pointer, grown.Pointer, grown.Length, _bytesInBuffer);
+        ReleaseReceiveBuffer();
         _receiveBuffer = grown;
         return true;
+    }
+
+    /// <summary>Gives a mapped receive buffer back to the system (arrays are pooled or left to the GC by the caller).</summary>
+    private void ReleaseReceiveBuffer()
+    {
+        if (!_receiveBuffer.IsMapped)
+            return;
+        _server.HeldReceiveMemory.Add(-_receiveBuffer.Length);
+        _receiveBuffer.FreeIfMapped();
     }
 
     private static void ThrowSendLengthOutOfRange(int length)

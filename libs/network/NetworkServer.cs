@@ -100,6 +100,12 @@ public sealed class NetworkServer : IDisposable
     /// <summary>Gets the bytes of memory holding replies for clients that do not read them (blocks of the backlogs), now.</summary>
     public long HeldReplyBytes => HeldReplyMemory.Bytes;
 
+    /// <summary>The memory of receive buffers grown beyond the standard size for large messages (mapped from the system).</summary>
+    internal SendBacklog.HeldMemory HeldReceiveMemory { get; } = new();
+
+    /// <summary>Gets the bytes of receive buffers grown for large messages and not yet given back, now.</summary>
+    public long HeldReceiveBytes => HeldReceiveMemory.Bytes;
+
     /// <summary>Gets the number of connections the provider refused (see <see cref="ISessionProvider.Admit"/>).</summary>
     public long RefusedConnections => Interlocked.Read(ref _refusedConnections);
 

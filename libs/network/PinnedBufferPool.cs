@@ -49,7 +49,7 @@ internal sealed class PinnedBufferPool
 
     private void Return(ConcurrentStack<byte[]> stack, ref int retained, int size, PinnedBuffer buffer)
     {
-        if (buffer.Length != size)
+        if (buffer.Array is null || buffer.Length != size)
             return;
         if (Interlocked.Increment(ref retained) > _maxRetained)
         {

@@ -53,6 +53,9 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     public override bool SendMayBlock => false;
 
     /// <inheritdoc />
+    protected override bool ReceivesByPointer => true;
+
+    /// <inheritdoc />
     protected override int UnsentBlocks => _backlog?.Segments ?? 0;
 
     /// <inheritdoc />

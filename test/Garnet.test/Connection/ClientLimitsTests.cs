@@ -213,4 +213,41 @@ public sealed class ClientLimitsTests : ServerTestBase
             Assert.That(former.ReadReply(), Has.Length.GreaterThan(256 * 1024));
         Assert.That(Stat(admin, "client_output_buffer_limit_disconnections"), Is.EqualTo(1));
     }
+
+    [Test]
+    public void BuffersGrownForLargeIncompleteCommandsGoBackWhenTheirClientsClose()
+    {
+        if (!OperatingSystem.IsLinux())
+            Assert.Ignore("Grown receive buffers are mapped from the system by the epoll connections, which are Linux's.");
+        using var admin = ConnectRaw();
+        var clients = new System.Collections.Generic.List<RawClient>();
+        for (int i = 0; i < 3; i++)
+        {
+            var client = ConnectRaw();
+            clients.Add(client);
+            client.SendRaw("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$20000000\r\n");
+            client.SendRaw(new string('x', 5_000_000));
+        }
+        var clock = Stopwatch.StartNew();
+        while (Server.HeldReceiveBytes < 3 * 5_000_000)
+        {
+            Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(20)), "the receive buffers grow to hold the incomplete commands");
+            Thread.Sleep(20);
+        }
+        Assert.That(admin.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+        foreach (var client in clients)
+            client.Dispose();
+        clock.Restart();
+        while (Server.HeldReceiveBytes != 0)
+        {
+            Assert.That(clock.Elapsed, Is.LessThan(TimeSpan.FromSeconds(20)), "the grown buffers go back when their clients close");
+            Thread.Sleep(20);
+        }
+
+        // A large command that completes gives its buffer back too, and is applied.
+        using var writer = ConnectRaw();
+        Assert.That(writer.Execute("SET", "k", new string('y', 3_000_000)), Is.EqualTo("+OK\r\n"));
+        Assert.That(Server.HeldReceiveBytes, Is.Zero);
+        Assert.That(writer.Execute("STRLEN", "k"), Is.EqualTo(":3000000\r\n"));
+    }
 }
