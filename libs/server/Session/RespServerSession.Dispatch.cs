@@ -71,11 +71,25 @@ public sealed unsafe partial class RespServerSession
             WriteWrongArity(info.LowerName);
             return;
         }
-        if (!Authenticated && (info.Flags & CommandFlags.NoAuth) == 0)
+        if (!Authenticated)
         {
-            FlagTransactionError();
-            _writer.WriteError("NOAUTH Authentication required."u8);
-            return;
+            // As Redis decides it per command: a default user given nopass since this connection opened lets it in.
+            if ((info.Flags & CommandFlags.NoAuth) == 0 && !_server.Acl.DefaultUserIsOpen)
+            {
+                FlagTransactionError();
+                _writer.WriteError("NOAUTH Authentication required."u8);
+                return;
+            }
+        }
+        else
+        {
+            // ACL (libs/server/Acl): a user allowed everything (the default user, usually) costs one test.
+            var user = _aclUser.Current;
+            if (!user.IsUnrestricted && !CheckPermission(user, info, AclLogContext.TopLevel))
+            {
+                FlagTransactionError();
+                return;
+            }
         }
         // Scripting: while another client's script runs past lua-time-limit, most commands get -BUSY.
         if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))

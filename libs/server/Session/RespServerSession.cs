@@ -39,7 +39,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         ClientId = server.Clients.NextId();
         ConnectedAt = DateTimeOffset.UtcNow;
         LastCommandAt = ConnectedAt;
-        Authenticated = server.Options.Password == null;
+        _aclUser = server.Acl.DefaultUser;
+        Authenticated = server.Acl.DefaultUserIsOpen;
         server.Statistics.AddConnection();
         server.Clients.Add(this);
         _watchArming = server.WatchArming;
@@ -69,7 +70,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <summary>The last command run.</summary>
     public RespCommand LastCommand { get; private set; }
 
-    /// <summary>Whether the client passed AUTH (or no password is set).</summary>
+    /// <summary>Whether the client logged in (AUTH, HELLO ... AUTH), or started logged in as a default user with nopass.</summary>
     public bool Authenticated { get; internal set; }
 
     /// <summary>The selected database.</summary>

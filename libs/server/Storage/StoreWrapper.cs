@@ -29,6 +29,7 @@ public sealed class StoreWrapper : IDisposable
             LfuLogFactor = options.LfuLogFactor,
             LfuDecayTime = options.LfuDecayTime,
         };
+        Acl = new AccessControlList(options.Password, options.AclFile, Extensions);
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
         if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
@@ -43,6 +44,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>The memory budget every database counts against (maxmemory), with the eviction policy.</summary>
     public Tsavorite.MemoryBudget MemoryBudget { get; }
+
+    /// <summary>The users and their permissions (ACL), and the ACL log.</summary>
+    public AccessControlList Acl { get; }
 
     /// <summary>Counters reported by INFO.</summary>
     public ServerStatistics Statistics { get; } = new();

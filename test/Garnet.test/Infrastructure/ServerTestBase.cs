@@ -44,6 +44,7 @@ public abstract class ServerTestBase
             Databases = options.Databases,
             EnableDebugCommand = options.EnableDebugCommand,
             Password = options.Password,
+            AclFile = options.AclFile,
             LogDir = _directory,
             PubSubOutputHardLimit = options.PubSubOutputLimit,
             EventLoops = options.EventLoops,

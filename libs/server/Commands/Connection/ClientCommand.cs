@@ -427,7 +427,7 @@ public sealed unsafe partial class RespServerSession
         line.Append(invariant, $" qbuf={buffers.InputBytes} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={multiMemory}");
         line.Append(invariant, $" rbs={buffers.InputCapacity} rbp={buffers.PeakInputBytes} obl={outputBuffer} oll={waitingBlocks} omem={waitingOutput} tot-mem={totalMemory}");
         line.Append(invariant, $" events={(buffers.WaitingToWrite ? "w" : "r")}");
-        line.Append(invariant, $" cmd={LastCommandName(session)} user=default redir=-1 resp={session.ProtocolVersion}");
+        line.Append(invariant, $" cmd={LastCommandName(session)} user={session.UserName} redir=-1 resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");
         return line.ToString();
     }
