@@ -89,8 +89,12 @@ public sealed class AccessControlList
     /// starts "off resetchannels -@all") and publishes it only if every rule is valid. Returns the error
     /// reply (without '-'), or null.
     /// </summary>
-    internal string? SetUser(string name, IReadOnlyList<string> rules)
+    internal string? SetUser(string name, IReadOnlyList<string> rules) => SetUser(name, rules, out _);
+
+    /// <inheritdoc cref="SetUser(string, IReadOnlyList{string})"/>
+    internal string? SetUser(string name, IReadOnlyList<string> rules, out AclUserHandle? changed)
     {
+        changed = null;
         var merged = MergeSelectors(rules, out string? error);
         if (merged == null)
             return error;
@@ -109,6 +113,7 @@ public sealed class AccessControlList
                 _users[name] = new AclUserHandle(user);
             else
                 handle.Current = user;
+            changed = handle;
         }
         return null;
     }

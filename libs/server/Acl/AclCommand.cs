@@ -47,11 +47,15 @@ public sealed unsafe partial class RespServerSession
         var rules = new string[_argCount - 3];
         for (int i = 3; i < _argCount; i++)
             rules[i - 3] = AclArgument(i);
-        string? error = _server.Acl.SetUser(name, rules);
+        string? error = _server.Acl.SetUser(name, rules, out var changed);
         if (error != null)
+        {
             _writer.WriteError(error);
-        else
-            _writer.WriteOk();
+            return;
+        }
+        if (changed != null)
+            DisconnectSubscribersWithoutAccess(changed);
+        _writer.WriteOk();
     }
 
     /// <summary>ACL GETUSER: Redis 7.2's map of flags, passwords, commands, keys, channels and selectors; nil for no such user.</summary>

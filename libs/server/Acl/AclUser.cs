@@ -76,6 +76,19 @@ internal sealed class AclUser
         return match;
     }
 
+    /// <summary>Whether some selector allows the channel (or, for a pattern subscription, the pattern itself).</summary>
+    public bool AllowsChannel(ReadOnlySpan<byte> channel, bool isPattern)
+    {
+        if (Root.AllowsChannel(channel, isPattern))
+            return true;
+        foreach (var selector in _selectors)
+        {
+            if (selector.AllowsChannel(channel, isPattern))
+                return true;
+        }
+        return false;
+    }
+
     /// <summary>The SHA-256 of a password as Redis stores it: lower-case hex.</summary>
     public static string HashPassword(string password) => HexOfHash(SHA256.HashData(Encoding.Latin1.GetBytes(password)));
 

@@ -80,6 +80,74 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
+    /// After SETUSER, closes the connections of <paramref name="handle"/> subscribed to a channel or
+    /// pattern the user may no longer use, as Redis 7 does; other connections keep running with the new
+    /// rules. Another session's subscriptions are read under its gate; one busy past a short wait checks
+    /// itself at its next batch (<see cref="_aclChannelsChanged"/>).
+    /// </summary>
+    private void DisconnectSubscribersWithoutAccess(AclUserHandle handle)
+    {
+        if (handle.Current.Root.AllChannels)
+            return;
+        foreach (var session in _server.Clients.Snapshot())
+        {
+            if (session._aclUser != handle || !session.IsSubscriber)
+                continue;
+            if (!System.Threading.Monitor.TryEnter(session._gate, TimeSpan.FromMilliseconds(100)))
+            {
+                session._aclChannelsChanged = true;
+                continue;
+            }
+            try
+            {
+                if (session.LostChannelAccess())
+                    session.CloseForAcl(this);
+            }
+            finally
+            {
+                System.Threading.Monitor.Exit(session._gate);
+            }
+        }
+    }
+
+    /// <summary>Set by another session's SETUSER that could not check this one's subscriptions; checked once per batch.</summary>
+    private volatile bool _aclChannelsChanged;
+
+    /// <summary>Whether a subscription is no longer allowed to this connection's user (caller holds the gate).</summary>
+    private bool LostChannelAccess()
+    {
+        var user = _aclUser.Current;
+        foreach (var channel in _subscribedChannels)
+        {
+            if (!user.AllowsChannel(channel, isPattern: false))
+                return true;
+        }
+        foreach (var pattern in _subscribedPatterns)
+        {
+            if (!user.AllowsChannel(pattern, isPattern: true))
+                return true;
+        }
+        return false;
+    }
+
+    /// <summary>The deferred check of <see cref="DisconnectSubscribersWithoutAccess"/>, at the start of a batch.</summary>
+    private void RecheckChannelAccess()
+    {
+        _aclChannelsChanged = false;
+        if (LostChannelAccess())
+            RequestKill();
+    }
+
+    /// <summary>Closes this connection for ACL: at once, or after the reply when it is <paramref name="caller"/>'s own.</summary>
+    private void CloseForAcl(RespServerSession caller)
+    {
+        if (ReferenceEquals(this, caller))
+            RequestClose();
+        else
+            RequestKill();
+    }
+
+    /// <summary>
     /// Closes the connections running as any of <paramref name="users"/> (deleted, or redefined by ACL
     /// LOAD), as Redis does; this connection closes after its reply.
     /// </summary>
@@ -89,12 +157,8 @@ public sealed unsafe partial class RespServerSession
             return;
         foreach (var session in _server.Clients.Snapshot())
         {
-            if (!users.Contains(session._aclUser))
-                continue;
-            if (ReferenceEquals(session, this))
-                RequestClose();
-            else
-                session.RequestKill();
+            if (users.Contains(session._aclUser))
+                session.CloseForAcl(this);
         }
     }
 }

@@ -117,6 +117,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         // (see RespServerSession.Blocking.cs); while blocked, input is kept by the session, in order.
         lock (_gate)
         {
+            if (_aclChannelsChanged)
+                RecheckChannelAccess(); // ACL: another session's SETUSER may have revoked a subscribed channel
             if (KillRequested)
             {
                 _sender.CloseAfterSend();

@@ -110,6 +110,21 @@ public sealed class AclPermissionTests : ServerTestBase
     }
 
     [Test]
+    public void SubscribersLosingTheirChannelAreDisconnected()
+    {
+        using var losing = LoginAs("u", "+@all", "~*", "&a", "&b");
+        using var keeping = LoginAs("v", "+@all", "~*", "&a", "&b");
+        Assert.That(losing.Execute("SUBSCRIBE", "a"), Does.StartWith("*3\r\n$9\r\nsubscribe\r\n"));
+        Assert.That(keeping.Execute("SUBSCRIBE", "b"), Does.StartWith("*3\r\n$9\r\nsubscribe\r\n"));
+        using var admin = ConnectRaw();
+        Assert.That(admin.Execute("ACL", "SETUSER", "u", "resetchannels", "&b"), Is.EqualTo("+OK\r\n"));
+        Assert.That(admin.Execute("ACL", "SETUSER", "v", "resetchannels", "&b"), Is.EqualTo("+OK\r\n"));
+        Assert.That(losing.IsClosedByServer(), Is.True);
+        Assert.That(admin.Execute("PUBLISH", "b", "m"), Is.EqualTo(":1\r\n"));
+        Assert.That(keeping.ReadReply(), Is.EqualTo("*3\r\n$7\r\nmessage\r\n$1\r\nb\r\n$1\r\nm\r\n"));
+    }
+
+    [Test]
     public void TransactionsCheckWhenQueuedAndAtExec()
     {
         using var client = LoginAs("u", "~*", "+@transaction", "+get", "+set");
