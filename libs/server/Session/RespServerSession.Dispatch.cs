@@ -71,19 +71,17 @@ public sealed unsafe partial class RespServerSession
             WriteWrongArity(info.LowerName);
             return;
         }
-        if (!Authenticated)
+        // As Redis decides it per command: a default user given nopass since this connection opened lets it in.
+        if (!Authenticated && (info.Flags & CommandFlags.NoAuth) == 0 && !_server.Acl.DefaultUserIsOpen)
         {
-            // As Redis decides it per command: a default user given nopass since this connection opened lets it in.
-            if ((info.Flags & CommandFlags.NoAuth) == 0 && !_server.Acl.DefaultUserIsOpen)
-            {
-                FlagTransactionError();
-                _writer.WriteError("NOAUTH Authentication required."u8);
-                return;
-            }
+            FlagTransactionError();
+            _writer.WriteError("NOAUTH Authentication required."u8);
+            return;
         }
-        else
+        // ACL (libs/server/Acl), except for AUTH, HELLO, QUIT and RESET before logging in: a user allowed
+        // everything (the default user, usually) costs one test.
+        if (Authenticated || (info.Flags & CommandFlags.NoAuth) == 0)
         {
-            // ACL (libs/server/Acl): a user allowed everything (the default user, usually) costs one test.
             var user = _aclUser.Current;
             if (!user.IsUnrestricted && !CheckPermission(user, info, AclLogContext.TopLevel))
             {

@@ -28,12 +28,17 @@ public sealed class AclAuthTests : ServerTestBase
         Assert.That(client.Execute("ACL", "WHOAMI"), Is.EqualTo("$1\r\nu\r\n"));
         Assert.That(client.Execute("CLIENT", "INFO"), Does.Contain(" user=u "));
         Assert.That(admin.Execute("CLIENT", "LIST"), Does.Contain(" user=u ").And.Contain(" user=default "));
+        Assert.That(admin.Execute("CLIENT", "KILL", "USER", "nosuch"), Is.EqualTo("-ERR No such user 'nosuch'\r\n"));
+        Assert.That(admin.Execute("CLIENT", "KILL", "USER", "free"), Is.EqualTo(":0\r\n"));
         Assert.That(client.Execute("AUTH", "free", "anything"), Is.EqualTo("+OK\r\n"));
         Assert.That(client.Execute("ACL", "WHOAMI"), Is.EqualTo("$4\r\nfree\r\n"));
         // The one-argument form means the default user, which has no password here.
         Assert.That(client.Execute("AUTH", "x"), Does.StartWith("-ERR AUTH <password> called without any password configured for the default user."));
         Assert.That(client.Execute("RESET"), Is.EqualTo("+RESET\r\n"));
         Assert.That(client.Execute("ACL", "WHOAMI"), Is.EqualTo("$7\r\ndefault\r\n"));
+        Assert.That(client.Execute("AUTH", "free", "x"), Is.EqualTo("+OK\r\n"));
+        Assert.That(admin.Execute("CLIENT", "KILL", "USER", "free"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.IsClosedByServer(), Is.True);
     }
 
     [Test]
@@ -61,8 +66,9 @@ public sealed class AclAuthTests : ServerTestBase
         Assert.That(client.Execute("AUTH", "pw"), Is.EqualTo("+OK\r\n"));
         Assert.That(client.Execute("GET", "k"), Is.EqualTo("$-1\r\n"));
         using var third = ConnectRaw();
-        Assert.That(admin.Execute("ACL", "SETUSER", "default", "nopass"), Is.EqualTo("+OK\r\n"));
-        Assert.That(third.Execute("GET", "k"), Is.EqualTo("$-1\r\n"));
+        Assert.That(admin.Execute("ACL", "SETUSER", "default", "nopass", "-get"), Is.EqualTo("+OK\r\n"));
+        Assert.That(third.Execute("SET", "k", "v"), Is.EqualTo("+OK\r\n"));
+        Assert.That(third.Execute("GET", "k"), Is.EqualTo("-NOPERM User default has no permissions to run the 'get' command\r\n"));
     }
 
     [Test]
