@@ -72,6 +72,19 @@ public sealed class AclAuthTests : ServerTestBase
     }
 
     [Test]
+    public void ConfigSetRequirePassIsTheDefaultUsersPassword()
+    {
+        using var admin = ConnectRaw();
+        Assert.That(admin.Execute("CONFIG", "SET", "requirepass", "pw"), Is.EqualTo("+OK\r\n"));
+        string hash = System.Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes("pw"))).ToLowerInvariant();
+        Assert.That(admin.Execute("ACL", "LIST"), Does.Contain($"user default on #{hash} ~* &* +@all\r\n"));
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("AUTH", "default", "pw"), Is.EqualTo("+OK\r\n"));
+        Assert.That(admin.Execute("CONFIG", "SET", "requirepass", ""), Is.EqualTo("+OK\r\n"));
+        Assert.That(admin.Execute("ACL", "LIST"), Does.Contain("user default on nopass ~* &* +@all\r\n"));
+    }
+
+    [Test]
     public void DeletedUsersAreDisconnected()
     {
         using var admin = ConnectRaw();
