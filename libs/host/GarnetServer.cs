@@ -69,7 +69,7 @@ public sealed class GarnetServer : IDisposable
             _startWarnings.Add(report);
         _tcpServer.Start();
         _unixServer?.Start();
-        if (!IPAddress.IsLoopback(((IPEndPoint)_tcpServer.BoundEndPoint).Address) && Options.Password == null)
+        if (!IPAddress.IsLoopback(((IPEndPoint)_tcpServer.BoundEndPoint).Address) && Store.Acl.DefaultUserIsOpen)
         {
             _startWarnings.Add(Store.ClientLimits.ProtectedMode
                 ? $"Listening on {_tcpServer.BoundEndPoint} with no password for the default user: protected mode refuses clients from other hosts. Set a password to serve them, or --protected-mode no to serve them without one."

@@ -62,8 +62,11 @@ public sealed class ServerOptions
     /// <summary>Interval of the active expiration task in seconds; 0 disables it. Default 1.</summary>
     public int ExpiredKeyDeletionScanFrequencySecs { get; set; } = 1;
 
-    /// <summary>Password clients must AUTH with, or null for none.</summary>
+    /// <summary>Password clients must AUTH with (the default user's), or null for none.</summary>
     public string? Password { get; set; }
+
+    /// <summary>ACL file of "user name rules..." lines, loaded at start and by ACL LOAD, written by ACL SAVE; null for none.</summary>
+    public string? AclFile { get; set; }
 
     /// <summary>How plain connections do their I/O. Default: epoll event loops on Linux, async sockets elsewhere.</summary>
     public SocketIoModel SocketIo { get; set; } = SocketIoModel.Auto;

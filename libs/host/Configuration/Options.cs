@@ -67,6 +67,16 @@ public sealed class Options
     [Option("requirepass", Hidden = true, HelpText = "Same as --password.")]
     public string? RequirePass { get; set; }
 
+    [Option("auth", HelpText = "Authentication mode: NoAuth (any client, unless --password is given), Password (clients AUTH with --password), or ACL (users from --acl-file; --password is the default user's if the file does not define it). Aad is not supported. (default: NoAuth)")]
+    public string? AuthenticationMode { get; set; }
+
+    [Option("acl-file", HelpText = "ACL file of Redis-format \"user <name> <rules...>\" lines, loaded at start and by ACL LOAD, written by ACL SAVE. (default: none)")]
+    public string? AclFile { get; set; }
+
+    /// <summary>Redis's name for <see cref="AclFile"/>.</summary>
+    [Option("aclfile", Hidden = true, HelpText = "Same as --acl-file.")]
+    public string? RedisAclFile { get; set; }
+
     [Option("enable-debug-command", HelpText = "Allow the DEBUG command (risky: it can stall the server): no, yes, or local (only when listening on loopback). (default: no)")]
     public string? EnableDebugCommand { get; set; }
 

@@ -241,6 +241,9 @@ public static class OptionsParser
         server.CheckpointDir = EmptyToNull(options.CheckpointDir);
         server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
         server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));
+        server.AclFile = EmptyToNull(Alias(options.AclFile, "acl-file", options.RedisAclFile, "aclfile"));
+        if (options.AuthenticationMode != null)
+            ApplyAuthenticationMode(options.AuthenticationMode.Trim(), server);
 
         if (options.EnableDebugCommand != null)
             server.EnableDebugCommand = ParseDebugCommand(options.EnableDebugCommand, server.Address);
@@ -337,6 +340,31 @@ public static class OptionsParser
         server.NormalOutputLimit = limits.Normal.Limit;
         server.ReplicaOutputLimit = limits.Replica.Limit;
         server.PubSubOutputLimit = limits.PubSub.Limit;
+    }
+
+    /// <summary>
+    /// Garnet's --auth modes, mapped onto ACL: Password needs --password (the default user's), ACL needs
+    /// --acl-file; NoAuth leaves both as given. Aad (Azure Active Directory tokens) is refused.
+    /// </summary>
+    private static void ApplyAuthenticationMode(string mode, ServerOptions server)
+    {
+        if (mode.Equals("NoAuth", StringComparison.OrdinalIgnoreCase))
+            return;
+        if (mode.Equals("Password", StringComparison.OrdinalIgnoreCase))
+        {
+            if (server.Password == null)
+                throw new OptionsException("--auth Password: --password is required");
+            return;
+        }
+        if (mode.Equals("ACL", StringComparison.OrdinalIgnoreCase))
+        {
+            if (server.AclFile == null)
+                throw new OptionsException("--auth ACL: --acl-file is required");
+            return;
+        }
+        if (mode.Equals("Aad", StringComparison.OrdinalIgnoreCase) || mode.Equals("AclWithAad", StringComparison.OrdinalIgnoreCase))
+            throw new OptionsException($"--auth {mode}: Azure Active Directory authentication is not supported; use Password or ACL");
+        throw new OptionsException($"--auth: '{mode}' is not one of NoAuth, Password or ACL");
     }
 
     private static int ParseInt(string text, string option, int min, int max)

@@ -59,6 +59,11 @@ public static class GarnetHost
         {
             return 0;
         }
+        catch (Garnet.server.AclFileException e)
+        {
+            error.WriteLine($"error: cannot load the ACL file: {e.Message.ReplaceLineEndings(" ")}");
+            return StartFailedExitCode;
+        }
         catch (Exception e) when (e is SocketException or IOException or UnauthorizedAccessException)
         {
             error.WriteLine($"error: cannot start the server on {settings.Server.Address}:{settings.Server.Port}: {e.Message.ReplaceLineEndings(" ")}");

@@ -81,6 +81,7 @@ public enum RespCommand : ushort
     COMMAND = 105,
     MEMORY = 106,
     LASTSAVE = 107,
+    ACL = 108,
 
     // Bitmaps (string store)
     SETBIT = 120,

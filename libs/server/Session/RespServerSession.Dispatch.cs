@@ -71,11 +71,23 @@ public sealed unsafe partial class RespServerSession
             WriteWrongArity(info.LowerName);
             return;
         }
-        if (!Authenticated && (info.Flags & CommandFlags.NoAuth) == 0)
+        // As Redis decides it per command: a default user given nopass since this connection opened lets it in.
+        if (!Authenticated && (info.Flags & CommandFlags.NoAuth) == 0 && !_server.Acl.DefaultUserIsOpen)
         {
             FlagTransactionError();
             _writer.WriteError("NOAUTH Authentication required."u8);
             return;
+        }
+        // ACL (libs/server/Acl), except for AUTH, HELLO, QUIT and RESET before logging in: a user allowed
+        // everything (the default user, usually) costs one test.
+        if (Authenticated || (info.Flags & CommandFlags.NoAuth) == 0)
+        {
+            var user = _aclUser.Current;
+            if (!user.IsUnrestricted && !CheckPermission(user, info, AclLogContext.TopLevel))
+            {
+                FlagTransactionError();
+                return;
+            }
         }
         // Scripting: while another client's script runs past lua-time-limit, most commands get -BUSY.
         if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))

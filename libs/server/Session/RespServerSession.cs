@@ -39,7 +39,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         ClientId = server.Clients.NextId();
         ConnectedAt = DateTimeOffset.UtcNow;
         LastCommandAt = ConnectedAt;
-        Authenticated = server.Options.Password == null;
+        _aclUser = server.Acl.DefaultUser;
+        Authenticated = server.Acl.DefaultUserIsOpen;
         server.Statistics.AddConnection();
         server.Clients.Add(this);
         sender.UseOutputLimit(server.ClientLimits.Normal);
@@ -70,7 +71,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <summary>The last command run.</summary>
     public RespCommand LastCommand { get; private set; }
 
-    /// <summary>Whether the client passed AUTH (or no password is set).</summary>
+    /// <summary>Whether the client logged in (AUTH, HELLO ... AUTH), or started logged in as a default user with nopass.</summary>
     public bool Authenticated { get; internal set; }
 
     /// <summary>The selected database.</summary>
@@ -117,6 +118,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         // (see RespServerSession.Blocking.cs); while blocked, input is kept by the session, in order.
         lock (_gate)
         {
+            if (_aclChannelsChanged)
+                RecheckChannelAccess(); // ACL: another session's SETUSER may have revoked a subscribed channel
             if (KillRequested)
             {
                 _sender.CloseAfterSend();

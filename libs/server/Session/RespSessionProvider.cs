@@ -48,5 +48,6 @@ public sealed class RespSessionProvider : ISessionProvider
     /// <inheritdoc/>
     public IMessageConsumer CreateConsumer(INetworkSender sender) => new RespServerSession(_server, sender);
 
-    private bool DefaultUserHasNoPassword => _server.Options.Password == null;
+    /// <summary>As Redis decides protected mode: the default user has nopass (whether or not it is on).</summary>
+    private bool DefaultUserHasNoPassword => _server.Acl.DefaultUser.Current.NoPass;
 }

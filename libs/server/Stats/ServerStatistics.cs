@@ -23,6 +23,10 @@ public sealed class ServerStatistics : IDisposable
     private long _keyspaceMisses;
     private long _expiredKeys;
     private long _rejectedConnections;
+    private long _aclDeniedAuth;
+    private long _aclDeniedCommand;
+    private long _aclDeniedKey;
+    private long _aclDeniedChannel;
 
     public long ConnectionsReceived => Volatile.Read(ref _connectionsReceived);
     public long CommandsProcessed => Volatile.Read(ref _commandsProcessed);
@@ -30,6 +34,23 @@ public sealed class ServerStatistics : IDisposable
     public long KeyspaceMisses => Volatile.Read(ref _keyspaceMisses);
     public long ExpiredKeys => Volatile.Read(ref _expiredKeys);
     public long RejectedConnections => Volatile.Read(ref _rejectedConnections);
+    public long AclDeniedAuth => Volatile.Read(ref _aclDeniedAuth);
+    public long AclDeniedCommand => Volatile.Read(ref _aclDeniedCommand);
+    public long AclDeniedKey => Volatile.Read(ref _aclDeniedKey);
+    public long AclDeniedChannel => Volatile.Read(ref _aclDeniedChannel);
+
+    /// <summary>Counts one refusal by ACL (INFO stats acl_access_denied_*).</summary>
+    internal void AddAclDenied(AclDenial reason)
+    {
+        switch (reason)
+        {
+            case AclDenial.Auth: Interlocked.Increment(ref _aclDeniedAuth); break;
+            case AclDenial.Command: Interlocked.Increment(ref _aclDeniedCommand); break;
+            case AclDenial.Key: Interlocked.Increment(ref _aclDeniedKey); break;
+            case AclDenial.Channel: Interlocked.Increment(ref _aclDeniedChannel); break;
+            default: throw new ArgumentOutOfRangeException(nameof(reason));
+        }
+    }
 
     /// <summary>Calls of <paramref name="command"/> since start or the last reset.</summary>
     public long CommandCalls(RespCommand command)
@@ -113,6 +134,10 @@ public sealed class ServerStatistics : IDisposable
         Volatile.Write(ref _expiredKeys, 0);
         Volatile.Write(ref _rejectedConnections, 0);
         Volatile.Write(ref _queryBufferLimitDisconnections, 0);
+        Volatile.Write(ref _aclDeniedAuth, 0);
+        Volatile.Write(ref _aclDeniedCommand, 0);
+        Volatile.Write(ref _aclDeniedKey, 0);
+        Volatile.Write(ref _aclDeniedChannel, 0);
         foreach (var calls in _commandCallsPerThread.Values)
             Array.Clear(calls);
         foreach (var chunk in _customCalls)

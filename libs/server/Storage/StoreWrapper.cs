@@ -32,6 +32,7 @@ public sealed class StoreWrapper : IDisposable
         };
         ClientLimits = new ClientLimits(options);
         _idleClientTimeout = new IdleClientTimeout(this);
+        Acl = new AccessControlList(options.Password, options.AclFile, Extensions);
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
         if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
@@ -46,6 +47,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>The memory budget every database counts against (maxmemory), with the eviction policy.</summary>
     public Tsavorite.MemoryBudget MemoryBudget { get; }
+
+    /// <summary>The users and their permissions (ACL), and the ACL log.</summary>
+    public AccessControlList Acl { get; }
 
     /// <summary>Counters reported by INFO.</summary>
     public ServerStatistics Statistics { get; } = new();

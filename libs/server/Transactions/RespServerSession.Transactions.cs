@@ -405,6 +405,10 @@ public sealed unsafe partial class RespServerSession
         var info = transaction.CommandAt(index);
         _currentCommand = info;
         LastCommand = info.Command;
+        // ACL is checked again at EXEC, as Redis does: the user may have changed since the command was queued.
+        var user = _aclUser.Current;
+        if (!user.IsUnrestricted && !CheckPermission(user, info, AclLogContext.Multi))
+            return;
         _server.Statistics.AddCommandCall(_commandCalls, info.Command);
         if (lockedIndex < 0)
         {

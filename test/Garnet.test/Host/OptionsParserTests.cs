@@ -158,6 +158,20 @@ public sealed class OptionsParserTests
     }
 
     [Test]
+    public void AuthenticationModesAndAclFile()
+    {
+        Assert.That(Settings("--acl-file", "users.acl").Server.AclFile, Is.EqualTo("users.acl"));
+        Assert.That(Settings("--aclfile", "users.acl").Server.AclFile, Is.EqualTo("users.acl"));
+        Assert.That(Settings("--auth", "Password", "--password", "pw").Server.Password, Is.EqualTo("pw"));
+        Assert.That(Settings("--auth", "acl", "--acl-file", "users.acl").Server.AclFile, Is.EqualTo("users.acl"));
+        Assert.That(Settings("--auth", "NoAuth").Server.Password, Is.Null);
+        Assert.That(Error("--auth", "Password"), Does.Contain("--password is required"));
+        Assert.That(Error("--auth", "ACL"), Does.Contain("--acl-file is required"));
+        Assert.That(Error("--auth", "Aad"), Does.Contain("not supported"));
+        Assert.That(Error("--auth", "bogus"), Does.Contain("not one of NoAuth, Password or ACL"));
+    }
+
+    [Test]
     public void MemoryOfExactlyTwoPagesIsAccepted()
     {
         HostSettings settings = Settings("--memory", "8m", "--page", "4m");

@@ -44,6 +44,7 @@ public abstract class ServerTestBase
             Databases = options.Databases,
             EnableDebugCommand = options.EnableDebugCommand,
             Password = options.Password,
+            AclFile = options.AclFile,
             LogDir = _directory,
             PubSubOutputLimit = new Garnet.networking.OutputLimit(options.PubSubOutputLimit, 8L << 20, 60),
             EventLoops = options.EventLoops,

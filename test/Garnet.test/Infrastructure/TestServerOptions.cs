@@ -10,6 +10,9 @@ public sealed record TestServerOptions
     public int Databases { get; init; } = 16;
     public bool EnableDebugCommand { get; init; } = true;
     public string? Password { get; init; }
+
+    /// <summary>ACL file loaded at start (ACL LOAD, ACL SAVE); the test owns and deletes it.</summary>
+    public string? AclFile { get; init; }
     public bool UseLogDirectory { get; init; }
     public long PubSubOutputLimit { get; init; } = 32L << 20;
 

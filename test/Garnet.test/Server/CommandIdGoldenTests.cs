@@ -81,6 +81,7 @@ public sealed class CommandIdGoldenTests
         ["COMMAND"] = 105,
         ["MEMORY"] = 106,
         ["LASTSAVE"] = 107,
+        ["ACL"] = 108,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

@@ -217,6 +217,7 @@ public sealed unsafe partial class RespServerSession
         ClientType? type = null;
         long maxAge = 0;
         bool skipMe = true;
+        AclUserHandle? user = null;
         for (int i = 2; i < _argCount; i += 2)
         {
             if (i + 1 >= _argCount)
@@ -250,7 +251,8 @@ public sealed unsafe partial class RespServerSession
             }
             else if (option.EqualsUpper("USER"u8))
             {
-                if (!value.Span.SequenceEqual(ConnectionStrings.DefaultUser))
+                user = _server.Acl.Find(Encoding.Latin1.GetString(value.Span));
+                if (user == null)
                 {
                     _writer.WriteError($"ERR No such user '{value}'");
                     return;
@@ -296,6 +298,7 @@ public sealed unsafe partial class RespServerSession
                 || (id != 0 && session.ClientId != id)
                 || (remote != null && session.RemoteEndpoint != remote)
                 || (local != null && session.LocalEndpoint != local)
+                || (user != null && session.AclUser != user)
                 || (maxAge != 0 && (long)(now - session.ConnectedAt).TotalSeconds <= maxAge))
                 continue;
             if (session == this)
@@ -427,7 +430,7 @@ public sealed unsafe partial class RespServerSession
         line.Append(invariant, $" qbuf={buffers.InputBytes} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={multiMemory}");
         line.Append(invariant, $" rbs={buffers.InputCapacity} rbp={buffers.PeakInputBytes} obl={outputBuffer} oll={waitingBlocks} omem={waitingOutput} tot-mem={totalMemory}");
         line.Append(invariant, $" events={(buffers.WaitingToWrite ? "w" : "r")}");
-        line.Append(invariant, $" cmd={LastCommandName(session)} user=default redir=-1 resp={session.ProtocolVersion}");
+        line.Append(invariant, $" cmd={LastCommandName(session)} user={session.UserName} redir=-1 resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");
         return line.ToString();
     }

@@ -1,5 +1,4 @@
 using System;
-using System.Security.Cryptography;
 using System.Text;
 using Garnet.common;
 
@@ -93,14 +92,10 @@ public sealed unsafe partial class RespServerSession
             }
         }
 
-        if (userIndex >= 0)
+        if (userIndex >= 0 && !TryLogin(_args[userIndex].Span, _args[userIndex + 1].Span))
         {
-            if (!CheckCredentials(_args[userIndex].Span, _args[userIndex + 1].Span))
-            {
-                _writer.WriteError(ConnectionStrings.ErrWrongPass);
-                return;
-            }
-            Authenticated = true;
+            _writer.WriteError(ConnectionStrings.ErrWrongPass);
+            return;
         }
         if (!Authenticated)
         {
@@ -197,12 +192,12 @@ public sealed unsafe partial class RespServerSession
         _noEvict = false;
         _noTouch = false;
         _replyMode = ReplyMode.On;
-        Authenticated = _server.Options.Password == null;
+        ResetLogin(); // back to the default user (Acl/RespServerSession.Acl.cs)
         ResetPubSub(closing: false); // leaves every channel and pattern
         _writer.WriteRaw(ConnectionStrings.Reset);
     }
 
-    /// <summary>AUTH [username] password, against the default user's password (<see cref="ServerOptions.Password"/>).</summary>
+    /// <summary>AUTH [username] password: logs in as the user (the default user when no name is given).</summary>
     private void Auth()
     {
         if (_argCount > 3)
@@ -210,36 +205,20 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(RespStrings.ErrSyntax);
             return;
         }
-        if (_argCount == 2 && _server.Options.Password == null)
+        if (_argCount == 2 && _server.Acl.DefaultUser.Current.NoPass)
         {
             _writer.WriteError(ConnectionStrings.ErrNoPasswordConfigured);
             return;
         }
         bool valid = _argCount == 2
-            ? CheckCredentials(ConnectionStrings.DefaultUser, _args[1].Span)
-            : CheckCredentials(_args[1].Span, _args[2].Span);
+            ? TryLogin(ConnectionStrings.DefaultUser, _args[1].Span)
+            : TryLogin(_args[1].Span, _args[2].Span);
         if (!valid)
         {
             _writer.WriteError(ConnectionStrings.ErrWrongPass);
             return;
         }
-        Authenticated = true;
         _writer.WriteOk();
-    }
-
-    /// <summary>
-    /// Whether <paramref name="user"/> and <paramref name="password"/> are the default user's
-    /// credentials. Without a configured password the default user accepts any password.
-    /// </summary>
-    private bool CheckCredentials(ReadOnlySpan<byte> user, ReadOnlySpan<byte> password)
-    {
-        if (!user.SequenceEqual(ConnectionStrings.DefaultUser))
-            return false;
-        string? expected = _server.Options.Password;
-        if (expected == null)
-            return true;
-        byte[] expectedBytes = Encoding.UTF8.GetBytes(expected);
-        return CryptographicOperations.FixedTimeEquals(expectedBytes, password);
     }
 
     /// <summary>Client names and library details must be printable ASCII without spaces, so CLIENT LIST stays splittable.</summary>

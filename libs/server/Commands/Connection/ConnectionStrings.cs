@@ -22,6 +22,6 @@ internal static class ConnectionStrings
     public static ReadOnlySpan<byte> ErrClientIdNotPositive => "ERR client-id should be greater than 0"u8;
     public static ReadOnlySpan<byte> ErrInvalidClientId => "ERR Invalid client ID"u8;
 
-    /// <summary>The only user there is until ACLs exist.</summary>
+    /// <summary>The user AUTH with only a password logs in as.</summary>
     public static ReadOnlySpan<byte> DefaultUser => "default"u8;
 }

@@ -222,6 +222,10 @@ public sealed unsafe partial class RespServerSession
             {
                 _writer.WriteError("ERR Write commands are not allowed from read-only scripts."u8);
             }
+            else if (!_aclUser.Current.IsUnrestricted && !CheckPermission(_aclUser.Current, info, AclLogContext.Lua))
+            {
+                // The refusal is the script's error (written by CheckPermission).
+            }
             else
             {
                 if ((flags & CommandFlags.Write) != 0)

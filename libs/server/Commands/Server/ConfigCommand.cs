@@ -131,8 +131,15 @@ public sealed unsafe partial class RespServerSession
         "    Rewrite the configuration file (there is none: this fails).",
     ];
 
-    /// <summary>requirepass: new connections and AUTH use the new password; connections already authenticated stay so, as in Redis.</summary>
-    private static void SetPassword(StoreWrapper server, string value) => server.Options.Password = value.Length == 0 ? null : value;
+    /// <summary>
+    /// requirepass: the default user's password becomes the new one (or nopass when empty), as Redis does it;
+    /// connections already logged in stay so.
+    /// </summary>
+    private static void SetPassword(StoreWrapper server, string value)
+    {
+        server.Options.Password = value.Length == 0 ? null : value;
+        server.Acl.SetUser(AccessControlList.DefaultUserName, ["resetpass", value.Length == 0 ? "nopass" : ">" + value]);
+    }
 
     /// <summary>maxclients: takes effect for the next connection; clients already connected past a lowered limit stay, as in Redis.</summary>
     private static void SetMaxClients(StoreWrapper server, string value) => server.ClientLimits.MaxClients = int.Parse(value, CultureInfo.InvariantCulture);

@@ -150,6 +150,10 @@ public sealed unsafe partial class RespServerSession
             info.Line("keyspace_misses", statistics.KeyspaceMisses);
             info.Line("pubsub_channels", _server.PubSub.ChannelCount);
             info.Line("pubsub_patterns", _server.PubSub.PatternCount);
+            info.Line("acl_access_denied_auth", statistics.AclDeniedAuth);
+            info.Line("acl_access_denied_cmd", statistics.AclDeniedCommand);
+            info.Line("acl_access_denied_key", statistics.AclDeniedKey);
+            info.Line("acl_access_denied_channel", statistics.AclDeniedChannel);
         }
 
         if ((sections & InfoSections.Replication) != 0)

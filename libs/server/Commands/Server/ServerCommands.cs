@@ -21,6 +21,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.COMMAND: CommandCommand(); break;
             case RespCommand.MEMORY: MemoryCommand(); break;
             case RespCommand.LASTSAVE: _writer.WriteInteger(_server.LastSaveUnixSeconds); break;
+            case RespCommand.ACL: AclCommand(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

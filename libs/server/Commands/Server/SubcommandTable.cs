@@ -5,7 +5,7 @@ using F = Garnet.server.CommandFlags;
 
 namespace Garnet.server;
 
-/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION, OBJECT).</summary>
+/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION, OBJECT, ACL).</summary>
 internal enum Subcommand : byte
 {
     ClientId,
@@ -50,6 +50,19 @@ internal enum Subcommand : byte
     ObjectIdleTime,
     ObjectRefCount,
     ObjectHelp,
+    AclCat,
+    AclDelUser,
+    AclDryRun,
+    AclGenPass,
+    AclGetUser,
+    AclHelp,
+    AclList,
+    AclLoad,
+    AclLog,
+    AclSave,
+    AclSetUser,
+    AclUsers,
+    AclWhoAmI,
 }
 
 /// <summary>One subcommand: its id and its table entry (named "parent|sub", with the parent's command id).</summary>
@@ -128,6 +141,22 @@ internal static class SubcommandTable
             Entry(Subcommand.ObjectHelp, RespCommand.OBJECT, "HELP", 2, F.Loading | F.Stale, A.Keyspace | A.Slow, "Returns helpful text about the different subcommands."),
             Entry(Subcommand.ObjectIdleTime, RespCommand.OBJECT, "IDLETIME", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the time since the last access to a Redis object.", firstKey: 2, lastKey: 2, step: 1),
             Entry(Subcommand.ObjectRefCount, RespCommand.OBJECT, "REFCOUNT", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the reference count of a value of a key.", firstKey: 2, lastKey: 2, step: 1),
+        ],
+        [RespCommand.ACL] =
+        [
+            Entry(Subcommand.AclCat, RespCommand.ACL, "CAT", -2, F.NoScript | F.Loading | F.Stale, A.Slow, "Lists the ACL categories, or the commands inside a category."),
+            Entry(Subcommand.AclDelUser, RespCommand.ACL, "DELUSER", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Deletes ACL users, and terminates their connections."),
+            Entry(Subcommand.AclDryRun, RespCommand.ACL, "DRYRUN", -4, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Simulates the execution of a command by a user, without executing the command."),
+            Entry(Subcommand.AclGenPass, RespCommand.ACL, "GENPASS", -2, F.NoScript | F.Loading | F.Stale, A.Slow, "Generates a pseudorandom, secure password that can be used to identify ACL users."),
+            Entry(Subcommand.AclGetUser, RespCommand.ACL, "GETUSER", 3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Lists the ACL rules of a user."),
+            Entry(Subcommand.AclHelp, RespCommand.ACL, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+            Entry(Subcommand.AclList, RespCommand.ACL, "LIST", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Dumps the effective rules in ACL file format."),
+            Entry(Subcommand.AclLoad, RespCommand.ACL, "LOAD", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Reloads the rules from the configured ACL file."),
+            Entry(Subcommand.AclLog, RespCommand.ACL, "LOG", -2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Lists recent security events generated due to ACL rules."),
+            Entry(Subcommand.AclSave, RespCommand.ACL, "SAVE", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Saves the effective ACL rules in the configured ACL file."),
+            Entry(Subcommand.AclSetUser, RespCommand.ACL, "SETUSER", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Creates and modifies an ACL user and its rules."),
+            Entry(Subcommand.AclUsers, RespCommand.ACL, "USERS", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Lists all ACL users."),
+            Entry(Subcommand.AclWhoAmI, RespCommand.ACL, "WHOAMI", 2, F.NoScript | F.Loading | F.Stale, A.Slow, "Returns the authenticated username of the current connection."),
         ],
         [RespCommand.FUNCTION] =
         [
