@@ -16,7 +16,43 @@ internal enum KeyAccess : byte
 }
 
 /// <summary>A key pattern and the access it grants.</summary>
-internal readonly record struct KeyPattern(byte[] Pattern, KeyAccess Access);
+internal readonly record struct KeyPattern(byte[] Pattern, KeyAccess Access)
+{
+    /// <summary>
+    /// How the pattern is matched, decided once: most patterns are a literal key or a literal prefix and "*", which a
+    /// comparison decides without the general glob matcher (checked on every command of a restricted user).
+    /// </summary>
+    private readonly PatternShape _shape = ShapeOf(Pattern);
+
+    /// <summary>Whether <paramref name="key"/> matches, exactly as <see cref="GlobPattern.IsMatch"/> decides.</summary>
+    public bool Matches(ReadOnlySpan<byte> key)
+    {
+        // The glob matcher's rule for the empty key (only the empty pattern matches it) is left to the glob matcher.
+        if (key.IsEmpty)
+            return GlobPattern.IsMatch(Pattern, key);
+        return _shape switch
+        {
+            PatternShape.Literal => key.SequenceEqual(Pattern),
+            PatternShape.Prefix => key.StartsWith(Pattern.AsSpan(0, Pattern.Length - 1)),
+            _ => GlobPattern.IsMatch(Pattern, key),
+        };
+    }
+
+    private static PatternShape ShapeOf(byte[] pattern)
+    {
+        int special = pattern.AsSpan().IndexOfAny("*?[\\"u8);
+        if (special < 0)
+            return PatternShape.Literal;
+        return special == pattern.Length - 1 && pattern[special] == '*' ? PatternShape.Prefix : PatternShape.Glob;
+    }
+
+    private enum PatternShape : byte
+    {
+        Glob,
+        Literal,
+        Prefix,
+    }
+}
 
 /// <summary>Why a rule was refused; <see cref="AclStrings.RuleErrorText"/> words each as Redis does.</summary>
 internal enum AclRuleError : byte
@@ -96,6 +132,14 @@ internal sealed class AclSelector
     public static int AclId(RespCommandInfo info, SubcommandInfo? subcommand)
         => subcommand != null ? SubcommandBase + (int)subcommand.Id : (int)info.Command;
 
+    /// <summary>Whether the built-in command <paramref name="command"/> (not a container's subcommand) may run.</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    public bool AllowsBuiltIn(RespCommand command)
+    {
+        int id = (int)command;
+        return (_allowed[id >> 6] & (1UL << id)) != 0;
+    }
+
     /// <summary>Whether the command (its subcommand when it is a container) may run.</summary>
     public bool AllowsCommand(RespCommandInfo info, SubcommandInfo? subcommand)
     {
@@ -132,9 +176,10 @@ internal sealed class AclSelector
     {
         if (AllKeys)
             return true;
-        foreach (var pattern in _keys)
+        var patterns = System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_keys);
+        for (int i = 0; i < patterns.Length; i++)
         {
-            if ((pattern.Access & needed) == needed && GlobPattern.IsMatch(pattern.Pattern, key))
+            if ((patterns[i].Access & needed) == needed && patterns[i].Matches(key))
                 return true;
         }
         return false;

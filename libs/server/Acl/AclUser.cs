@@ -59,8 +59,15 @@ internal sealed class AclUser
     public AclUser Freeze()
     {
         IsUnrestricted = Root.IsUnrestricted;
+        HasOnlyRoot = _selectors.Count == 0 && Root.AllChannels;
         return this;
     }
+
+    /// <summary>
+    /// Whether the root selector alone decides and channels are unrestricted: the dispatcher can then check a command
+    /// with fixed key positions inline (<see cref="RespServerSession"/>'s QuickAllows) instead of through <see cref="AclChecker"/>.
+    /// </summary>
+    public bool HasOnlyRoot { get; private set; }
 
     /// <summary>Whether <paramref name="password"/> logs in as this user (the user must be on).</summary>
     public bool Accepts(ReadOnlySpan<byte> password)

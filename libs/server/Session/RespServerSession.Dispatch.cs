@@ -83,7 +83,7 @@ public sealed unsafe partial class RespServerSession
         if (Authenticated || (info.Flags & CommandFlags.NoAuth) == 0)
         {
             var user = _aclUser.Current;
-            if (!user.IsUnrestricted && !CheckPermission(user, info, AclLogContext.TopLevel))
+            if (!user.IsUnrestricted && !QuickAllows(user, info) && !CheckPermission(user, info, AclLogContext.TopLevel))
             {
                 FlagTransactionError();
                 return;

@@ -71,6 +71,40 @@ internal sealed class KeyList
 internal static class KeyExtraction
 {
     /// <summary>
+    /// The commands whose keys <see cref="Extract"/> finds by their arguments or special rules (its switch); every other
+    /// command with a first key takes the command table's positions. Kept beside the switch, which asserts it is complete.
+    /// </summary>
+    private static readonly RespCommand[] SpecialCommands =
+    [
+        RespCommand.SELECT, RespCommand.SWAPDB, RespCommand.FLUSHDB, RespCommand.FLUSHALL, RespCommand.WATCH,
+        RespCommand.ZUNION, RespCommand.ZINTER, RespCommand.ZDIFF, RespCommand.ZINTERCARD, RespCommand.SINTERCARD,
+        RespCommand.LMPOP, RespCommand.ZMPOP, RespCommand.ZUNIONSTORE, RespCommand.ZINTERSTORE, RespCommand.ZDIFFSTORE,
+        RespCommand.BLMPOP, RespCommand.BZMPOP, RespCommand.COPY, RespCommand.MOVE, RespCommand.EVAL, RespCommand.EVALSHA,
+        RespCommand.EVAL_RO, RespCommand.EVALSHA_RO, RespCommand.FCALL, RespCommand.FCALL_RO, RespCommand.GEORADIUS,
+        RespCommand.GEORADIUSBYMEMBER, RespCommand.SORT, RespCommand.SORT_RO, RespCommand.MEMORY, RespCommand.OBJECT,
+    ];
+
+    private static readonly bool[] s_special = SpecialFlags();
+
+    private static bool[] SpecialFlags()
+    {
+        var flags = new bool[ExtensionRegistry.FirstId];
+        foreach (var command in SpecialCommands)
+            flags[(int)command] = true;
+        return flags;
+    }
+
+    /// <summary>
+    /// Whether the keys of <paramref name="info"/> are the command table's positions (first, last, step), whatever the
+    /// arguments: a built-in command that is neither special-cased nor a container.
+    /// </summary>
+    public static bool HasTableKeys(RespCommandInfo info)
+    {
+        int id = (int)info.Command;
+        return id < s_special.Length && info.FirstKey > 0 && !s_special[id] && !SubcommandTable.IsContainer(info.Command);
+    }
+
+    /// <summary>
     /// Fills <paramref name="keys"/> with the keys of <paramref name="info"/> given its
     /// <paramref name="argCount"/> arguments (the name at 0). Malformed arguments (a numkeys that is
     /// not a number) give fewer keys; the command reports the error itself when it runs.
