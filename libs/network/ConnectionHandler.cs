@@ -96,6 +96,9 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
     protected Socket Socket { get; }
 
+    /// <summary>Gets the server the connection belongs to.</summary>
+    protected NetworkServer Server => _server;
+
     /// <summary>Gets the array to receive into; it changes when the buffer grows. Only for transports that do not <see cref="ReceivesByPointer"/>.</summary>
     protected byte[] ReceiveArray => _receiveBuffer.Array ?? throw new InvalidOperationException("The receive buffer is mapped memory; receive by pointer.");
 

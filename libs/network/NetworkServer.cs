@@ -95,13 +95,13 @@ public sealed class NetworkServer : IDisposable
     public long TotalConnections => Interlocked.Read(ref _totalConnections);
 
     /// <summary>The memory of the replies held for clients that do not read them, across this server's connections.</summary>
-    internal SendBacklog.HeldMemory HeldReplyMemory { get; } = new();
+    internal HeldMemory HeldReplyMemory { get; } = new();
 
     /// <summary>Gets the bytes of memory holding replies for clients that do not read them (blocks of the backlogs), now.</summary>
     public long HeldReplyBytes => HeldReplyMemory.Bytes;
 
     /// <summary>The memory of receive buffers grown beyond the standard size for large messages (mapped from the system).</summary>
-    internal SendBacklog.HeldMemory HeldReceiveMemory { get; } = new();
+    internal HeldMemory HeldReceiveMemory { get; } = new();
 
     /// <summary>Gets the bytes of receive buffers grown for large messages and not yet given back, now.</summary>
     public long HeldReceiveBytes => HeldReceiveMemory.Bytes;

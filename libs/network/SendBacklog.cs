@@ -107,16 +107,6 @@ internal sealed unsafe class SendBacklog
         Length = 0;
     }
 
-    /// <summary>A count of bytes held, shared by the backlogs of one server's connections.</summary>
-    internal sealed class HeldMemory
-    {
-        private long _bytes;
-
-        public long Bytes => System.Threading.Interlocked.Read(ref _bytes);
-
-        public void Add(long bytes) => System.Threading.Interlocked.Add(ref _bytes, bytes);
-    }
-
     /// <summary>Hands bytes to the transport without blocking.</summary>
     public interface ISendBytes
     {

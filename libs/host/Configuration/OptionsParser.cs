@@ -333,13 +333,9 @@ public static class OptionsParser
     /// <summary>--client-output-buffer-limit: Redis's groups of "class hard soft seconds", checked as CONFIG SET checks them.</summary>
     private static void ApplyOutputLimits(ServerOptions server, string text)
     {
-        var limits = new ClientLimits(server);
         if (ClientLimits.CheckOutputLimits(text) is { } error)
             throw new OptionsException($"--client-output-buffer-limit: {error}");
-        limits.SetOutputLimits(text);
-        server.NormalOutputLimit = limits.Normal.Limit;
-        server.ReplicaOutputLimit = limits.Replica.Limit;
-        server.PubSubOutputLimit = limits.PubSub.Limit;
+        ClientLimits.SetOutputLimits(server, text);
     }
 
     /// <summary>

@@ -21,7 +21,6 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     private EpollLoop _loop;
     private readonly int _fd;
     private readonly long _maxBacklog;
-    private readonly NetworkServer _owner;
     private SendBacklog? _backlog;
     /// <summary>When the backlog first passed the soft output limit (TickCount64), 0 while under it.</summary>
     private long _overSoftLimitSince;
@@ -43,7 +42,6 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
         _fd = (int)socket.SafeHandle.DangerousGetHandle();
         _loop = loop;
         _maxBacklog = options.MaxSendBacklog;
-        _owner = server;
     }
 
     /// <inheritdoc />
@@ -180,7 +178,7 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
                     return;
             }
 
-            _backlog ??= new SendBacklog(_owner.HeldReplyMemory);
+            _backlog ??= new SendBacklog(Server.HeldReplyMemory);
             long unsent = _backlog.Length + (length - sent);
             var limits = OutputLimits;
             bool limitPassed = limits is not null && limits.IsPassed(unsent, ref _overSoftLimitSince);

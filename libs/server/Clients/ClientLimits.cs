@@ -135,17 +135,36 @@ public sealed class ClientLimits
     /// Checks a client-output-buffer-limit value: groups of "class hard soft seconds", class normal, replica (or slave)
     /// or pubsub, sizes with Redis's units. Returns null when it is well formed, else Redis's reason.
     /// </summary>
-    public static string? CheckOutputLimits(string value) => ParseOutputLimits(value, null);
+    public static string? CheckOutputLimits(string value) => ParseOutputLimits(value, out _);
 
-    /// <summary>Applies a client-output-buffer-limit value (see <see cref="CheckOutputLimits"/>); classes it does not name keep their limits.</summary>
+    /// <summary>Applies a client-output-buffer-limit value to the running classes; classes it does not name keep their limits.</summary>
     public void SetOutputLimits(string value)
     {
-        if (ParseOutputLimits(value, this) is { } error)
+        if (ParseOutputLimits(value, out var groups) is { } error)
             throw new ArgumentException(error, nameof(value));
+        foreach (var (name, limit) in groups)
+            (name switch { "normal" => Normal, "pubsub" => PubSub, _ => Replica }).Limit = limit;
     }
 
-    private static string? ParseOutputLimits(string value, ClientLimits? target)
+    /// <summary>Applies a client-output-buffer-limit value to the options a server starts with (the host's --client-output-buffer-limit).</summary>
+    public static void SetOutputLimits(ServerOptions options, string value)
     {
+        if (ParseOutputLimits(value, out var groups) is { } error)
+            throw new ArgumentException(error, nameof(value));
+        foreach (var (name, limit) in groups)
+        {
+            switch (name)
+            {
+                case "normal": options.NormalOutputLimit = limit; break;
+                case "pubsub": options.PubSubOutputLimit = limit; break;
+                default: options.ReplicaOutputLimit = limit; break;
+            }
+        }
+    }
+
+    private static string? ParseOutputLimits(string value, out (string Class, OutputLimit Limit)[] groups)
+    {
+        groups = [];
         var parts = value.Split(' ', StringSplitOptions.RemoveEmptyEntries);
         if (parts.Length == 0 || parts.Length % 4 != 0)
             return "Wrong number of arguments in buffer limit configuration.";
@@ -160,19 +179,7 @@ public sealed class ClientLimits
                 return "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
             parsed[i / 4] = (name, new OutputLimit(hard, soft, seconds));
         }
-        if (target != null)
-        {
-            foreach (var (name, limit) in parsed)
-            {
-                var limits = name switch
-                {
-                    "normal" => target.Normal,
-                    "pubsub" => target.PubSub,
-                    _ => target.Replica,
-                };
-                limits.Limit = limit;
-            }
-        }
+        groups = parsed;
         return null;
     }
 

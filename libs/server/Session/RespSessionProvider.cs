@@ -25,16 +25,15 @@ public sealed class RespSessionProvider : ISessionProvider
     public byte[]? Admit(IPEndPoint? remote, bool tls)
     {
         var limits = _server.ClientLimits;
+        if (limits.ProtectedMode && remote != null && !IPAddress.IsLoopback(remote.Address) && DefaultUserHasNoPassword)
+        {
+            _server.Statistics.AddRejectedConnection();
+            return ProtectedModeDenied;
+        }
         if (!limits.TryAdmit())
         {
             _server.Statistics.AddRejectedConnection();
             return MaxClientsReached;
-        }
-        if (limits.ProtectedMode && remote != null && !IPAddress.IsLoopback(remote.Address) && DefaultUserHasNoPassword)
-        {
-            limits.Release();
-            _server.Statistics.AddRejectedConnection();
-            return ProtectedModeDenied;
         }
         return null;
     }

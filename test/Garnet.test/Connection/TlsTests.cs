@@ -104,4 +104,27 @@ public sealed class TlsTests
         Assert.That(OptionsParserTests.Error("--tls"), Does.Contain("--tls: needs --cert-file-name"));
         Assert.That(OptionsParserTests.Error("--tls", "--cert-file-name", "/nonexistent/cert.pfx"), Does.Contain("--cert-file-name"));
     }
+
+    [Test]
+    public void WithClientCertificateRequiredAClientWithoutOneIsRefused()
+    {
+        string certificatePath = Path.Combine(_directory, "server.pem");
+        WritePem(certificatePath, "server");
+        var settings = OptionsParserTests.Settings("--port", "0", "--memory", "16m", "--page", "1m",
+            "--tls", "--cert-file-name", certificatePath, "--client-certificate-required");
+        using var server = new GarnetServer(settings.Server);
+        server.Start();
+
+        using var client = new TcpClient("127.0.0.1", server.Port);
+        using var tls = new SslStream(client.GetStream(), false, (_, _, _, _) => true);
+        Assert.That(() =>
+        {
+            tls.AuthenticateAsClient("localhost");
+            // TLS 1.3 may finish the client's side before the server refuses: the first exchange then fails.
+            var ping = "*1\r\n$4\r\nPING\r\n"u8.ToArray();
+            tls.Write(ping);
+            if (tls.Read(new byte[16]) == 0)
+                throw new IOException("closed by the server");
+        }, Throws.InstanceOf<IOException>().Or.InstanceOf<System.Security.Authentication.AuthenticationException>());
+    }
 }

@@ -39,8 +39,9 @@ public sealed unsafe partial class RespServerSession
     /// <summary>A CONFIG parameter: name, getter and, when mutable, its setter.</summary>
     private sealed class ConfigParameter
     {
-        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null, ConfigValue value = ConfigValue.Text, long min = long.MinValue, long max = long.MaxValue)
+        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null, ConfigValue value = ConfigValue.Text, long min = long.MinValue, long max = long.MaxValue, Func<RespServerSession, string, string?>? check = null)
         {
+            Check = check;
             Name = name;
             NameBytes = Encoding.ASCII.GetBytes(name);
             Kind = kind;
@@ -65,6 +66,9 @@ public sealed unsafe partial class RespServerSession
         public ConfigKind Kind { get; }
         public Func<RespServerSession, string> Get { get; }
         public Action<StoreWrapper, string>? Set { get; }
+
+        /// <summary>Whether the system can give the parameter a well-formed value: null when it can, else Redis's reason (checked before any change applies).</summary>
+        public Func<RespServerSession, string, string?>? Check { get; }
     }
 
     private static readonly ConfigParameter[] s_configParameters =
@@ -89,7 +93,7 @@ public sealed unsafe partial class RespServerSession
         new("appendonly", ConfigKind.Fixed, static _ => "no", value: ConfigValue.YesNo),
         // Clients/ClientLimits.cs: the limits on clients, applied to connections already open.
         new("maxclients", ConfigKind.Mutable, static s => s._server.ClientLimits.MaxClients.ToString(CultureInfo.InvariantCulture),
-            SetMaxClients, ConfigValue.Integer, 1, int.MaxValue),
+            SetMaxClients, ConfigValue.Integer, 1, int.MaxValue, static (s, value) => s.MaxClientsUnavailable(value)),
         new("timeout", ConfigKind.Mutable, static s => s._server.ClientLimits.TimeoutSeconds.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.ClientLimits.TimeoutSeconds = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
         new("tcp-keepalive", ConfigKind.Mutable, static s => s._server.ClientLimits.TcpKeepAliveSeconds.ToString(CultureInfo.InvariantCulture),
@@ -145,13 +149,11 @@ public sealed unsafe partial class RespServerSession
     private static void SetMaxClients(StoreWrapper server, string value) => server.ClientLimits.MaxClients = int.Parse(value, CultureInfo.InvariantCulture);
 
     /// <summary>
-    /// Whether the system can give a parameter the value: maxclients needs a descriptor per client, and the process's
-    /// limit is raised as far as it goes first (Redis's words when it cannot), or null when it can.
+    /// maxclients needs a descriptor per client: the process's limit is raised as far as it goes first; Redis's words
+    /// when it still cannot hold <paramref name="value"/> clients, or null.
     /// </summary>
-    private string? ConfigAvailabilityError(ConfigParameter parameter, string value)
+    private string? MaxClientsUnavailable(string value)
     {
-        if (parameter.Name != "maxclients")
-            return null;
         int requested = int.Parse(value, CultureInfo.InvariantCulture);
         int fitting = ClientLimits.FitToDescriptors(requested, _server.ClientLimits.Connected, out _);
         return fitting < requested
@@ -296,7 +298,7 @@ public sealed unsafe partial class RespServerSession
                 }
             }
             string value = _args[i + 1].ToString();
-            if ((ConfigValueError(parameter.Value, value) ?? ConfigRangeError(parameter, value) ?? ConfigAvailabilityError(parameter, value)) is { } malformed)
+            if ((ConfigValueError(parameter.Value, value) ?? ConfigRangeError(parameter, value) ?? parameter.Check?.Invoke(this, value)) is { } malformed)
             {
                 WriteConfigSetFailed(name, malformed);
                 return;
