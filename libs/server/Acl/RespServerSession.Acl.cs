@@ -27,6 +27,18 @@ public sealed unsafe partial class RespServerSession
     /// (inside a script, the script's error), counts it in INFO and adds it to the ACL log.
     /// </summary>
     /// <summary>
+    /// Whether the current user may run the current command (<c>_args</c>), in order of cost: a user allowed everything
+    /// (one test), the inline check, then the full checker, which also writes and logs a refusal. Dispatch, EXEC and
+    /// scripts all ask here.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private bool Permitted(RespCommandInfo info, AclLogContext context)
+    {
+        var user = _aclUser.Current;
+        return user.IsUnrestricted || QuickAllows(user, info) || CheckPermission(user, info, context);
+    }
+
+    /// <summary>
     /// The common case of a restricted user checked inline: only its root selector decides, channels are unrestricted, and
     /// the command's keys are at the command table's positions. True when that allows the command; false when it does
     /// not or the case is not this one, and <see cref="CheckPermission"/> then decides (and words any refusal). The

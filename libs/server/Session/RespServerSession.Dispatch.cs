@@ -82,8 +82,7 @@ public sealed unsafe partial class RespServerSession
         // everything (the default user, usually) costs one test.
         if (Authenticated || (info.Flags & CommandFlags.NoAuth) == 0)
         {
-            var user = _aclUser.Current;
-            if (!user.IsUnrestricted && !QuickAllows(user, info) && !CheckPermission(user, info, AclLogContext.TopLevel))
+            if (!Permitted(info, AclLogContext.TopLevel))
             {
                 FlagTransactionError();
                 return;

@@ -406,8 +406,7 @@ public sealed unsafe partial class RespServerSession
         _currentCommand = info;
         LastCommand = info.Command;
         // ACL is checked again at EXEC, as Redis does: the user may have changed since the command was queued.
-        var user = _aclUser.Current;
-        if (!user.IsUnrestricted && !CheckPermission(user, info, AclLogContext.Multi))
+        if (!Permitted(info, AclLogContext.Multi))
             return;
         _server.Statistics.AddCommandCall(_commandCalls, info.Command);
         if (lockedIndex < 0)

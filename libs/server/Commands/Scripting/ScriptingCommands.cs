@@ -222,7 +222,7 @@ public sealed unsafe partial class RespServerSession
             {
                 _writer.WriteError("ERR Write commands are not allowed from read-only scripts."u8);
             }
-            else if (!_aclUser.Current.IsUnrestricted && !CheckPermission(_aclUser.Current, info, AclLogContext.Lua))
+            else if (!Permitted(info, AclLogContext.Lua))
             {
                 // The refusal is the script's error (written by CheckPermission).
             }
