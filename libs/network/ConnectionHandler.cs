@@ -5,9 +5,15 @@ using System.Threading;
 namespace Garnet.networking;
 
 /// <summary>
-/// One accepted connection: owns its socket, its pinned receive and send buffers and its consumer, and runs the
-/// receive-consume loop. Subclasses supply the transport (raw socket or TLS stream).
+/// One accepted connection: owns its socket and its consumer, holds pinned receive and send buffers while it has
+/// bytes in them, and runs the receive-consume loop. Subclasses supply the transport (raw socket or TLS stream).
 /// </summary>
+/// <remarks>
+/// Buffers are lent, not owned: the send buffer from when the consumer first writes until it releases it
+/// (<see cref="ReleaseSendBuffer"/>), and, for transports that receive on their own thread
+/// (<see cref="ReceivesByPointer"/>), the receive buffer only while a partial command waits in it; otherwise they
+/// receive into their thread's buffer (<see cref="BorrowReceiveBuffer"/>). An idle connection then holds no buffer.
+/// </remarks>
 /// <remarks>
 /// Threading: the connection has a single logical receive flow. It starts on a thread-pool thread, and each receive
 /// completion continues it on the thread that completed the receive; the consumer runs on that thread with no
@@ -25,8 +31,12 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     private readonly NetworkServer _server;
     private readonly int _initialReceiveBufferSize;
     private readonly int _maxReceiveBufferSize;
-    private readonly PinnedBuffer _sendBuffer;
+    private readonly int _sendBufferSize;
+    /// <summary>The lent send buffer, or empty (null pointer) while the consumer holds none.</summary>
+    private PinnedBuffer _sendBuffer;
+    /// <summary>The receive buffer: the connection's own, the receiving thread's (<see cref="_receiveBorrowed"/>), or empty.</summary>
     private PinnedBuffer _receiveBuffer;
+    private bool _receiveBorrowed;
     private int _bytesInBuffer;
     private int _peakBytesInBuffer;
     private readonly long _descriptor;
@@ -37,27 +47,55 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     private volatile bool _aborted;
     private int _closed;
 
-    protected ConnectionHandler(NetworkServer server, Socket socket, NetworkServerOptions options, string localEndpoint, string remoteEndpoint)
+    private readonly Socket? _socket;
+
+    /// <param name="server">The server the connection belongs to.</param>
+    /// <param name="socket">The connection's socket, or null for a transport that owns the bare descriptor.</param>
+    /// <param name="descriptor">The socket's descriptor (or handle).</param>
+    /// <param name="options">Buffer sizes.</param>
+    /// <param name="localEndpoint">The server's end, as CLIENT LIST shows it.</param>
+    /// <param name="remoteEndpoint">The client's end.</param>
+    protected ConnectionHandler(NetworkServer server, Socket? socket, long descriptor, NetworkServerOptions options, string localEndpoint, string remoteEndpoint)
     {
         _server = server;
-        Socket = socket;
+        _socket = socket;
+        _descriptor = descriptor;
         LocalEndpoint = localEndpoint;
         RemoteEndpoint = remoteEndpoint;
         _initialReceiveBufferSize = options.ReceiveBufferSize;
         _maxReceiveBufferSize = options.MaxReceiveBufferSize;
-        _receiveBuffer = server.BufferPool.RentReceive();
-        _sendBuffer = server.BufferPool.RentSend();
-        _descriptor = socket.Handle.ToInt64();
+        _sendBufferSize = options.SendBufferSize;
+        // Transports that receive by pointer borrow their thread's buffer; the others keep one for a pending receive.
+        if (!ReceivesByPointer)
+            _receiveBuffer = server.BufferPool.RentReceive();
     }
 
     /// <summary>Gets the connection whose consumer is running on the calling thread, or <see langword="null"/>.</summary>
     internal static ConnectionHandler? Current => t_consuming;
 
     /// <inheritdoc />
-    public byte* SendBufferStart => _sendBuffer.Pointer;
+    public byte* SendBufferStart
+    {
+        get
+        {
+            if (_sendBuffer.Pointer == null)
+                _sendBuffer = _server.BufferPool.RentSend();
+            return _sendBuffer.Pointer;
+        }
+    }
 
     /// <inheritdoc />
-    public int SendBufferLength => _sendBuffer.Length;
+    public int SendBufferLength => _sendBufferSize;
+
+    /// <inheritdoc />
+    public void ReleaseSendBuffer()
+    {
+        var buffer = _sendBuffer;
+        if (buffer.Pointer == null)
+            return;
+        _sendBuffer = default;
+        _server.BufferPool.ReturnSend(buffer);
+    }
 
     /// <inheritdoc />
     public virtual long UnsentBytes => 0;
@@ -74,7 +112,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     /// <inheritdoc />
     public ConnectionBuffers Buffers
         => new(_descriptor, Volatile.Read(ref _bytesInBuffer), _receiveBuffer.Length, Volatile.Read(ref _peakBytesInBuffer),
-            _sendBuffer.Length, UnsentBytes, UnsentBlocks, WaitingToWrite);
+            _sendBuffer.Array?.Length ?? 0, UnsentBytes, UnsentBlocks, WaitingToWrite);
 
     /// <summary>Gets the number of blocks <see cref="UnsentBytes"/> are kept in.</summary>
     protected virtual int UnsentBlocks => 0;
@@ -94,7 +132,11 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     /// <inheritdoc />
     public string LocalEndpoint { get; }
 
-    protected Socket Socket { get; }
+    /// <summary>Gets the socket's descriptor (or handle).</summary>
+    protected long Descriptor => _descriptor;
+
+    /// <summary>Gets the socket of a transport built on one (all but those that own the bare descriptor).</summary>
+    protected Socket Socket => _socket ?? throw new InvalidOperationException("This transport owns a bare descriptor.");
 
     /// <summary>Gets the server the connection belongs to.</summary>
     protected NetworkServer Server => _server;
@@ -111,6 +153,27 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
     /// <summary>Gets the address of the receive buffer; it changes when the buffer grows.</summary>
     protected byte* ReceivePointer => _receiveBuffer.Pointer;
+
+    /// <summary>Gets whether the connection holds no receive buffer (nothing partial is waiting); see <see cref="BorrowReceiveBuffer"/>.</summary>
+    protected bool HasNoReceiveBuffer => _receiveBuffer.Pointer == null;
+
+    /// <summary>
+    /// Receives the next bytes into <paramref name="threadBuffer"/>, a buffer of the receiving thread's, when the
+    /// connection holds none (<see cref="HasNoReceiveBuffer"/>); after the consumer ran, a partial command left in it is
+    /// copied to a buffer of the connection's own. Only for transports that <see cref="ReceivesByPointer"/>.
+    /// </summary>
+    protected void BorrowReceiveBuffer(PinnedBuffer threadBuffer)
+    {
+        _receiveBuffer = threadBuffer;
+        _receiveBorrowed = true;
+    }
+
+    /// <summary>Hands back the thread's buffer after a receive that brought nothing (it must never outlive the receive).</summary>
+    protected void EndBorrowedReceive()
+    {
+        if (_receiveBorrowed)
+            GiveUpReceiveBuffer();
+    }
 
     /// <summary>Gets whether a send failed (the connection is broken and closes).</summary>
     protected bool HasSendFailed => _sendFailed;
@@ -153,7 +216,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
         try
         {
-            SendCore(_sendBuffer.Array!, length);
+            SendCore(_sendBuffer.Array ?? throw new InvalidOperationException("Send without a send buffer."), length);
             return true;
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or System.IO.IOException)
@@ -173,7 +236,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         // flow: a pending receive completes with end-of-stream once the socket is shut down. Everything sent so far is
         // already with the kernel (Send is synchronous), and the FIN queues behind it.
         if (t_consuming != this)
-            ShutdownSocket(SocketShutdown.Both);
+            ShutdownTransport(SocketShutdown.Both);
     }
 
     /// <summary>Ends the connection on behalf of the server (shutdown). Callable from any thread.</summary>
@@ -185,6 +248,19 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
     /// <summary>Makes the receive flow end soon; by default by closing the socket under it, which fails its pending receive.</summary>
     protected virtual void AbortTransport() => Socket.Dispose();
+
+    /// <summary>Shuts the socket down in <paramref name="how"/>; callable from any thread, harmless once closed.</summary>
+    protected virtual void ShutdownTransport(SocketShutdown how)
+    {
+        try
+        {
+            Socket.Shutdown(how);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already closed or reset.
+        }
+    }
 
     /// <summary>Closes the connection for a server shutdown, from the thread that owns its receive flow.</summary>
     internal void CloseForShutdown() => Close(CloseReason.ServerShutdown);
@@ -270,20 +346,51 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
         if (remaining == 0)
         {
-            // A buffer that grew for one large message goes back to the normal size once that message is done.
-            if (_receiveBuffer.Length > _initialReceiveBufferSize)
+            if (ReceivesByPointer)
             {
+                // Nothing partial: the connection gives its buffer back and receives into its thread's next time. The
+                // peak (CLIENT LIST rbp) starts over only after a buffer grown for a large message, as before.
+                if (_receiveBuffer.Length > _initialReceiveBufferSize)
+                    _peakBytesInBuffer = 0;
+                GiveUpReceiveBuffer();
+            }
+            else if (_receiveBuffer.Length > _initialReceiveBufferSize)
+            {
+                // A buffer that grew for one large message goes back to the normal size once that message is done.
                 ReleaseReceiveBuffer();
                 _receiveBuffer = _server.BufferPool.RentReceive();
                 _peakBytesInBuffer = 0;
             }
         }
-        else if (remaining == _receiveBuffer.Length && !TryGrowReceiveBuffer())
+        else if (remaining == _receiveBuffer.Length)
         {
-            Close(CloseReason.MessageTooLarge);
-            return false;
+            if (!TryGrowReceiveBuffer())
+            {
+                Close(CloseReason.MessageTooLarge);
+                return false;
+            }
+        }
+        else if (_receiveBorrowed)
+        {
+            // The thread's buffer serves the next connection: the partial command moves to one of this connection's own.
+            var own = _server.BufferPool.RentReceive();
+            Buffer.MemoryCopy(_receiveBuffer.Pointer, own.Pointer, own.Length, remaining);
+            _receiveBuffer = own;
+            _receiveBorrowed = false;
         }
         return true;
+    }
+
+    /// <summary>Drops the receive buffer (returned to the pool, given back to the system, or the thread's, left to it).</summary>
+    private void GiveUpReceiveBuffer()
+    {
+        if (_receiveBorrowed)
+            _receiveBorrowed = false;
+        else if (_receiveBuffer.IsMapped)
+            ReleaseReceiveBuffer();
+        else if (_receiveBuffer.Pointer != null)
+            _server.BufferPool.ReturnReceive(_receiveBuffer);
+        _receiveBuffer = default;
     }
 
     /// <summary>Closes the connection after a receive completed with <paramref name="error"/>.</summary>
@@ -318,7 +425,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         if (reason == CloseReason.CloseRequested)
             DrainBeforeClose();
         DisposeTransport();
-        Socket.Dispose();
+        _socket?.Dispose();
 
         if (_consumer is not null)
         {
@@ -332,13 +439,11 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
             }
         }
 
-        // Only this connection's own receive loop closes it, after its last socket operation and
-        // consumer call, so nothing can touch the buffers any more.
-        if (_receiveBuffer.IsMapped)
-            ReleaseReceiveBuffer();
-        else
-            _server.BufferPool.ReturnReceive(_receiveBuffer);
-        _server.BufferPool.ReturnSend(_sendBuffer);
+        // Only this connection's own receive loop closes it, after its last socket operation and consumer call, so
+        // nothing can touch the receive buffer any more. A send buffer the consumer still holds is left to the GC: a
+        // thread delivering to it late may still have its address, so it must not serve another connection.
+        GiveUpReceiveBuffer();
+        _sendBuffer = default;
         _server.OnConnectionClosed(this);
     }
 
@@ -346,33 +451,21 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     /// Sends FIN after the replies and discards request bytes that already arrived: closing a socket with unread
     /// input makes the kernel send RST, which can destroy replies the client has not read yet.
     /// </summary>
-    private void DrainBeforeClose()
+    protected virtual void DrainBeforeClose()
     {
         try
         {
             Socket.Shutdown(SocketShutdown.Send);
-            var scratch = _sendBuffer.Array!;
-            for (var i = 0; i < 16 && Socket.Available > 0; i++)
+            Span<byte> scratch = stackalloc byte[16 * 1024];
+            for (var i = 0; i < 64 && Socket.Available > 0; i++)
             {
-                if (Socket.Receive(scratch, 0, Math.Min(Socket.Available, scratch.Length), SocketFlags.None) == 0)
+                if (Socket.Receive(scratch[..Math.Min(Socket.Available, scratch.Length)], SocketFlags.None) == 0)
                     break;
             }
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
             // Already broken: nothing left to be graceful about.
-        }
-    }
-
-    private void ShutdownSocket(SocketShutdown how)
-    {
-        try
-        {
-            Socket.Shutdown(how);
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // Already closed or reset.
         }
     }
 
@@ -395,7 +488,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         if (grown.IsMapped)
             _server.HeldReceiveMemory.Add(grown.Length);
         Buffer.MemoryCopy(_receiveBuffer.Pointer, grown.Pointer, grown.Length, _bytesInBuffer);
-        ReleaseReceiveBuffer();
+        GiveUpReceiveBuffer();
         _receiveBuffer = grown;
         return true;
     }

@@ -11,11 +11,21 @@ namespace Garnet.networking;
 /// </remarks>
 public unsafe interface INetworkSender
 {
-    /// <summary>Gets the start of the buffer replies are written into. It is pinned and stays valid for the life of the connection.</summary>
+    /// <summary>
+    /// Gets the start of the buffer replies are written into. It is pinned and stays valid until
+    /// <see cref="ReleaseSendBuffer"/>; reading it after that lends the connection a buffer again (perhaps another one).
+    /// </summary>
     byte* SendBufferStart { get; }
 
-    /// <summary>Gets the size in bytes of the buffer at <see cref="SendBufferStart"/>.</summary>
+    /// <summary>Gets the size in bytes of the buffer at <see cref="SendBufferStart"/>; the same for every buffer lent.</summary>
     int SendBufferLength { get; }
+
+    /// <summary>
+    /// Gives the send buffer back to the server's pool, so an idle connection holds none. Call only when everything
+    /// written was sent and nothing (no copy of a pointer) will write into the buffer again: the next writer reads
+    /// <see cref="SendBufferStart"/> afresh. Calls must not overlap <see cref="Send"/>.
+    /// </summary>
+    void ReleaseSendBuffer();
 
     /// <summary>Gets the remote end of the connection as "ip:port", or the socket path for a Unix domain socket.</summary>
     string RemoteEndpoint { get; }

@@ -24,13 +24,13 @@ public sealed class NetworkServer : IDisposable
     private readonly EndPoint _endpoint;
     private readonly NetworkServerOptions _options;
 
-    /// <summary>Buffers of each kind (receive, send) kept for reuse after their connections close.</summary>
-    private const int MaxPooledBuffersPerKind = 1024;
+    /// <summary>Buffers of each kind (receive, send) kept for reuse between the batches and connections that borrow them.</summary>
+    private const int MaxPooledBuffersPerKind = 64;
 
-    /// <summary>The connections' receive and send buffers, recycled across connections.</summary>
+    /// <summary>The connections' receive and send buffers, lent while they hold bytes.</summary>
     internal PinnedBufferPool BufferPool { get; }
 
-    /// <summary>Buffers of closed connections waiting to serve new ones (diagnostics).</summary>
+    /// <summary>Buffers waiting to be lent to connections (diagnostics).</summary>
     public int PooledBufferCount => BufferPool.Count;
 
     /// <summary>What the epoll event loops have done so far, summed over the loops (diagnostics).</summary>
@@ -358,7 +358,7 @@ public sealed class NetworkServer : IDisposable
         try
         {
             for (var i = 0; i < count; i++)
-                loops[i] = new EpollLoop($"Garnet event loop {i}", HandOffTarget, _options.BusyPoll);
+                loops[i] = new EpollLoop($"Garnet event loop {i}", HandOffTarget, _options.BusyPoll, _options.ReceiveBufferSize);
         }
         catch
         {
@@ -390,7 +390,7 @@ public sealed class NetworkServer : IDisposable
                 if (loop != busy && !loop.IsBusy)
                     return loop;
             }
-            var spare = new EpollLoop($"Garnet event loop {_loops.Length}", HandOffTarget, _options.BusyPoll);
+            var spare = new EpollLoop($"Garnet event loop {_loops.Length}", HandOffTarget, _options.BusyPoll, _options.ReceiveBufferSize);
             _loops = [.. _loops, spare];
             return spare;
         }

@@ -1,61 +1,75 @@
-using System.Collections.Concurrent;
 using System.Threading;
 
 namespace Garnet.networking;
 
 /// <summary>
-/// Recycles the connections' receive and send buffers, so connection churn does not allocate (and
-/// pin) a fresh pair of large arrays per client. Only buffers of the server's standard sizes are
-/// kept; grown receive buffers are left to the GC. A connection returns its buffers after it has
-/// fully closed, when no socket operation or consumer can still touch them.
+/// Lends the connections' receive and send buffers for as long as they hold bytes. An idle connection holds none: its
+/// send buffer comes back when the consumer has sent a batch's replies (<see cref="INetworkSender.ReleaseSendBuffer"/>)
+/// and its receive buffer when a batch leaves no partial command. So the buffers in use are about as many as the
+/// connections busy at once, however many are connected, and the same few stay warm in the cache.
 /// </summary>
+/// <remarks>
+/// A fixed set of slots taken and filled with one interlocked exchange each: renting and returning happen once per
+/// batch on the event loops' threads, so they must not allocate or lock. Only buffers of the server's standard sizes
+/// come back; a buffer returned when every slot is full is left to the GC.
+/// </remarks>
 internal sealed class PinnedBufferPool
 {
-    private readonly ConcurrentStack<byte[]> _receiveBuffers = new();
-    private readonly ConcurrentStack<byte[]> _sendBuffers = new();
+    private readonly byte[]?[] _receiveBuffers;
+    private readonly byte[]?[] _sendBuffers;
     private readonly int _receiveSize;
     private readonly int _sendSize;
-    private readonly int _maxRetained;
-    private int _retainedReceive;
-    private int _retainedSend;
 
-    public PinnedBufferPool(int receiveSize, int sendSize, int maxRetained)
+    public PinnedBufferPool(int receiveSize, int sendSize, int slotsPerKind)
     {
         _receiveSize = receiveSize;
         _sendSize = sendSize;
-        _maxRetained = maxRetained;
+        _receiveBuffers = new byte[]?[slotsPerKind];
+        _sendBuffers = new byte[]?[slotsPerKind];
     }
 
-    /// <summary>Buffers waiting for reuse (for tests).</summary>
-    public int Count => _receiveBuffers.Count + _sendBuffers.Count;
+    /// <summary>Buffers waiting to be lent (for tests).</summary>
+    public int Count => CountIn(_receiveBuffers) + CountIn(_sendBuffers);
 
-    public PinnedBuffer RentReceive() => Rent(_receiveBuffers, ref _retainedReceive, _receiveSize);
+    public int ReceiveSize => _receiveSize;
 
-    public PinnedBuffer RentSend() => Rent(_sendBuffers, ref _retainedSend, _sendSize);
+    public PinnedBuffer RentReceive() => Rent(_receiveBuffers, _receiveSize);
 
-    public void ReturnReceive(PinnedBuffer buffer) => Return(_receiveBuffers, ref _retainedReceive, _receiveSize, buffer);
+    public PinnedBuffer RentSend() => Rent(_sendBuffers, _sendSize);
 
-    public void ReturnSend(PinnedBuffer buffer) => Return(_sendBuffers, ref _retainedSend, _sendSize, buffer);
+    public void ReturnReceive(PinnedBuffer buffer) => Return(_receiveBuffers, _receiveSize, buffer);
 
-    private static PinnedBuffer Rent(ConcurrentStack<byte[]> stack, ref int retained, int size)
+    public void ReturnSend(PinnedBuffer buffer) => Return(_sendBuffers, _sendSize, buffer);
+
+    private static PinnedBuffer Rent(byte[]?[] slots, int size)
     {
-        if (stack.TryPop(out var array))
+        for (var i = 0; i < slots.Length; i++)
         {
-            Interlocked.Decrement(ref retained);
-            return PinnedBuffer.Wrap(array);
+            if (Volatile.Read(ref slots[i]) is not null && Interlocked.Exchange(ref slots[i], null) is { } array)
+                return PinnedBuffer.Wrap(array);
         }
         return PinnedBuffer.Allocate(size);
     }
 
-    private void Return(ConcurrentStack<byte[]> stack, ref int retained, int size, PinnedBuffer buffer)
+    private static void Return(byte[]?[] slots, int size, PinnedBuffer buffer)
     {
-        if (buffer.Array is null || buffer.Length != size)
+        if (buffer.Array is not { } array || array.Length != size)
             return;
-        if (Interlocked.Increment(ref retained) > _maxRetained)
+        for (var i = 0; i < slots.Length; i++)
         {
-            Interlocked.Decrement(ref retained);
-            return;
+            if (Volatile.Read(ref slots[i]) is null && Interlocked.CompareExchange(ref slots[i], array, null) is null)
+                return;
         }
-        stack.Push(buffer.Array);
+    }
+
+    private static int CountIn(byte[]?[] slots)
+    {
+        var count = 0;
+        for (var i = 0; i < slots.Length; i++)
+        {
+            if (Volatile.Read(ref slots[i]) is not null)
+                count++;
+        }
+        return count;
     }
 }

@@ -12,7 +12,7 @@ internal sealed class SocketConnectionHandler : ConnectionHandler
     private readonly SocketAsyncEventArgs _receiveArgs;
 
     public SocketConnectionHandler(NetworkServer server, Socket socket, NetworkServerOptions options, string localEndpoint, string remoteEndpoint)
-        : base(server, socket, options, localEndpoint, remoteEndpoint)
+        : base(server, socket, socket.Handle.ToInt64(), options, localEndpoint, remoteEndpoint)
     {
         _receiveArgs = new SocketAsyncEventArgs();
         _receiveArgs.Completed += OnReceiveCompleted;

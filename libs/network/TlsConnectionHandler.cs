@@ -20,7 +20,7 @@ internal sealed class TlsConnectionHandler : ConnectionHandler
     private readonly SslStream _stream;
 
     public TlsConnectionHandler(NetworkServer server, Socket socket, NetworkServerOptions options, string localEndpoint, string remoteEndpoint, CancellationToken serverShutdown)
-        : base(server, socket, options, localEndpoint, remoteEndpoint)
+        : base(server, socket, socket.Handle.ToInt64(), options, localEndpoint, remoteEndpoint)
     {
         _tlsOptions = options.TlsOptions!;
         _handshakeTimeout = options.TlsHandshakeTimeout;

@@ -64,6 +64,25 @@ public sealed class IdleReclaimTests
     }
 
     [Test]
+    public void AskedToReclaimItLooksAgainAfterBackingOff()
+    {
+        using var ts = new TestStore(new StoreOptions { PageSizeBits = 12, MemorySize = 256 * PageSize });
+        var session = ts.Session;
+        for (int i = 0; i < 2000; i++)
+            Assert.That(session.Upsert(Key("live", i), TestData.Value(i, 150), default).IsCreatedRecord, Is.True);
+        // Mostly live pages make the idle looks back off (1 s, 2 s, 4 s ...).
+        Thread.Sleep(2500);
+        Assert.That(ts.Store.IdlePagesReclaimed, Is.Zero);
+        for (int i = 0; i < 2000; i++)
+            Assert.That(session.Delete(Key("live", i)).Found, Is.True);
+
+        ts.Store.ReclaimDeadPagesSoon(); // MEMORY PURGE
+        Assert.That(WaitFor(() => ts.Log.PagesInMemory <= 4), Is.True, $"pages in memory {ts.Log.PagesInMemory}");
+        Assert.That(ts.Store.IdlePagesReclaimed, Is.GreaterThan(0));
+        Assert.That(session.ScanAll(), Is.Empty);
+    }
+
+    [Test]
     public void PagesThatAreMostlyLiveStay()
     {
         using var ts = new TestStore(new StoreOptions { PageSizeBits = 12, MemorySize = 256 * PageSize });

@@ -54,6 +54,11 @@ internal sealed unsafe class NullNetworkSender : INetworkSender, IDisposable
     {
     }
 
+    /// <summary>The buffer is this sender's own for its life: nothing to give back.</summary>
+    public void ReleaseSendBuffer()
+    {
+    }
+
     public void ReleaseOtherConnections()
     {
     }

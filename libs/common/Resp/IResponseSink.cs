@@ -11,4 +11,12 @@ public unsafe interface IResponseSink
 
     /// <summary>Sends the first <paramref name="length"/> bytes; afterwards the whole buffer is free. False if the destination is gone.</summary>
     bool Flush(int length);
+
+    /// <summary>
+    /// The writer holds no pointer into the buffer any more and everything written was flushed: a sink that lends its
+    /// buffer may take it back, and <see cref="BufferStart"/> lends one again. Sinks that own theirs do nothing.
+    /// </summary>
+    void ReleaseBuffer()
+    {
+    }
 }

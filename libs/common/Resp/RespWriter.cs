@@ -22,14 +22,35 @@ public unsafe struct RespWriter
     /// <summary>False once the sink reported its destination gone; later writes are dropped.</summary>
     public bool Healthy { get; private set; }
 
-    /// <summary>Attaches the writer to <paramref name="sink"/>, starting at the beginning of its buffer.</summary>
+    /// <summary>
+    /// Attaches the writer to <paramref name="sink"/>. Its buffer is taken at the first write, so a connection that
+    /// writes nothing never holds one (see <see cref="ReleaseBuffer"/>).
+    /// </summary>
     public void Attach(IResponseSink sink)
     {
         _sink = sink;
-        _start = sink.BufferStart;
-        _current = _start;
-        _end = _start + sink.BufferLength;
+        _start = _current = _end = null;
         Healthy = true;
+    }
+
+    /// <summary>
+    /// Sends what was written and gives the sink's buffer back (<see cref="IResponseSink.ReleaseBuffer"/>); the next
+    /// write takes one again. For the end of a batch of replies, when nothing else holds a pointer into the buffer.
+    /// </summary>
+    public void ReleaseBuffer()
+    {
+        if (_start == null)
+            return;
+        Flush();
+        _start = _current = _end = null;
+        _sink!.ReleaseBuffer();
+    }
+
+    private void TakeBuffer()
+    {
+        _start = _sink!.BufferStart;
+        _end = _start + _sink.BufferLength;
+        _current = _start;
     }
 
     /// <summary>Bytes written since the last flush.</summary>
@@ -62,7 +83,10 @@ public unsafe struct RespWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void FlushForSpace(int bytes)
     {
-        Flush();
+        if (_start == null && _sink != null)
+            TakeBuffer();
+        else
+            Flush();
         if (_current + bytes > _end)
             throw new InvalidOperationException("Reply element larger than the send buffer.");
     }
@@ -75,8 +99,13 @@ public unsafe struct RespWriter
             long room = _end - _current;
             if (room == 0)
             {
-                Flush();
+                if (_start == null && _sink != null)
+                    TakeBuffer();
+                else
+                    Flush();
                 room = _end - _current;
+                if (room == 0)
+                    throw new InvalidOperationException("The reply sink has no buffer.");
             }
             int chunk = (int)Math.Min(room, bytes.Length);
             bytes.Slice(0, chunk).CopyTo(new Span<byte>(_current, chunk));

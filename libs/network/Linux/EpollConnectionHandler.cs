@@ -13,6 +13,12 @@ namespace Garnet.networking.Linux;
 /// other connections meanwhile; reading resumes once the backlog has drained, which bounds what a slow reader can make
 /// the server hold to the replies of one received batch. Sends may come from other threads too (pub/sub delivery,
 /// blocked commands waking up), so the send state is guarded by a lock that the hot path takes uncontended.
+/// <para>
+/// The connection owns the bare descriptor, not a <see cref="Socket"/>: the socket object, its safe handle and its
+/// cached addresses would be most of what an idle connection costs. Without the handle's reference counting, the
+/// lock also orders every use of the descriptor from other threads (send, shutdown) before its close, after which
+/// <see cref="_transportClosed"/> keeps them off a number the kernel may already have given to a new connection.
+/// </para>
 /// </remarks>
 internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
 {
@@ -36,10 +42,9 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     private volatile bool _closeWhenSent;
 
     public EpollConnectionHandler(NetworkServer server, Socket socket, NetworkServerOptions options, EpollLoop loop, string localEndpoint, string remoteEndpoint)
-        : base(server, socket, options, localEndpoint, remoteEndpoint)
+        : base(server, socket: null, TakeDescriptor(socket), options, localEndpoint, remoteEndpoint)
     {
-        socket.Blocking = false;
-        _fd = (int)socket.SafeHandle.DangerousGetHandle();
+        _fd = (int)Descriptor;
         _loop = loop;
         _maxBacklog = options.MaxSendBacklog;
     }
@@ -97,6 +102,15 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
         }
     }
 
+    /// <summary>Takes the descriptor from <paramref name="socket"/>, which then neither closes it nor needs finalizing.</summary>
+    private static long TakeDescriptor(Socket socket)
+    {
+        var descriptor = socket.Handle.ToInt64();
+        socket.SafeHandle.SetHandleAsInvalid();
+        GC.SuppressFinalize(socket);
+        return descriptor;
+    }
+
     /// <summary>Handles what epoll reported for this connection. Loop thread only.</summary>
     internal void OnEvents(uint events)
     {
@@ -142,6 +156,8 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     /// <summary>One receive per readiness report; level-triggered epoll reports the connection again if more is waiting.</summary>
     private void Receive()
     {
+        if (HasNoReceiveBuffer)
+            BorrowReceiveBuffer(_loop.ReceiveBuffer);
         var received = LinuxSockets.Receive(_fd, ReceivePointer + ReceiveOffset, ReceiveCount);
         if (received > 0)
         {
@@ -156,7 +172,10 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
 
         var errno = LinuxSockets.Errno;
         if (errno is LinuxSockets.EAGAIN or LinuxSockets.EINTR)
+        {
+            EndBorrowedReceive();
             return;
+        }
         CloseOnReceiveError(LinuxSockets.ToSocketError(errno));
     }
 
@@ -188,7 +207,7 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
                 // client-output-buffer-limit; _maxBacklog is a backstop for classes without a limit).
                 if (limitPassed)
                     limits!.CountDisconnection();
-                Socket.Shutdown(SocketShutdown.Both);
+                _ = LinuxSockets.Shutdown(_fd, SocketShutdown.Both);
                 _backlog.Clear();
                 throw new SocketException((int)SocketError.NoBufferSpaceAvailable);
             }
@@ -262,15 +281,31 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     }
 
     /// <summary>Wakes the loop (a pending read returns end of stream) instead of closing the descriptor under it.</summary>
-    protected override void AbortTransport()
+    protected override void AbortTransport() => ShutdownTransport(SocketShutdown.Both);
+
+    /// <inheritdoc />
+    protected override void ShutdownTransport(SocketShutdown how)
     {
-        try
+        lock (_sendLock)
         {
-            Socket.Shutdown(SocketShutdown.Both);
+            // Failure means it is already reset or shut: the loop has seen, or will see, the hang-up.
+            if (!_transportClosed)
+                _ = LinuxSockets.Shutdown(_fd, how);
         }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+    }
+
+    /// <summary>Sends FIN after the replies and discards request bytes already received (see the base).</summary>
+    protected override void DrainBeforeClose()
+    {
+        lock (_sendLock)
         {
-            // Already closed or reset: the loop has seen, or will see, the hang-up.
+            if (_transportClosed || LinuxSockets.Shutdown(_fd, SocketShutdown.Send) != 0)
+                return;
+        }
+        // The loop thread closes the descriptor, and this is the loop thread: no lock needed to read from it.
+        var scratch = stackalloc byte[16 * 1024];
+        for (var i = 0; i < 64 && LinuxSockets.Receive(_fd, scratch, 16 * 1024) > 0; i++)
+        {
         }
     }
 
@@ -285,6 +320,7 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
                 _registered = false;
             }
             _backlog?.Clear();
+            LinuxSockets.CloseDescriptor(_fd);
         }
         if (_slot >= 0)
         {

@@ -53,9 +53,11 @@ internal sealed unsafe class EpollLoop : IDisposable
     /// <param name="name">The thread's name.</param>
     /// <param name="handOffTarget">Picks a loop other than the given one, free to take its connections.</param>
     /// <param name="busyPoll">How long the loop polls without sleeping after its last events; zero to always sleep.</param>
-    public EpollLoop(string name, Func<EpollLoop, EpollLoop> handOffTarget, TimeSpan busyPoll)
+    /// <param name="receiveBufferSize">Size of the buffer the loop's connections receive into.</param>
+    public EpollLoop(string name, Func<EpollLoop, EpollLoop> handOffTarget, TimeSpan busyPoll, int receiveBufferSize)
     {
         _handOffTarget = handOffTarget;
+        ReceiveBuffer = PinnedBuffer.Allocate(receiveBufferSize);
         _busyPollTicks = (long)(busyPoll.TotalSeconds * Stopwatch.Frequency);
         _epoll = LinuxSockets.CreateEpoll();
         try
@@ -76,6 +78,12 @@ internal sealed unsafe class EpollLoop : IDisposable
     internal static EpollLoop? Current => t_current;
 
     internal int EpollDescriptor => _epoll;
+
+    /// <summary>
+    /// The buffer this loop's connections receive into when they hold no partial command (most receives): one per
+    /// thread instead of one per connection. Loop thread only; a connection never keeps it past its receive.
+    /// </summary>
+    internal PinnedBuffer ReceiveBuffer { get; }
 
     /// <summary>Gets whether a consumer on this loop is holding its thread for long.</summary>
     internal bool IsBusy => _busy;

@@ -24,6 +24,7 @@ internal static unsafe partial class LinuxSockets
     private const int EFD_CLOEXEC = 0x80000;
     private const int EFD_NONBLOCK = 0x800;
     private const int MSG_NOSIGNAL = 0x4000;
+    private const int MSG_DONTWAIT = 0x40;
 
     public const int EINTR = 4;
     public const int EAGAIN = 11;
@@ -98,12 +99,20 @@ internal static unsafe partial class LinuxSockets
     }
 
     /// <summary>Receives without blocking: bytes read, 0 at end of stream, or -1 with <see cref="Errno"/> set.</summary>
-    public static nint Receive(int fd, byte* buffer, int count) => recv(fd, buffer, count, 0);
+    /// <remarks>
+    /// Non-blocking per call (MSG_DONTWAIT) rather than by setting the socket non-blocking: .NET does that through a
+    /// per-socket async context of a few hundred bytes, which every idle connection would carry.
+    /// </remarks>
+    public static nint Receive(int fd, byte* buffer, int count) => recv(fd, buffer, count, MSG_DONTWAIT);
 
     /// <summary>Sends without blocking or raising SIGPIPE: bytes accepted, or -1 with <see cref="Errno"/> set.</summary>
-    public static nint Send(int fd, byte* buffer, int count) => send(fd, buffer, count, MSG_NOSIGNAL);
+    public static nint Send(int fd, byte* buffer, int count) => send(fd, buffer, count, MSG_NOSIGNAL | MSG_DONTWAIT);
 
     public static void CloseDescriptor(int fd) => _ = close(fd);
+
+    /// <summary>shutdown(2): 0, or -1 with <see cref="Errno"/> set.</summary>
+    public static int Shutdown(int fd, SocketShutdown how)
+        => shutdown(fd, how switch { SocketShutdown.Receive => 0, SocketShutdown.Send => 1, _ => 2 });
 
     public static int Errno => Marshal.GetLastPInvokeError();
 
@@ -147,4 +156,7 @@ internal static unsafe partial class LinuxSockets
 
     [LibraryImport(Libc)]
     private static partial int close(int fd);
+
+    [LibraryImport(Libc, SetLastError = true)]
+    private static partial int shutdown(int fd, int how);
 }

@@ -160,12 +160,12 @@ public sealed unsafe partial class RespServerSession
     private bool LostChannelAccess()
     {
         var user = _aclUser.Current;
-        foreach (var channel in _subscribedChannels)
+        foreach (var channel in Subscriptions(pattern: false))
         {
             if (!user.AllowsChannel(channel, isPattern: false))
                 return true;
         }
-        foreach (var pattern in _subscribedPatterns)
+        foreach (var pattern in Subscriptions(pattern: true))
         {
             if (!user.AllowsChannel(pattern, isPattern: true))
                 return true;

@@ -245,7 +245,7 @@ public sealed unsafe partial class RespServerSession
                 return BlockedServeResult.NothingToServe;
             _server.Blocking.Unregister(waiter);
             Volatile.Write(ref _blockedOn, null);
-            _writer.Flush();
+            _writer.ReleaseBuffer();
             resume = _stashLength > 0;
         }
         finally
@@ -313,7 +313,7 @@ public sealed unsafe partial class RespServerSession
                 _writer.WriteError("UNBLOCKED client unblocked via CLIENT UNBLOCK"u8);
             else
                 _writer.WriteNullArray();
-            _writer.Flush();
+            _writer.ReleaseBuffer();
             resume = _stashLength > 0;
         }
         if (resume)

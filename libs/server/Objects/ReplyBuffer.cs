@@ -17,14 +17,19 @@ public sealed unsafe class ReplyBuffer : IResponseSink, IDisposable
     private int _capacity;
     private int _committed;
 
-    public ReplyBuffer(int initialCapacity = 16 * 1024)
-    {
-        _capacity = initialCapacity;
-        _memory = (byte*)NativeMemory.Alloc((nuint)initialCapacity);
-    }
+    /// <remarks>The memory is allocated at the first write: a session that runs no object command holds none.</remarks>
+    public ReplyBuffer(int initialCapacity = 16 * 1024) => _capacity = initialCapacity;
 
     /// <inheritdoc/>
-    public byte* BufferStart => _memory + _committed;
+    public byte* BufferStart
+    {
+        get
+        {
+            if (_memory == null)
+                _memory = (byte*)NativeMemory.Alloc((nuint)_capacity);
+            return _memory + _committed;
+        }
+    }
 
     /// <inheritdoc/>
     public int BufferLength => _capacity - _committed;

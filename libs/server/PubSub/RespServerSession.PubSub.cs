@@ -17,11 +17,15 @@ public sealed unsafe partial class RespServerSession
     /// <summary>This client's queue of published messages, from its first subscription on.</summary>
     private PubSubOutbox? _outbox;
 
-    /// <summary>Channels subscribed to.</summary>
-    private readonly HashSet<byte[]> _subscribedChannels = new(MemberComparer.Instance);
+    /// <summary>Channels subscribed to (made at the first subscription, see <see cref="Subscriptions"/>).</summary>
+    private HashSet<byte[]>? _subscribedChannels;
 
-    /// <summary>Patterns subscribed to.</summary>
-    private readonly HashSet<byte[]> _subscribedPatterns = new(MemberComparer.Instance);
+    /// <summary>Patterns subscribed to (made at the first subscription).</summary>
+    private HashSet<byte[]>? _subscribedPatterns;
+
+    /// <summary>The patterns or channels subscribed to.</summary>
+    private HashSet<byte[]> Subscriptions(bool pattern)
+        => pattern ? _subscribedPatterns ??= new(MemberComparer.Instance) : _subscribedChannels ??= new(MemberComparer.Instance);
 
     private int _channelSubscriptions;
     private int _patternSubscriptions;
@@ -136,7 +140,7 @@ public sealed unsafe partial class RespServerSession
             try
             {
                 WriteQueuedMessages(MessagesPerDelivery);
-                _writer.Flush();
+                _writer.ReleaseBuffer();
             }
             catch (Exception)
             {
@@ -153,7 +157,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>SUBSCRIBE / PSUBSCRIBE one channel or pattern; writes the confirmation.</summary>
     private void Subscribe(ReadOnlySpan<byte> name, bool pattern)
     {
-        var set = pattern ? _subscribedPatterns : _subscribedChannels;
+        var set = Subscriptions(pattern);
         var copy = name.ToArray();
         if (set.Add(copy))
         {
@@ -177,7 +181,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE one channel or pattern; writes the confirmation when <paramref name="reply"/>.</summary>
     private void Unsubscribe(byte[] name, bool pattern, bool reply)
     {
-        var set = pattern ? _subscribedPatterns : _subscribedChannels;
+        var set = Subscriptions(pattern);
         if (set.Remove(name))
         {
             if (pattern)
@@ -203,7 +207,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE without arguments: every channel (pattern), or the nil confirmation when there is none.</summary>
     private void UnsubscribeAll(bool pattern, bool reply)
     {
-        var set = pattern ? _subscribedPatterns : _subscribedChannels;
+        var set = Subscriptions(pattern);
         if (set.Count == 0)
         {
             if (reply)

@@ -15,4 +15,6 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
     public int BufferLength => _sender.SendBufferLength;
 
     public bool Flush(int length) => _sender.Send(length);
+
+    public void ReleaseBuffer() => _sender.ReleaseSendBuffer();
 }

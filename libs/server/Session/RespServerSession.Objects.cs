@@ -11,7 +11,10 @@ namespace Garnet.server;
 public sealed unsafe partial class RespServerSession
 {
     private ClientSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>? _objectSession;
-    private readonly ReplyBuffer _replyBuffer = new();
+    /// <summary>Object commands' replies while the key's latch is held; made at the first (see <see cref="ObjectReplies"/>).</summary>
+    private ReplyBuffer? _replyBuffer;
+
+    private ReplyBuffer ObjectReplies => _replyBuffer ??= new ReplyBuffer();
 
     /// <summary>The object-command engine session of the selected database (valid during a batch).</summary>
     internal ClientSession<ObjectInput, ObjectOutput, ObjectStoreFunctions> ObjectStore => _objectSession!;
@@ -29,9 +32,9 @@ public sealed unsafe partial class RespServerSession
     /// <summary>An output whose writer fills the (emptied) reply buffer in this connection's protocol.</summary>
     internal ObjectOutput NewObjectOutput()
     {
-        _replyBuffer.Reset();
+        ObjectReplies.Reset();
         var output = new ObjectOutput();
-        output.Writer.Attach(_replyBuffer);
+        output.Writer.Attach(ObjectReplies);
         output.Writer.Resp3 = _writer.Resp3;
         return output;
     }
@@ -81,8 +84,8 @@ public sealed unsafe partial class RespServerSession
             return false;
         }
         output.Writer.Flush();
-        _writer.WriteRaw(_replyBuffer.Written);
-        _replyBuffer.Reset();
+        _writer.WriteRaw(ObjectReplies.Written);
+        ObjectReplies.Reset();
         return true;
     }
 

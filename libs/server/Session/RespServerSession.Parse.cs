@@ -26,7 +26,7 @@ public sealed unsafe partial class RespServerSession
         ProtocolError,
     }
 
-    private ArgSlice[] _args = new ArgSlice[16];
+    private ArgSlice[] _args = []; // sized at the first command: a connection that sends nothing costs little
     private int _argCount;
 
     /// <summary>Argument <paramref name="i"/> of the current command (0 is the command name).</summary>
@@ -131,7 +131,7 @@ public sealed unsafe partial class RespServerSession
             if (end - data < bulkLength + 2)
                 return ParseResult.Incomplete;
             if (i == _args.Length)
-                Array.Resize(ref _args, (int)Math.Min(count, 2L * _args.Length));
+                Array.Resize(ref _args, (int)Math.Min(count, Math.Max(16, 2L * _args.Length)));
             _args[i] = new ArgSlice(data, (int)bulkLength);
             p = data + bulkLength + 2;
         }
@@ -180,7 +180,7 @@ public sealed unsafe partial class RespServerSession
         while (ArgumentSplitter.SkipSpaces(ref p, end))
         {
             if (_argCount == _args.Length)
-                Array.Resize(ref _args, _args.Length * 2);
+                Array.Resize(ref _args, Math.Max(16, _args.Length * 2));
             byte* argument = p;
             if (!ArgumentSplitter.TryReadArgument(ref p, end, out int argumentLength))
                 return ProtocolError(RespStrings.ErrProtocolUnbalancedQuotes);

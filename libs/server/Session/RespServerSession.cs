@@ -17,7 +17,10 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     private readonly StoreWrapper _server;
     private readonly INetworkSender _sender;
     private readonly NetworkResponseSink _sink;
-    private readonly OutputBuffer _output = new();
+    /// <summary>Where reads copy values; made at the first (see <see cref="Output"/>): an idle connection holds none.</summary>
+    private OutputBuffer? _output;
+
+    private OutputBuffer Output => _output ??= new OutputBuffer();
     private RespWriter _writer;
 
     private int _databaseIndex;
@@ -192,7 +195,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             FlushKeyspaceStatistics();
             LastCommandAt = DateTimeOffset.UtcNow;
         }
-        _writer.Flush();
+        // The batch's replies are out: an idle connection holds no send buffer.
+        _writer.ReleaseBuffer();
         if (_closeRequested)
         {
             _sender.CloseAfterSend();
@@ -275,8 +279,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             _watchArming.Unregister(_writesInFlight);
             _server.Clients.Remove(this);
             _storeSession?.Dispose();
-            _output.Dispose();
-            _replyBuffer.Dispose();
+            _output?.Dispose();
+            _replyBuffer?.Dispose();
             _lua?.Dispose(); // Scripting: the session's Lua state.
             _customReply?.Dispose(); // Extensions: the procedures' reply buffer.
         }

@@ -12,11 +12,10 @@ public sealed unsafe class OutputBuffer : IDisposable
     private byte* _memory;
     private int _capacity;
 
-    public OutputBuffer(int initialCapacity = 4096)
-    {
-        _capacity = initialCapacity;
-        _memory = (byte*)NativeMemory.Alloc((nuint)initialCapacity);
-    }
+    private readonly int _initialCapacity;
+
+    /// <remarks>Nothing is allocated until the first value is copied in: a session that reads nothing holds no buffer.</remarks>
+    public OutputBuffer(int initialCapacity = 4096) => _initialCapacity = initialCapacity;
 
     /// <summary>Bytes copied in by the last callback.</summary>
     public int Length { get; private set; }
@@ -42,9 +41,9 @@ public sealed unsafe class OutputBuffer : IDisposable
 
     private void Ensure(int length)
     {
-        if (length <= _capacity)
+        if (length <= _capacity && _memory != null)
             return;
-        int capacity = Math.Max(length, _capacity * 2);
+        int capacity = Math.Max(Math.Max(length, _initialCapacity), _capacity * 2);
         _memory = (byte*)NativeMemory.Realloc(_memory, (nuint)capacity);
         _capacity = capacity;
     }

@@ -23,16 +23,16 @@ public sealed unsafe partial class RespServerSession
     private TransactionState? _transaction;
 
     /// <summary>The keys of the command being run (by <see cref="RunCommand"/>).</summary>
-    private readonly KeyList _commandKeys = new();
+    private KeyList? _commandKeys; // these scratch lists and arrays are made at first use: an idle connection costs little
 
     /// <summary>Keys of one queued command while EXEC gathers its lock set.</summary>
-    private readonly KeyList _queuedKeys = new();
+    private KeyList? _queuedKeys;
 
-    private KeyLockRequest[] _lockRequests = new KeyLockRequest[16];
+    private KeyLockRequest[] _lockRequests = [];
 
     /// <summary>While EXEC runs a run of queued commands: where each one's keys start in <c>_lockRequests</c> (one more entry ends the last).</summary>
-    private int[] _queuedKeyStarts = new int[16];
-    private int[] _writeSlots = new int[16];
+    private int[] _queuedKeyStarts = [];
+    private int[] _writeSlots = [];
 
     /// <summary>The server's <see cref="WatchArming"/>, and this session's count of writes that skipped the versions.</summary>
     private readonly WatchArming _watchArming;
@@ -40,7 +40,7 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>Whether this session counts as a watcher in <see cref="WatchArming"/> (it has watched keys).</summary>
     private bool _holdsWatch;
-    private ArgSlice[] _execArgs = new ArgSlice[16];
+    private ArgSlice[] _execArgs = [];
 
     /// <summary>How this session holds the server's <see cref="KeyLockGate"/>: 0 not, 1 shared, 2 exclusive.</summary>
     private int _gateMode;
@@ -150,7 +150,7 @@ public sealed unsafe partial class RespServerSession
             }
         }
 
-        var keys = _commandKeys;
+        var keys = _commandKeys ??= new KeyList();
         KeyExtraction.Extract(info, _args, _argCount, keys);
         bool lockHere = keys.Scope == KeyScope.Declared && keys.Count > 1 && _gateMode == 0;
         if (lockHere)
@@ -228,7 +228,7 @@ public sealed unsafe partial class RespServerSession
     private void AddLockRequest(ref int count, KeyLockRequest request)
     {
         if (count == _lockRequests.Length)
-            Array.Resize(ref _lockRequests, count * 2);
+            Array.Resize(ref _lockRequests, Math.Max(16, count * 2));
         _lockRequests[count++] = request;
     }
 
@@ -345,6 +345,7 @@ public sealed unsafe partial class RespServerSession
             for (; end < total; end++)
             {
                 transaction.FillArgs(end, arena, ref _execArgs);
+                _queuedKeys ??= new KeyList();
                 KeyExtraction.Extract(transaction.CommandAt(end), _execArgs, transaction.ArgCountAt(end), _queuedKeys);
                 if (_queuedKeys.Scope == KeyScope.DatabaseSwitch)
                     break;
@@ -388,7 +389,7 @@ public sealed unsafe partial class RespServerSession
     private void SetQueuedKeyStart(int index, int start)
     {
         if (index == _queuedKeyStarts.Length)
-            Array.Resize(ref _queuedKeyStarts, index * 2);
+            Array.Resize(ref _queuedKeyStarts, Math.Max(16, index * 2));
         _queuedKeyStarts[index] = start;
     }
 

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Linq;
 using Garnet.test.Server;
 using NUnit.Framework;
@@ -274,6 +275,37 @@ public sealed class ClientCommandTests : ServerTestBase
         Assert.That(victim.IsClosedByServer(), Is.True);
         Assert.That(killer.Execute("PING"), Is.EqualTo("+PONG\r\n"));
         Assert.That(killer.Execute("CLIENT", "KILL", "ID", victimId.ToString()), Is.EqualTo(":0\r\n"));
+    }
+
+    [Test]
+    public void IdleClientsHoldNoBuffers()
+    {
+        using var observer = ConnectRaw();
+        var idle = new List<RawClient>();
+        try
+        {
+            for (int i = 0; i < 20; i++)
+            {
+                var client = ConnectRaw();
+                idle.Add(client);
+                client.Execute("CLIENT", "SETNAME", "idle" + i);
+                Assert.That(client.Execute("SET", "k" + i, new string('v', 1000)), Is.EqualTo("+OK\r\n"));
+                Assert.That(client.Execute("GET", "k" + i), Does.StartWith("$1000\r\n"));
+            }
+            // Between batches a connection gives its receive and send buffers back (the event loop lends them again).
+            foreach (var line in ReplyText.Payload(observer.Execute("CLIENT", "LIST")).Split('\n', StringSplitOptions.RemoveEmptyEntries))
+            {
+                if (!line.Contains(" name=idle"))
+                    continue;
+                Assert.That((ReplyText.ClientField(line, "qbuf"), ReplyText.ClientField(line, "rbs"), ReplyText.ClientField(line, "tot-mem")),
+                    Is.EqualTo(("0", "0", "0")), line);
+            }
+        }
+        finally
+        {
+            foreach (var client in idle)
+                client.Dispose();
+        }
     }
 
     [Test]

@@ -124,7 +124,9 @@ internal sealed unsafe class LineConsumer : IMessageConsumer
                 return consumed;
         }
 
-        Flush();
+        // As the server's sessions do: an idle connection holds no send buffer.
+        if (Flush())
+            _sender.ReleaseSendBuffer();
         return consumed;
     }
 

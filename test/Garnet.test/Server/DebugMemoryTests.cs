@@ -109,6 +109,9 @@ public sealed class DebugMemoryTests : ServerTestBase
     {
         using var client = ConnectRaw();
         Assert.That(client.Execute("MEMORY", "PURGE"), Is.EqualTo("+OK\r\n"));
+        var collections = System.GC.CollectionCount(System.GC.MaxGeneration);
+        Assert.That(client.Execute("MEMORY", "PURGE"), Is.EqualTo("+OK\r\n"));
+        Assert.That(System.GC.CollectionCount(System.GC.MaxGeneration), Is.GreaterThan(collections), "a full collection gives free managed memory back");
         string help = client.Execute("MEMORY", "HELP");
         Assert.That(help, Does.Contain("+MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n"));
         Assert.That(help, Does.Contain("\r\n+USAGE <key> [SAMPLES <count>]\r\n").And.EndWith("+HELP\r\n+    Print this help.\r\n"));

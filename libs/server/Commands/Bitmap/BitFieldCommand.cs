@@ -13,7 +13,7 @@ public sealed unsafe partial class RespServerSession
     private static ReadOnlySpan<byte> ErrBitFieldReadOnly => "ERR BITFIELD_RO only supports the GET subcommand"u8;
 
     /// <summary>The parsed subcommands of the current BITFIELD, reused across commands.</summary>
-    private BitFieldOp[] _bitFieldOps = new BitFieldOp[8];
+    private BitFieldOp[] _bitFieldOps = []; // sized by the first BITFIELD
 
     private void BitField(bool readOnly)
     {
@@ -84,7 +84,7 @@ public sealed unsafe partial class RespServerSession
             }
 
             if (count == _bitFieldOps.Length)
-                Array.Resize(ref _bitFieldOps, count * 2);
+                Array.Resize(ref _bitFieldOps, Math.Max(8, count * 2));
             _bitFieldOps[count++] = new BitFieldOp
             {
                 Kind = kind,
@@ -105,7 +105,7 @@ public sealed unsafe partial class RespServerSession
             CountLookup(status.Found);
             if (WriteStringResultError(readOutput.Result))
                 return;
-            var value = status.Found ? _output.Span : default;
+            var value = status.Found ? Output.Span : default;
             _writer.WriteArrayHeader(count);
             for (int i = 0; i < count; i++)
                 _writer.WriteInteger(ops[i].Read(value));
@@ -117,7 +117,7 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         Status writeStatus;
         fixed (BitFieldOp* pointer = _bitFieldOps)
         {
@@ -130,7 +130,7 @@ public sealed unsafe partial class RespServerSession
         }
         if (WriteIfOutOfMemory(writeStatus) || WriteStringResultError(output.Result))
             return;
-        var results = MemoryMarshal.Cast<byte, long>(_output.Span);
+        var results = MemoryMarshal.Cast<byte, long>(Output.Span);
         _writer.WriteArrayHeader(count);
         for (int i = 0; i < count; i++)
         {

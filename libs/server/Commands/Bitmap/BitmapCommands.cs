@@ -52,7 +52,7 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         var input = new StringInput(RespCommand.SETBIT) { Number = offset, Number2 = bit };
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
@@ -68,7 +68,7 @@ public sealed unsafe partial class RespServerSession
         CountLookup(status.Found);
         if (WriteStringResultError(output.Result))
             return;
-        _writer.WriteInteger(status.Found ? BitmapBits.GetBit(_output.Span, offset) : 0);
+        _writer.WriteInteger(status.Found ? BitmapBits.GetBit(Output.Span, offset) : 0);
     }
 
     /// <summary>
@@ -154,7 +154,7 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteInteger(0);
             return;
         }
-        var value = _output.Span;
+        var value = Output.Span;
         ClampBitRange(value.Length, start, end, inBits, out long startBit, out long endBit);
         _writer.WriteInteger(BitmapBits.Count(value, startBit, endBit));
     }
@@ -187,7 +187,7 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(RespStrings.ErrSyntax);
             return;
         }
-        var value = _output.Span;
+        var value = Output.Span;
         long start = 0, end = -1;
         bool endGiven = _argCount >= 5;
         bool inBits = false;
@@ -253,7 +253,7 @@ public sealed unsafe partial class RespServerSession
             CountLookup(status.Found);
             if (WriteStringResultError(output.Result))
                 return;
-            sources[i] = status.Found ? _output.Span.ToArray() : Array.Empty<byte>();
+            sources[i] = status.Found ? Output.Span.ToArray() : Array.Empty<byte>();
             maxLength = Math.Max(maxLength, sources[i].Length);
         }
 
@@ -269,7 +269,7 @@ public sealed unsafe partial class RespServerSession
 
         // Redis builds BITOP's result as a raw buffer, whatever its bytes.
         var input = new StringInput(RespCommand.SET) { Form = StringForm.Raw };
-        var writeOutput = new StringOutput(_output);
+        var writeOutput = new StringOutput(Output);
         if (WriteIfOutOfMemory(Store.Upsert(destination, result, ref input, ref writeOutput)))
             return;
         _writer.WriteInteger(maxLength);

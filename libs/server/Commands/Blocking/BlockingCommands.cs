@@ -211,8 +211,8 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteArrayHeader(2);
             _writer.WriteBulk(key);
             output.Writer.Flush();
-            _writer.WriteRaw(_replyBuffer.Written);
-            _replyBuffer.Reset();
+            _writer.WriteRaw(ObjectReplies.Written);
+            ObjectReplies.Reset();
             return;
         }
         BlockOnKeys(3, keyCount, deadline);

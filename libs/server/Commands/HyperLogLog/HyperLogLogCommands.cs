@@ -67,7 +67,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Runs PFADD's or PFMERGE's RMW on the first key and replies.</summary>
     private void UpdateHyperLogLog(ref StringInput input, bool replyOk)
     {
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
@@ -101,7 +101,7 @@ public sealed unsafe partial class RespServerSession
             var status = ReadString(_args[i].Span, RespCommand.GET, ref output);
             if (WriteStringResultError(output.Result))
                 return false;
-            if (status.Found && !HyperLogLog.TryMergeInto(_output.Span, registers))
+            if (status.Found && !HyperLogLog.TryMergeInto(Output.Span, registers))
             {
                 _writer.WriteError(HyperLogLog.WrongTypeError);
                 return false;

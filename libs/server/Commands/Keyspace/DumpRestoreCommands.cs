@@ -18,7 +18,7 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         byte type = DumpPayload.StringType;
-        var value = _output.Span;
+        var value = Output.Span;
         if (output.ObjectType != GarnetObjectType.None)
         {
             if (ReadObjectSnapshot(_args[1].Span, GarnetObjectType.None, out var obj) != ObjectResult.Ok || obj == null)

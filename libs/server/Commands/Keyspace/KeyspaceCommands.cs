@@ -51,7 +51,7 @@ public sealed unsafe partial class RespServerSession
     private Status ReadKey(ReadOnlySpan<byte> key, RespCommand command, ref StringOutput output)
     {
         var input = new StringInput(command);
-        output = new StringOutput(_output);
+        output = new StringOutput(Output);
         return Store.Read(key, ref input, ref output);
     }
 

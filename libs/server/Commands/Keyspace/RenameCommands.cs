@@ -326,7 +326,7 @@ public sealed unsafe partial class RespServerSession
     /// copy keeps the source's <paramref name="form"/>, so it reports the same encoding.
     /// </summary>
     private CopyResult WriteCopiedValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, long expirationTicks, StringForm form, bool replace)
-        => WriteValue(session, key, _output.Span, expirationTicks, replace, form);
+        => WriteValue(session, key, Output.Span, expirationTicks, replace, form);
 
     private static CopyResult WriteValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, bool replace, StringForm form = StringForm.Encoded, long accessWord = -1)
     {

@@ -129,14 +129,14 @@ public sealed unsafe partial class RespServerSession
         long pages = ((tail - 1) >> log.PageSizeBits) - firstPage + 1;
         long start = Math.Max(begin, (firstPage + Random.Shared.NextInt64(pages)) << log.PageSizeBits);
 
-        var pick = new RandomKeyPick(_output, RandomKeyWindow);
+        var pick = new RandomKeyPick(Output, RandomKeyWindow);
         Store.Scan(ref pick, start);
         if (pick.Seen == 0 && start > begin)
             Store.Scan(ref pick, begin, start);
         if (pick.Seen == 0)
             _writer.WriteNull();
         else
-            _writer.WriteBulk(_output.Span);
+            _writer.WriteBulk(Output.Span);
     }
 
     /// <summary>DBSIZE: the number of live keys.</summary>

@@ -187,11 +187,11 @@ public sealed unsafe partial class RespServerSession
             var restoreInput = new ObjectInput(fromLeft ? RespCommand.LPUSH : RespCommand.RPUSH, GarnetObjectType.List, _args, 3, 0) { Element = element };
             var restoreOutput = NewObjectOutput();
             ObjectRMW(source, ref restoreInput, ref restoreOutput);
-            _replyBuffer.Reset();
+            ObjectReplies.Reset();
             CompleteObjectReply(ref pushOutput, status);
             return;
         }
-        _replyBuffer.Reset();
+        ObjectReplies.Reset();
         _writer.WriteBulk(element);
     }
 
@@ -276,7 +276,7 @@ public sealed unsafe partial class RespServerSession
                 return;
             }
         }
-        _replyBuffer.Reset();
+        ObjectReplies.Reset();
         _writer.WriteNullArray();
     }
 }

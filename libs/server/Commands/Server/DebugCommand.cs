@@ -107,7 +107,7 @@ public sealed unsafe partial class RespServerSession
         }
         else
         {
-            serializedLength = SerializedLength(_output.Span);
+            serializedLength = SerializedLength(Output.Span);
         }
         uint word = facts.AccessWord;
         string line = string.Create(CultureInfo.InvariantCulture,

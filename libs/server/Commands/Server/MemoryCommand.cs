@@ -30,12 +30,25 @@ public sealed unsafe partial class RespServerSession
         switch (subcommand.Id)
         {
             case Subcommand.MemoryUsage: MemoryUsage(); break;
-            case Subcommand.MemoryPurge: _writer.WriteOk(); break;
+            case Subcommand.MemoryPurge: MemoryPurge(); break;
             case Subcommand.MemoryHelp: WriteHelp(s_memoryHelp); break;
             case Subcommand.MemoryStats: MemoryStats(); break;
             case Subcommand.MemoryDoctor: MemoryDoctor(); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a MEMORY subcommand.");
         }
+    }
+
+    /// <summary>
+    /// MEMORY PURGE: where Redis asks its allocator to give dirty pages back, the databases' head movers look at
+    /// their head pages now and empty those mostly dead (as they would on their own, later), and a full compacting
+    /// collection hands the managed heap's free space back to the system.
+    /// </summary>
+    private void MemoryPurge()
+    {
+        for (int i = 0; i < _server.DatabaseCount; i++)
+            _server.PeekDatabase(i)?.MainStore.ReclaimDeadPagesSoon();
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+        _writer.WriteOk();
     }
 
     /// <summary>

@@ -317,7 +317,7 @@ public sealed unsafe partial class RespServerSession
 
         var output = default(StringOutput);
         var status = ReadString(key, RespCommand.GET, ref output);
-        return status.Found && output.HasValue ? _output.Span.ToArray() : null;
+        return status.Found && output.HasValue ? Output.Span.ToArray() : null;
     }
 
     /// <summary>The value of <paramref name="field"/> in the hash at <paramref name="key"/> (HGET), or null.</summary>
@@ -330,7 +330,7 @@ public sealed unsafe partial class RespServerSession
         if (!status.Found || output.Result != ObjectResult.Ok)
             return null;
         output.Writer.Flush();
-        var reply = _replyBuffer.Written;
+        var reply = ObjectReplies.Written;
         byte[]? value = null;
         // HGET replies a bulk string ("$3\r\nabc\r\n") or nil ("$-1\r\n", "_\r\n").
         if (reply.Length > 0 && reply[0] == (byte)'$')
@@ -339,7 +339,7 @@ public sealed unsafe partial class RespServerSession
             if (lineEnd > 1 && NumberFormat.TryParseInt(reply.Slice(1, lineEnd - 1), out int length) && length >= 0)
                 value = reply.Slice(lineEnd + 2, length).ToArray();
         }
-        _replyBuffer.Reset();
+        ObjectReplies.Reset();
         return value;
     }
 }

@@ -156,6 +156,6 @@ public sealed unsafe partial class RespServerSession
         CountLookup(found);
         if (output.Result == StringResult.WrongType)
             return null;
-        return found ? _output.Span.ToArray() : [];
+        return found ? Output.Span.ToArray() : [];
     }
 }

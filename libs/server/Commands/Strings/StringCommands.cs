@@ -67,7 +67,7 @@ public sealed unsafe partial class RespServerSession
     internal Status ReadString(ReadOnlySpan<byte> key, RespCommand command, ref StringOutput output)
     {
         var input = new StringInput(command);
-        output = new StringOutput(_output);
+        output = new StringOutput(Output);
         return Store.Read(key, ref input, ref output);
     }
 
@@ -79,7 +79,7 @@ public sealed unsafe partial class RespServerSession
         if (WriteStringResultError(output.Result))
             return;
         if (status.Found)
-            _writer.WriteBulk(_output.Span);
+            _writer.WriteBulk(Output.Span);
         else
             _writer.WriteNull();
     }
@@ -93,7 +93,7 @@ public sealed unsafe partial class RespServerSession
             var status = ReadString(_args[i].Span, RespCommand.MGET, ref output);
             CountLookup(status.Found);
             if (status.Found && output.Result != StringResult.WrongType) // as in Redis, a key of another type reads as nil
-                _writer.WriteBulk(_output.Span);
+                _writer.WriteBulk(Output.Span);
             else
                 _writer.WriteNull();
         }
@@ -114,7 +114,7 @@ public sealed unsafe partial class RespServerSession
             }
         }
 
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         Status status;
         const StringInputFlags needsCurrent = StringInputFlags.IfNotExists | StringInputFlags.IfExists | StringInputFlags.ReturnOld | StringInputFlags.KeepTtl;
         if ((input.Flags & needsCurrent) == 0)
@@ -128,7 +128,7 @@ public sealed unsafe partial class RespServerSession
         {
             CountLookup(output.HasValue);
             if (output.HasValue)
-                _writer.WriteBulk(_output.Span);
+                _writer.WriteBulk(Output.Span);
             else
                 _writer.WriteNull();
         }
@@ -145,7 +145,7 @@ public sealed unsafe partial class RespServerSession
     private void SetNx()
     {
         var input = new StringInput(RespCommand.SETNX) { Value = _args[2], Flags = StringInputFlags.IfNotExists };
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status))
             return;
@@ -161,7 +161,7 @@ public sealed unsafe partial class RespServerSession
             WriteExpirationError(error);
             return;
         }
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.Upsert(_args[1].Span, _args[3].Span, ref input, ref output);
         if (!WriteIfOutOfMemory(status))
             _writer.WriteOk();
@@ -182,7 +182,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Runs an RMW whose callbacks copy the value they found, and replies with it (or nil).</summary>
     private void RmwReplyingOldValue(ref StringInput input)
     {
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         ReplyValueOrNull(status, ref output);
     }
@@ -210,7 +210,7 @@ public sealed unsafe partial class RespServerSession
         }
 
         bool modifies = expiration.Index != 0 || (input.Flags & StringInputFlags.Persist) != 0;
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         Status status = modifies ? Store.RMW(_args[1].Span, ref input, ref output) : Store.Read(_args[1].Span, ref input, ref output);
         ReplyValueOrNull(status, ref output);
     }
@@ -222,7 +222,7 @@ public sealed unsafe partial class RespServerSession
         for (int i = 1; i < _argCount; i += 2)
         {
             var input = new StringInput(RespCommand.MSET);
-            var output = new StringOutput(_output);
+            var output = new StringOutput(Output);
             var status = Store.Upsert(_args[i].Span, _args[i + 1].Span, ref input, ref output);
             if (WriteIfOutOfMemory(status))
                 return;
@@ -250,7 +250,7 @@ public sealed unsafe partial class RespServerSession
         for (int i = 1; i < _argCount; i += 2)
         {
             var input = new StringInput(RespCommand.MSETNX) { Value = _args[i + 1] };
-            var output = new StringOutput(_output);
+            var output = new StringOutput(Output);
             var status = Store.RMW(_args[i].Span, ref input, ref output);
             if (WriteIfOutOfMemory(status))
                 return;
@@ -280,7 +280,7 @@ public sealed unsafe partial class RespServerSession
     private void IncrBy(long delta)
     {
         var input = new StringInput(CurrentCommand.Command) { Number = delta };
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
@@ -295,17 +295,17 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         var input = new StringInput(RespCommand.INCRBYFLOAT) { Float = delta };
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
-        _writer.WriteBulk(_output.Span);
+        _writer.WriteBulk(Output.Span);
     }
 
     private void Append()
     {
         var input = new StringInput(RespCommand.APPEND) { Value = _args[2] };
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
@@ -329,13 +329,13 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         var input = new StringInput(command) { Number = start, Number2 = end };
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         var status = Store.Read(_args[1].Span, ref input, ref output);
         CountLookup(status.Found);
         if (WriteStringResultError(output.Result))
             return;
         if (status.Found)
-            _writer.WriteBulk(_output.Span);
+            _writer.WriteBulk(Output.Span);
         else
             _writer.WriteBulk(default(ReadOnlySpan<byte>));
     }
@@ -352,7 +352,7 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(RespStrings.ErrOffsetOutOfRange);
             return;
         }
-        var output = new StringOutput(_output);
+        var output = new StringOutput(Output);
         Status status;
         if (_args[3].Length == 0)
         {
@@ -383,7 +383,7 @@ public sealed unsafe partial class RespServerSession
         if (WriteStringResultError(output.Result))
             return;
         if (output.HasValue)
-            _writer.WriteBulk(_output.Span);
+            _writer.WriteBulk(Output.Span);
         else
             _writer.WriteNull();
     }

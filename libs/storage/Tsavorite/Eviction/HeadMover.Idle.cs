@@ -26,12 +26,28 @@ public sealed unsafe partial class TsavoriteKV
     internal const int IdleReclaimMinPages = 3;
 
     private bool _reclaimingIdle;
+    private int _idleLookRequested;
     private long _idleLookAt;
     private int _idleBackoffMs = IdleCheckMilliseconds;
     private long _idlePagesReclaimed;
 
     /// <summary>Pages the idle head mover emptied because they were mostly dead.</summary>
     public long IdlePagesReclaimed => System.Threading.Volatile.Read(ref _idlePagesReclaimed);
+
+    /// <summary>
+    /// Makes the head mover look at the head pages now rather than at its next idle look (which may be a minute away
+    /// after the pages were mostly live), and empty them if they are mostly dead (MEMORY PURGE). Returns at once; the
+    /// head mover does the work. Nothing happens while the log has too few pages in memory to run one.
+    /// </summary>
+    public void ReclaimDeadPagesSoon()
+    {
+        if (Log.PagesInMemory < IdleReclaimMinPages)
+            return;
+        _idleBackoffMs = IdleCheckMilliseconds;
+        System.Threading.Volatile.Write(ref _idleLookAt, 0);
+        System.Threading.Volatile.Write(ref _idleLookRequested, 1);
+        WakeHeadMover();
+    }
 
     /// <summary>
     /// Empties head pages while the window of pages at the head is mostly dead and nothing needs the head to move

@@ -148,7 +148,7 @@ public sealed unsafe partial class TsavoriteKV
             {
                 if (woken)
                     MoveHeadWhileNeeded();
-                else
+                if (!woken || Interlocked.Exchange(ref _idleLookRequested, 0) != 0)
                     ReclaimDeadPages();
             }
             catch (Exception)
