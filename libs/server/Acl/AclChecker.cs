@@ -5,9 +5,9 @@ namespace Garnet.server;
 /// <summary>
 /// Whether a user may run one command with its arguments: the dispatcher (for users that are not
 /// unrestricted), EXEC, scripts and ACL DRYRUN all ask here. A selector must allow the command, each
-/// of its keys (read and/or write as the command uses it) and each channel; the root selector is
-/// tried first, then the others. When all refuse, the most telling refusal is reported, as Redis
-/// orders them (channel over key over command).
+/// of its keys (with the access the command table declares for it, <see cref="RespCommandInfo.KeyAccess"/>)
+/// and each channel; the root selector is tried first, then the others. When all refuse, the most
+/// telling refusal is reported, as Redis orders them (channel over key over command).
 /// </summary>
 internal static class AclChecker
 {
@@ -50,14 +50,10 @@ internal static class AclChecker
                 KeyExtraction.Extract(info, args, argCount, keys);
                 keysExtracted = true;
             }
-            // A write command's keys need write access, and read access too when the command is also
-            // in @read (it returns what it finds); a read-only command's keys need read access.
-            var categories = (subcommand?.Info ?? info).AclCategories;
-            var writeAccess = (categories & AclCategories.Read) != 0 ? KeyAccess.ReadWrite : KeyAccess.Write;
             for (int i = 0; i < keys.Count; i++)
             {
                 int position = keys.Position(i);
-                if (!selector.AllowsKey(args[position].Span, keys.IsWrite(i) ? writeAccess : KeyAccess.Read))
+                if (!selector.AllowsKey(args[position].Span, keys.Access(i)))
                     return new Result(AclDenial.Key, position, "");
             }
         }

@@ -5,16 +5,6 @@ using Garnet.common;
 
 namespace Garnet.server;
 
-/// <summary>Access a key pattern grants (%R~, %W~, or both with ~).</summary>
-[Flags]
-internal enum KeyAccess : byte
-{
-    None = 0,
-    Read = 1,
-    Write = 2,
-    ReadWrite = Read | Write,
-}
-
 /// <summary>A key pattern and the access it grants.</summary>
 internal readonly record struct KeyPattern(byte[] Pattern, KeyAccess Access)
 {
@@ -171,7 +161,10 @@ internal sealed class AclSelector
         return allowed;
     }
 
-    /// <summary>Whether a key may be accessed as <paramref name="needed"/>.</summary>
+    /// <summary>
+    /// Whether a key may be accessed as <paramref name="needed"/>: some pattern grants at least that and matches the key
+    /// (so <see cref="KeyAccess.None"/> asks only for a matching pattern).
+    /// </summary>
     public bool AllowsKey(ReadOnlySpan<byte> key, KeyAccess needed)
     {
         if (AllKeys)

@@ -23,10 +23,6 @@ public sealed unsafe partial class RespServerSession
     public string UserName => _aclUser.Name;
 
     /// <summary>
-    /// Whether the user may run the current command (<c>_args</c>); if not, writes the NOPERM error
-    /// (inside a script, the script's error), counts it in INFO and adds it to the ACL log.
-    /// </summary>
-    /// <summary>
     /// Whether the current user may run the current command (<c>_args</c>), in order of cost: a user allowed everything
     /// (one test), the inline check, then the full checker, which also writes and logs a refusal. Dispatch, EXEC and
     /// scripts all ask here.
@@ -42,7 +38,7 @@ public sealed unsafe partial class RespServerSession
     /// The common case of a restricted user checked inline: only its root selector decides, channels are unrestricted, and
     /// the command's keys are at the command table's positions. True when that allows the command; false when it does
     /// not or the case is not this one, and <see cref="CheckPermission"/> then decides (and words any refusal). The
-    /// access asked of each key is <see cref="AclChecker"/>'s.
+    /// access asked of each key is <see cref="AclChecker"/>'s: the command table's, read by field, not searched.
     /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private bool QuickAllows(AclUser user, RespCommandInfo info)
@@ -57,13 +53,15 @@ public sealed unsafe partial class RespServerSession
 
     private bool KeysAllowed(AclSelector root, RespCommandInfo info)
     {
-        var access = (info.Flags & CommandFlags.ReadOnly) != 0 ? KeyAccess.Read
-            : (info.AclCategories & AclCategories.Read) != 0 ? KeyAccess.ReadWrite : KeyAccess.Write;
+        var access = info.KeyAccess;
+        if (access.VariesWithArguments)
+            access = KeyExtraction.AccessByArguments(info.Command, _args, _argCount);
+        int first = info.FirstKey;
         int last = info.LastKey < 0 ? _argCount + info.LastKey : Math.Min(info.LastKey, _argCount - 1);
         int step = Math.Max(1, info.Step);
-        for (int i = info.FirstKey; i <= last; i += step)
+        for (int i = first; i <= last; i += step)
         {
-            if (!root.AllowsKey(_args[i].Span, access))
+            if (!root.AllowsKey(_args[i].Span, i == first ? access.First : access.Rest))
                 return false;
         }
         return true;

@@ -1,12 +1,14 @@
+using System;
+
 namespace Garnet.server;
 
 /// <summary>
 /// One command's entry in the command table: what COMMAND INFO reports, what arity checks use, and
-/// where the keys are (for transactions, cluster routing and ACL key patterns).
+/// where the keys are and what each needs (for transactions, cluster routing and ACL key patterns).
 /// </summary>
 public sealed class RespCommandInfo
 {
-    internal RespCommandInfo(RespCommand command, string name, int arity, CommandFlags flags, int firstKey, int lastKey, int step, AclCategories categories, string summary)
+    internal RespCommandInfo(RespCommand command, string name, int arity, CommandFlags flags, int firstKey, int lastKey, int step, KeyAccessSpec keyAccess, AclCategories categories, string summary)
     {
         Command = command;
         Name = name;
@@ -17,6 +19,11 @@ public sealed class RespCommandInfo
         FirstKey = firstKey;
         LastKey = lastKey;
         Step = step;
+        // Every command with keys says what each needs (ACL key patterns are checked against it); a table entry that
+        // does not fails the server's start-up here.
+        if (keyAccess.HasKeys != (firstKey > 0 || (flags & CommandFlags.MovableKeys) != 0))
+            throw new ArgumentException($"'{name}': key access declared for a command without keys, or missing for one with keys.", nameof(keyAccess));
+        KeyAccess = keyAccess;
         AclCategories = categories;
         Summary = summary;
     }
@@ -47,6 +54,12 @@ public sealed class RespCommandInfo
 
     /// <summary>Distance between keys.</summary>
     public int Step { get; }
+
+    /// <summary>
+    /// The access each key needs, which ACL key patterns (%R~, %W~) are checked against: for the keys at the positions
+    /// above, or for those found by the arguments (numkeys, STORE) when the command has movable keys.
+    /// </summary>
+    public KeyAccessSpec KeyAccess { get; }
 
     /// <summary>ACL categories.</summary>
     public AclCategories AclCategories { get; }

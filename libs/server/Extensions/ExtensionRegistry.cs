@@ -96,8 +96,13 @@ public sealed class ExtensionRegistry
             // theirs already) its keys could not be added, so it is refused there.
             if (command is CustomTransactionProcedure)
                 flags |= CommandFlags.NoMulti | CommandFlags.NoScript;
-            var categories = (flags & CommandFlags.ReadOnly) != 0 ? AclCategories.Read : AclCategories.Write;
-            var info = new RespCommandInfo(id, name, command.Arity, flags, firstKey, firstKey, firstKey > 0 ? 1 : 0, categories | AclCategories.Slow, "A custom command.");
+            bool readOnly = (flags & CommandFlags.ReadOnly) != 0;
+            var categories = readOnly ? AclCategories.Read : AclCategories.Write;
+            // A custom command does not say what it does with its key's value: a read-only one reads it, another writes it.
+            var keyAccess = firstKey > 0 || (flags & CommandFlags.MovableKeys) != 0
+                ? readOnly ? KeyAccessSpec.Read : KeyAccessSpec.Write
+                : KeyAccessSpec.NoKeys;
+            var info = new RespCommandInfo(id, name, command.Arity, flags, firstKey, firstKey, firstKey > 0 ? 1 : 0, keyAccess, categories | AclCategories.Slow, "A custom command.");
             var entry = new RegisteredExtension(info, command);
             var byId = _byId;
             if (_count == byId.Length)

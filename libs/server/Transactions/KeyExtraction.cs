@@ -20,13 +20,23 @@ internal enum KeyScope : byte
 
     /// <summary>The command replaces or switches databases (SELECT, FLUSHDB, FLUSHALL, SWAPDB): it runs with no key locks held.</summary>
     DatabaseSwitch,
+
+    /// <summary>
+    /// The command names keys, which ACL checks, but takes no lock on them: WATCH, which reads each key's version before
+    /// its value, and arming the versions (RespServerSession.HoldWatch) may wait for writes that wait for key locks.
+    /// </summary>
+    Unlocked,
 }
 
-/// <summary>The keys of one command (argument positions, and whether each is written) and its scope.</summary>
+/// <summary>
+/// The keys of one command (argument positions, whether each is locked for writing, and the access ACL asks of each)
+/// and its scope.
+/// </summary>
 internal sealed class KeyList
 {
     private int[] _positions = new int[8];
     private bool[] _writes = new bool[8];
+    private KeyAccessSpec _access;
 
     /// <summary>Number of keys.</summary>
     public int Count { get; private set; }
@@ -37,13 +47,18 @@ internal sealed class KeyList
     /// <summary>The argument index of key <paramref name="i"/>.</summary>
     public int Position(int i) => _positions[i];
 
-    /// <summary>Whether key <paramref name="i"/> may be written.</summary>
+    /// <summary>Whether key <paramref name="i"/> may be written: its lock is exclusive, and a write moves its watched version.</summary>
     public bool IsWrite(int i) => _writes[i];
 
-    public void Clear()
+    /// <summary>The access key <paramref name="i"/> needs, as ACL key patterns judge it (by its place among the keys).</summary>
+    public KeyAccess Access(int i) => _access.Of(i);
+
+    /// <summary>Starts a new command whose keys need <paramref name="access"/>.</summary>
+    public void Clear(KeyAccessSpec access)
     {
         Count = 0;
         Scope = KeyScope.None;
+        _access = access;
     }
 
     public void Add(int position, bool write)
@@ -66,7 +81,9 @@ internal sealed class KeyList
 /// argument-dependent positions of the movable-key commands (numkeys forms, SORT, GEORADIUS STORE,
 /// scripts). Transactions lock these keys; scripting uses the same helper. Keys of a command flagged
 /// write are treated as written (exclusive), others as read (shared): conservative for commands
-/// that read some keys and write one (SUNIONSTORE's sources), never wrong.
+/// that read some keys and write one (SUNIONSTORE's sources), never wrong. The access ACL asks of each
+/// key is the command table's (<see cref="RespCommandInfo.KeyAccess"/>), refined by the arguments for
+/// the few commands whose access varies (<see cref="AccessByArguments"/>).
 /// </summary>
 internal static class KeyExtraction
 {
@@ -112,7 +129,7 @@ internal static class KeyExtraction
     /// </summary>
     public static void Extract(RespCommandInfo info, ReadOnlySpan<ArgSlice> args, int argCount, KeyList keys)
     {
-        keys.Clear();
+        keys.Clear(AccessOf(info, args, argCount));
         bool write = (info.Flags & CommandFlags.ReadOnly) == 0;
         switch (info.Command)
         {
@@ -124,8 +141,10 @@ internal static class KeyExtraction
                 return;
 
             case RespCommand.WATCH:
-                // No keys to lock: WATCH reads each key's version before its value, and arming the versions
-                // (RespServerSession.HoldWatch) may wait for writes that wait for key locks.
+                // Keys for ACL, none to lock (see KeyScope.Unlocked).
+                for (int i = 1; i < argCount; i++)
+                    keys.Add(i, write: false);
+                keys.Scope = KeyScope.Unlocked;
                 return;
 
             case RespCommand.ZUNION:
@@ -218,6 +237,57 @@ internal static class KeyExtraction
             return;
         }
         keys.Scope = TouchesNoKeys(info) ? KeyScope.None : KeyScope.Keyspace;
+    }
+
+    /// <summary>
+    /// The access the keys of this call need: the command table's, the subcommand's for a container (OBJECT ENCODING,
+    /// MEMORY USAGE), or as the arguments decide for a command whose access varies.
+    /// </summary>
+    private static KeyAccessSpec AccessOf(RespCommandInfo info, ReadOnlySpan<ArgSlice> args, int argCount)
+    {
+        var access = info.KeyAccess;
+        if (access.VariesWithArguments)
+            return AccessByArguments(info.Command, args, argCount);
+        if (argCount >= 2 && SubcommandTable.IsContainer(info.Command))
+            return SubcommandTable.Find(info.Command, args[1])?.Info.KeyAccess ?? access;
+        return access;
+    }
+
+    /// <summary>
+    /// The access the keys of a command need when the table marks it as varying with the arguments (Redis's
+    /// VARIABLE_FLAGS); the table's access is the most any call needs. No allocation: the inline ACL check calls it.
+    /// </summary>
+    public static KeyAccessSpec AccessByArguments(RespCommand command, ReadOnlySpan<ArgSlice> args, int argCount)
+    {
+        switch (command)
+        {
+            case RespCommand.SET:
+                // SET ... GET returns the old value; otherwise the value is only overwritten (Redis: OW UPDATE). Any
+                // argument after the value counts, as Redis reads it.
+                for (int i = 3; i < argCount; i++)
+                {
+                    if (args[i].EqualsUpper("GET"u8))
+                        return KeyAccessSpec.ReadWrite;
+                }
+                return KeyAccessSpec.Write;
+
+            case RespCommand.BITFIELD:
+                // Complete GET and OVERFLOW operations only read; SET, INCRBY or anything malformed may write.
+                for (int i = 2; i < argCount;)
+                {
+                    int following = argCount - i - 1;
+                    if (following >= 2 && args[i].EqualsUpper("GET"u8))
+                        i += 3;
+                    else if (following >= 1 && args[i].EqualsUpper("OVERFLOW"u8))
+                        i += 2;
+                    else
+                        return KeyAccessSpec.ReadWrite;
+                }
+                return KeyAccessSpec.Read;
+
+            default:
+                throw new ArgumentOutOfRangeException(nameof(command), command, "The command's key access does not vary with its arguments.");
+        }
     }
 
     /// <summary>Whether a command without key arguments stays away from the keyspace (connection, transaction and pub/sub commands, TIME...).</summary>

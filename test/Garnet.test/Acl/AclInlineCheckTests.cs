@@ -8,7 +8,8 @@ namespace Garnet.test.Acl;
 /// <summary>
 /// The dispatcher checks a user restricted to key patterns inline for commands whose keys are at the command table's
 /// positions; ACL DRYRUN always goes through the full checker. Over every command with keys, both must agree: keys
-/// outside the user's patterns are refused, keys inside them are not.
+/// outside the user's patterns are refused, keys inside them are allowed when the pattern grants what each key needs
+/// (all access, read only, write only).
 /// </summary>
 [TestFixture]
 public sealed class AclInlineCheckTests : ServerTestBase
@@ -23,12 +24,14 @@ public sealed class AclInlineCheckTests : ServerTestBase
         return words;
     }
 
-    [Test]
-    public void InlineAndFullChecksAgreeOnEveryCommandWithKeys()
+    [TestCase("~ok*")]
+    [TestCase("%R~ok*")]
+    [TestCase("%W~ok*")]
+    public void InlineAndFullChecksAgreeOnEveryCommandWithKeys(string pattern)
     {
         using var admin = ConnectRaw();
         // Categories that could stall or end the test server are left out.
-        Assert.That(admin.Execute("ACL", "SETUSER", "limited", "reset", "on", "nopass", "~ok*", "&*", "+@all", "-@dangerous", "-@admin",
+        Assert.That(admin.Execute("ACL", "SETUSER", "limited", "reset", "on", "nopass", pattern, "&*", "+@all", "-@dangerous", "-@admin",
             "-@blocking", "-@scripting", "-@transaction", "-@connection"), Is.EqualTo("+OK\r\n"));
         using var limited = ConnectRaw();
         Assert.That(limited.Execute("AUTH", "limited", "any"), Is.EqualTo("+OK\r\n"));

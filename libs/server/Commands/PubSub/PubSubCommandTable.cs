@@ -1,5 +1,6 @@
 using A = Garnet.server.AclCategories;
 using F = Garnet.server.CommandFlags;
+using K = Garnet.server.KeyAccessSpec;
 
 namespace Garnet.server;
 
@@ -8,11 +9,11 @@ public static partial class CommandTable
     /// <summary>The pub/sub commands' table entries.</summary>
     private static RespCommandInfo[] PubSubCommands =>
     [
-        new(RespCommand.SUBSCRIBE, "SUBSCRIBE", -2, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, A.PubSub | A.Slow, "Listens for messages published to channels."),
-        new(RespCommand.UNSUBSCRIBE, "UNSUBSCRIBE", -1, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, A.PubSub | A.Slow, "Stops listening to messages posted to channels."),
-        new(RespCommand.PSUBSCRIBE, "PSUBSCRIBE", -2, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, A.PubSub | A.Slow, "Listens for messages published to channels that match one or more patterns."),
-        new(RespCommand.PUNSUBSCRIBE, "PUNSUBSCRIBE", -1, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, A.PubSub | A.Slow, "Stops listening to messages published to channels that match one or more patterns."),
-        new(RespCommand.PUBLISH, "PUBLISH", 3, F.PubSub | F.Loading | F.Stale | F.Fast | F.MayReplicate, 0, 0, 0, A.PubSub | A.Fast, "Posts a message to a channel."),
-        new(RespCommand.PUBSUB, "PUBSUB", -2, F.None, 0, 0, 0, A.Slow, "A container for Pub/Sub commands."),
+        new(RespCommand.SUBSCRIBE, "SUBSCRIBE", -2, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, K.NoKeys, A.PubSub | A.Slow, "Listens for messages published to channels."),
+        new(RespCommand.UNSUBSCRIBE, "UNSUBSCRIBE", -1, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, K.NoKeys, A.PubSub | A.Slow, "Stops listening to messages posted to channels."),
+        new(RespCommand.PSUBSCRIBE, "PSUBSCRIBE", -2, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, K.NoKeys, A.PubSub | A.Slow, "Listens for messages published to channels that match one or more patterns."),
+        new(RespCommand.PUNSUBSCRIBE, "PUNSUBSCRIBE", -1, F.PubSub | F.NoScript | F.Loading | F.Stale, 0, 0, 0, K.NoKeys, A.PubSub | A.Slow, "Stops listening to messages published to channels that match one or more patterns."),
+        new(RespCommand.PUBLISH, "PUBLISH", 3, F.PubSub | F.Loading | F.Stale | F.Fast | F.MayReplicate, 0, 0, 0, K.NoKeys, A.PubSub | A.Fast, "Posts a message to a channel."),
+        new(RespCommand.PUBSUB, "PUBSUB", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Pub/Sub commands."),
     ];
 }

@@ -1,5 +1,6 @@
 using A = Garnet.server.AclCategories;
 using F = Garnet.server.CommandFlags;
+using K = Garnet.server.KeyAccessSpec;
 
 namespace Garnet.server;
 
@@ -8,13 +9,13 @@ public static partial class CommandTable
     /// <summary>The scripting commands' table entries.</summary>
     private static RespCommandInfo[] ScriptingCommands =>
     [
-        new(RespCommand.EVAL, "EVAL", -3, F.NoScript | F.SkipMonitor | F.MayReplicate | F.NoMandatoryKeys | F.Stale | F.MovableKeys, 0, 0, 0, A.Slow | A.Scripting, "Executes a server-side Lua script."),
-        new(RespCommand.EVALSHA, "EVALSHA", -3, F.NoScript | F.SkipMonitor | F.MayReplicate | F.NoMandatoryKeys | F.Stale | F.MovableKeys, 0, 0, 0, A.Slow | A.Scripting, "Executes a server-side Lua script by SHA1 digest."),
-        new(RespCommand.EVAL_RO, "EVAL_RO", -3, F.NoScript | F.SkipMonitor | F.NoMandatoryKeys | F.Stale | F.ReadOnly | F.MovableKeys, 0, 0, 0, A.Slow | A.Scripting, "Executes a read-only server-side Lua script."),
-        new(RespCommand.EVALSHA_RO, "EVALSHA_RO", -3, F.NoScript | F.SkipMonitor | F.NoMandatoryKeys | F.Stale | F.ReadOnly | F.MovableKeys, 0, 0, 0, A.Slow | A.Scripting, "Executes a read-only server-side Lua script by SHA1 digest."),
-        new(RespCommand.SCRIPT, "SCRIPT", -2, F.None, 0, 0, 0, A.Slow, "A container for Lua scripts management commands."),
-        new(RespCommand.FUNCTION, "FUNCTION", -2, F.None, 0, 0, 0, A.Slow, "A container for function commands."),
-        new(RespCommand.FCALL, "FCALL", -3, F.NoScript | F.SkipMonitor | F.MayReplicate | F.NoMandatoryKeys | F.Stale | F.MovableKeys, 0, 0, 0, A.Slow | A.Scripting, "Invokes a function."),
-        new(RespCommand.FCALL_RO, "FCALL_RO", -3, F.NoScript | F.SkipMonitor | F.NoMandatoryKeys | F.Stale | F.ReadOnly | F.MovableKeys, 0, 0, 0, A.Slow | A.Scripting, "Invokes a read-only function."),
+        new(RespCommand.EVAL, "EVAL", -3, F.NoScript | F.SkipMonitor | F.MayReplicate | F.NoMandatoryKeys | F.Stale | F.MovableKeys, 0, 0, 0, K.ReadWrite, A.Slow | A.Scripting, "Executes a server-side Lua script."),
+        new(RespCommand.EVALSHA, "EVALSHA", -3, F.NoScript | F.SkipMonitor | F.MayReplicate | F.NoMandatoryKeys | F.Stale | F.MovableKeys, 0, 0, 0, K.ReadWrite, A.Slow | A.Scripting, "Executes a server-side Lua script by SHA1 digest."),
+        new(RespCommand.EVAL_RO, "EVAL_RO", -3, F.NoScript | F.SkipMonitor | F.NoMandatoryKeys | F.Stale | F.ReadOnly | F.MovableKeys, 0, 0, 0, K.Read, A.Slow | A.Scripting, "Executes a read-only server-side Lua script."),
+        new(RespCommand.EVALSHA_RO, "EVALSHA_RO", -3, F.NoScript | F.SkipMonitor | F.NoMandatoryKeys | F.Stale | F.ReadOnly | F.MovableKeys, 0, 0, 0, K.Read, A.Slow | A.Scripting, "Executes a read-only server-side Lua script by SHA1 digest."),
+        new(RespCommand.SCRIPT, "SCRIPT", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Lua scripts management commands."),
+        new(RespCommand.FUNCTION, "FUNCTION", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for function commands."),
+        new(RespCommand.FCALL, "FCALL", -3, F.NoScript | F.SkipMonitor | F.MayReplicate | F.NoMandatoryKeys | F.Stale | F.MovableKeys, 0, 0, 0, K.ReadWrite, A.Slow | A.Scripting, "Invokes a function."),
+        new(RespCommand.FCALL_RO, "FCALL_RO", -3, F.NoScript | F.SkipMonitor | F.NoMandatoryKeys | F.Stale | F.ReadOnly | F.MovableKeys, 0, 0, 0, K.Read, A.Slow | A.Scripting, "Invokes a read-only function."),
     ];
 }

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using A = Garnet.server.AclCategories;
 using F = Garnet.server.CommandFlags;
+using K = Garnet.server.KeyAccessSpec;
 
 namespace Garnet.server;
 
@@ -128,7 +129,7 @@ internal static class SubcommandTable
         ],
         [RespCommand.MEMORY] =
         [
-            Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", firstKey: 2, lastKey: 2, step: 1),
+            Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
             Entry(Subcommand.MemoryPurge, RespCommand.MEMORY, "PURGE", 2, F.None, A.Slow, "Asks the allocator to release memory."),
             Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
             Entry(Subcommand.MemoryStats, RespCommand.MEMORY, "STATS", 2, F.None, A.Slow, "Returns details about memory usage."),
@@ -136,11 +137,11 @@ internal static class SubcommandTable
         ],
         [RespCommand.OBJECT] =
         [
-            Entry(Subcommand.ObjectEncoding, RespCommand.OBJECT, "ENCODING", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the internal encoding of a Redis object.", firstKey: 2, lastKey: 2, step: 1),
-            Entry(Subcommand.ObjectFreq, RespCommand.OBJECT, "FREQ", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the logarithmic access frequency counter of a Redis object.", firstKey: 2, lastKey: 2, step: 1),
+            Entry(Subcommand.ObjectEncoding, RespCommand.OBJECT, "ENCODING", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the internal encoding of a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
+            Entry(Subcommand.ObjectFreq, RespCommand.OBJECT, "FREQ", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the logarithmic access frequency counter of a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
             Entry(Subcommand.ObjectHelp, RespCommand.OBJECT, "HELP", 2, F.Loading | F.Stale, A.Keyspace | A.Slow, "Returns helpful text about the different subcommands."),
-            Entry(Subcommand.ObjectIdleTime, RespCommand.OBJECT, "IDLETIME", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the time since the last access to a Redis object.", firstKey: 2, lastKey: 2, step: 1),
-            Entry(Subcommand.ObjectRefCount, RespCommand.OBJECT, "REFCOUNT", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the reference count of a value of a key.", firstKey: 2, lastKey: 2, step: 1),
+            Entry(Subcommand.ObjectIdleTime, RespCommand.OBJECT, "IDLETIME", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the time since the last access to a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
+            Entry(Subcommand.ObjectRefCount, RespCommand.OBJECT, "REFCOUNT", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the reference count of a value of a key.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
         ],
         [RespCommand.ACL] =
         [
@@ -186,8 +187,9 @@ internal static class SubcommandTable
         return flags;
     }
 
-    private static SubcommandInfo Entry(Subcommand id, RespCommand parent, string name, int arity, CommandFlags flags, AclCategories categories, string summary, int firstKey = 0, int lastKey = 0, int step = 0)
-        => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, firstKey, lastKey, step, categories, summary));
+    private static SubcommandInfo Entry(Subcommand id, RespCommand parent, string name, int arity, CommandFlags flags, AclCategories categories, string summary,
+        int firstKey = 0, int lastKey = 0, int step = 0, KeyAccessSpec keyAccess = default)
+        => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, firstKey, lastKey, step, keyAccess, categories, summary));
 
     /// <summary>The subcommands of <paramref name="parent"/>, empty if it is not a container.</summary>
     public static ReadOnlySpan<SubcommandInfo> Of(RespCommand parent)
