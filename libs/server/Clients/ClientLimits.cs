@@ -21,13 +21,20 @@ public sealed class ClientLimits
     /// </summary>
     public const int ReservedDescriptors = 96;
 
-    private volatile int _maxClients;
+    // The settings CONFIG SET changes while connections read them: each read and written with Volatile (a long
+    // cannot be a volatile field), so a change is seen by every thread and a long is never read torn.
+    private int _maxClients;
+    private int _timeoutSeconds;
+    private int _tcpKeepAliveSeconds;
+    private long _queryBufferLimit;
+    private long _protoMaxBulkLength;
+    private bool _protectedMode;
     private int _connected;
 
     /// <summary>Creates the limits from the server's options.</summary>
     public ClientLimits(ServerOptions options)
     {
-        _maxClients = options.MaxClients;
+        MaxClients = options.MaxClients;
         TimeoutSeconds = options.TimeoutSeconds;
         TcpKeepAliveSeconds = options.TcpKeepAliveSeconds;
         QueryBufferLimit = options.ClientQueryBufferLimit;
@@ -41,18 +48,26 @@ public sealed class ClientLimits
     /// <summary>Most clients connected at once (Redis's maxclients); a client past it gets an error and is closed.</summary>
     public int MaxClients
     {
-        get => _maxClients;
-        set => _maxClients = value;
+        get => Volatile.Read(ref _maxClients);
+        set => Volatile.Write(ref _maxClients, value);
     }
 
     /// <summary>Clients connected now (admitted connections not yet closed).</summary>
     public int Connected => Volatile.Read(ref _connected);
 
     /// <summary>Seconds a client may stay idle before it is closed; 0 never (Redis's timeout).</summary>
-    public volatile int TimeoutSeconds;
+    public int TimeoutSeconds
+    {
+        get => Volatile.Read(ref _timeoutSeconds);
+        set => Volatile.Write(ref _timeoutSeconds, value);
+    }
 
     /// <summary>Seconds between TCP keepalive probes on idle connections; 0 off (Redis's tcp-keepalive).</summary>
-    public volatile int TcpKeepAliveSeconds;
+    public int TcpKeepAliveSeconds
+    {
+        get => Volatile.Read(ref _tcpKeepAliveSeconds);
+        set => Volatile.Write(ref _tcpKeepAliveSeconds, value);
+    }
 
     /// <summary>Most bytes of one client's input waiting to be parsed (Redis's client-query-buffer-limit).</summary>
     public long QueryBufferLimit
@@ -60,7 +75,6 @@ public sealed class ClientLimits
         get => Volatile.Read(ref _queryBufferLimit);
         set => Volatile.Write(ref _queryBufferLimit, value);
     }
-    private long _queryBufferLimit;
 
     /// <summary>Longest bulk string a client may send (Redis's proto-max-bulk-len).</summary>
     public long ProtoMaxBulkLength
@@ -68,10 +82,13 @@ public sealed class ClientLimits
         get => Volatile.Read(ref _protoMaxBulkLength);
         set => Volatile.Write(ref _protoMaxBulkLength, value);
     }
-    private long _protoMaxBulkLength;
 
     /// <summary>Whether clients from other hosts are refused while the default user has no password (Redis's protected-mode).</summary>
-    public volatile bool ProtectedMode;
+    public bool ProtectedMode
+    {
+        get => Volatile.Read(ref _protectedMode);
+        set => Volatile.Write(ref _protectedMode, value);
+    }
 
     /// <summary>Output limit of normal clients.</summary>
     public OutputLimitClass Normal { get; }
@@ -88,7 +105,7 @@ public sealed class ClientLimits
     /// <summary>Takes a place for a new client; false when <see cref="MaxClients"/> are connected.</summary>
     internal bool TryAdmit()
     {
-        if (Interlocked.Increment(ref _connected) <= _maxClients)
+        if (Interlocked.Increment(ref _connected) <= MaxClients)
             return true;
         Interlocked.Decrement(ref _connected);
         return false;

@@ -1,6 +1,5 @@
 using System;
 using System.Threading;
-using System.Threading.Tasks;
 
 namespace Garnet.server;
 
@@ -14,36 +13,24 @@ internal sealed class IdleClientTimeout : IDisposable
     private static readonly TimeSpan Period = TimeSpan.FromSeconds(1);
 
     private readonly StoreWrapper _server;
-    private readonly CancellationTokenSource _stop = new();
-    private readonly Task _task;
+    private readonly PeriodicLoop _loop;
     private long _closed;
 
     public IdleClientTimeout(StoreWrapper server)
     {
         _server = server;
-        _task = Task.Run(RunAsync);
+        _loop = new PeriodicLoop(Period, _ => CloseIdleIfTimeoutSet());
+        _loop.Start();
     }
 
     /// <summary>Clients closed for idling past the timeout.</summary>
     public long Closed => Interlocked.Read(ref _closed);
 
-    private async Task RunAsync()
+    private void CloseIdleIfTimeoutSet()
     {
-        var token = _stop.Token;
-        while (true)
-        {
-            try
-            {
-                await Task.Delay(Period, token).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                return;
-            }
-            int timeout = _server.ClientLimits.TimeoutSeconds;
-            if (timeout > 0)
-                CloseIdle(TimeSpan.FromSeconds(timeout));
-        }
+        int timeout = _server.ClientLimits.TimeoutSeconds;
+        if (timeout > 0)
+            CloseIdle(TimeSpan.FromSeconds(timeout));
     }
 
     private void CloseIdle(TimeSpan timeout)
@@ -58,17 +45,5 @@ internal sealed class IdleClientTimeout : IDisposable
         }
     }
 
-    public void Dispose()
-    {
-        _stop.Cancel();
-        try
-        {
-            _task.Wait();
-        }
-        catch (AggregateException)
-        {
-            // The loop only ends by cancellation; nothing to report at shutdown.
-        }
-        _stop.Dispose();
-    }
+    public void Dispose() => _loop.Dispose();
 }

@@ -7,7 +7,8 @@ namespace Garnet.server;
 /// <summary>
 /// Pub/sub, session side: this client's subscriptions, the delivery of the messages queued for it
 /// (under its gate, so they never interleave with its replies), RESP2's subscribe mode, and the
-/// cleanup when the client resets or leaves.
+/// cleanup when the client resets or leaves. Messages are not replies: they are always written to
+/// the connection (<see cref="ConnectionWriter"/>), even while replies are dropped or go to a script.
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
@@ -63,8 +64,7 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private bool PubSubAdmits(RespCommandInfo info)
     {
-        if (_outbox!.HasPending)
-            WriteQueuedMessages(int.MaxValue);
+        WriteQueuedMessagesBeforeReply();
         if (!InSubscribeMode)
             return true;
         switch (info.Command)
@@ -109,12 +109,24 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// Writes up to <paramref name="maxMessages"/> queued messages into the reply stream (which
-    /// flushes as it fills). The caller holds the gate.
+    /// Writes the messages queued so far ahead of the reply about to be written, except inside EXEC: there the
+    /// reply is an element of EXEC's array, which a message must not split, so the messages wait for the
+    /// delivery the publisher scheduled (or the next command), after EXEC's reply, as Redis 7.2 orders them.
+    /// </summary>
+    private void WriteQueuedMessagesBeforeReply()
+    {
+        if (_outbox is { HasPending: true } && !_inExec)
+            WriteQueuedMessages(int.MaxValue);
+    }
+
+    /// <summary>
+    /// Writes up to <paramref name="maxMessages"/> queued messages to the connection (which flushes as
+    /// it fills). The caller holds the gate.
     /// </summary>
     private void WriteQueuedMessages(int maxMessages)
     {
         var outbox = _outbox!;
+        ref var writer = ref ConnectionWriter;
         long sent = 0;
         for (int i = 0; i < maxMessages; i++)
         {
@@ -123,8 +135,8 @@ public sealed unsafe partial class RespServerSession
             if (message == null)
                 return;
             // Encoded as a RESP2 array; a RESP3 client gets it as a push.
-            _writer.WriteRaw(_writer.Resp3 ? ">"u8 : "*"u8);
-            _writer.WriteRaw(message.AsSpan(1));
+            writer.WriteRaw(writer.Resp3 ? ">"u8 : "*"u8);
+            writer.WriteRaw(message.AsSpan(1));
             sent = message.Length;
         }
         outbox.Sent(sent);
@@ -140,7 +152,7 @@ public sealed unsafe partial class RespServerSession
             try
             {
                 WriteQueuedMessages(MessagesPerDelivery);
-                _writer.ReleaseBuffer();
+                ConnectionWriter.ReleaseBuffer();
             }
             catch (Exception)
             {
@@ -197,8 +209,8 @@ public sealed unsafe partial class RespServerSession
             if (ChannelSubscriptions + PatternSubscriptions == 0)
                 _sender.UseOutputLimit(_server.ClientLimits.Normal);
             // Messages published before the unsubscribe come before its confirmation.
-            if (reply && _outbox!.HasPending)
-                WriteQueuedMessages(int.MaxValue);
+            if (reply)
+                WriteQueuedMessagesBeforeReply();
         }
         if (reply)
             WriteSubscriptionReply(pattern ? "punsubscribe"u8 : "unsubscribe"u8, name);

@@ -7,7 +7,7 @@ namespace Garnet.server;
 /// <summary>
 /// CLIENT REPLY ON | OFF | SKIP: a connection may ask for no replies (mass inserts), or none to its next command.
 /// Commands then run as usual with their replies written to a sink that drops them; CLIENT REPLY ON and RESET, which
-/// switch replies back on, answer as in Redis.
+/// switch replies back on, answer as in Redis. Pub/sub messages are not replies and still reach the client, as in Redis.
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
@@ -56,14 +56,9 @@ public sealed unsafe partial class RespServerSession
 
     private void ExecuteCommandWithoutReply()
     {
-        // Pub/sub messages are not replies: those queued so far still go out (as Redis pushes them regardless).
-        if (_outbox is { HasPending: true })
-            WriteQueuedMessages(int.MaxValue);
+        // Pub/sub messages are not replies: while the reply is dropped they still go to the connection (see ConnectionWriter).
         _discardingSink ??= new DiscardingSink();
-        var network = _writer;
-        _writer = default;
-        _writer.Attach(_discardingSink);
-        _writer.Resp3 = network.Resp3;
+        var saved = RedirectReplies(_discardingSink, _writer.Resp3);
         try
         {
             ExecuteCommandCore();
@@ -71,7 +66,7 @@ public sealed unsafe partial class RespServerSession
         finally
         {
             bool resp3 = _writer.Resp3; // HELLO may have switched protocols meanwhile
-            _writer = network;
+            EndRedirect(saved);
             _writer.Resp3 = resp3;
         }
     }

@@ -1,6 +1,5 @@
 using System;
 using System.Threading;
-using System.Threading.Tasks;
 using Tsavorite;
 
 namespace Garnet.server;
@@ -34,18 +33,15 @@ internal sealed class ActiveExpiration : IDisposable
     private const int KeysPerBatch = 256;
 
     private readonly StoreWrapper _server;
-    private readonly TimeSpan _interval;
-    private readonly CancellationTokenSource _stop = new();
+    private readonly PeriodicLoop _loop;
     private readonly KeyBuffer _keys = new();
-    private Task? _task;
     private long _failures;
     private long _passes;
-    private bool _disposed;
 
     public ActiveExpiration(StoreWrapper server, TimeSpan interval)
     {
         _server = server;
-        _interval = interval;
+        _loop = new PeriodicLoop(interval, SweepAllIfEnabled);
     }
 
     /// <summary>Walks that failed with an exception (the task carried on).</summary>
@@ -55,24 +51,12 @@ internal sealed class ActiveExpiration : IDisposable
     public long Passes => Volatile.Read(ref _passes);
 
     /// <summary>Starts the periodic task.</summary>
-    public void Start() => _task = Task.Run(RunAsync);
+    public void Start() => _loop.Start();
 
-    private async Task RunAsync()
+    private void SweepAllIfEnabled(CancellationToken token)
     {
-        var token = _stop.Token;
-        while (true)
-        {
-            try
-            {
-                await Task.Delay(_interval, token).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                return;
-            }
-            if (_server.ActiveExpirationEnabled)
-                SweepAll(token);
-        }
+        if (_server.ActiveExpirationEnabled)
+            SweepAll(token);
     }
 
     /// <summary>One pass over every database; returns the number of keys deleted.</summary>
@@ -159,22 +143,7 @@ internal sealed class ActiveExpiration : IDisposable
     }
 
     /// <summary>Stops the task and waits for a pass in progress to end (it checks between batches).</summary>
-    public void Dispose()
-    {
-        if (_disposed)
-            return;
-        _disposed = true;
-        _stop.Cancel();
-        try
-        {
-            _task?.Wait();
-        }
-        catch (AggregateException)
-        {
-            // The task catches its own failures; nothing is left to report at shutdown.
-        }
-        _stop.Dispose();
-    }
+    public void Dispose() => _loop.Dispose();
 
     /// <summary>Collects the keys of expired records in the mutable region, up to a batch.</summary>
     private struct ExpiredKeyScan : IScanFunctions

@@ -50,9 +50,8 @@ public sealed unsafe partial class RespServerSession
     private void Publish()
     {
         int receivers = Broker.Publish(_args[1].Span, _args[2].Span);
-        // A RESP3 client publishing to itself gets the message before the reply, as from Redis.
-        if (_outbox != null && _outbox.HasPending)
-            WriteQueuedMessages(int.MaxValue);
+        // A RESP3 client publishing to itself gets the message before the reply, as from Redis before 7.2.
+        WriteQueuedMessagesBeforeReply();
         _writer.WriteInteger(receivers);
     }
 

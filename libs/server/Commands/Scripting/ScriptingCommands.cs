@@ -194,13 +194,10 @@ public sealed unsafe partial class RespServerSession
     {
         var savedArgs = _args;
         int savedCount = _argCount;
-        var savedWriter = _writer;
         var savedCommand = _currentCommand;
         _args = args;
         _argCount = count;
-        _writer = default;
-        _writer.Attach(reply);
-        _writer.Resp3 = resp3;
+        var savedWriter = RedirectReplies(reply, resp3);
         _inScriptCommand = true;
         try
         {
@@ -255,7 +252,7 @@ public sealed unsafe partial class RespServerSession
             _inScriptCommand = false;
             _args = savedArgs;
             _argCount = savedCount;
-            _writer = savedWriter;
+            EndRedirect(savedWriter);
             _currentCommand = savedCommand;
         }
     }
