@@ -122,6 +122,50 @@ public sealed class ScanTests
         Assert.That(next, Is.EqualTo(until));
     }
 
+    /// <summary>
+    /// The interleaving that hid keys from a full scan with <see cref="ScanFlags.IncludeMovedPastEnd"/>: the
+    /// scan passes a key's read-only record while its newer mutable record lies ahead (below the end), so it
+    /// leaves the key to that record; before the scan gets there, an update that does not fit moves the key
+    /// past the end and abandons the mutable record. At the abandoned record the key's chain still holds the
+    /// read-only record below the end, which the scan has already passed.
+    /// </summary>
+    [Test]
+    public void KeyMovedPastTheEndAfterTheScanPassedItsOlderRecordIsReported()
+    {
+        using var ts = new TestStore();
+        var session = ts.Session;
+        byte[] moved = TestData.Key(0);
+        // The trigger's bucket latch is held while its callback runs, so the moved key must live elsewhere.
+        long BucketOf(byte[] key) => KeyHash.Hash(key) & (ts.Store.IndexBucketCount - 1);
+        int t = 1;
+        while (BucketOf(TestData.Key(t)) == BucketOf(moved))
+            t++;
+        byte[] trigger = TestData.Key(t);
+
+        session.Upsert(moved, TestData.Value(0, 8));
+        session.Upsert(trigger, TestData.Value(1, 8));
+        ts.Log.ShiftReadOnlyToTail();
+        session.Upsert(moved, TestData.Value(2, 16)); // a copy: the read-only record stays in the chain
+        long mutableAddress = ts.ChainHead(moved);
+
+        var collector = new TriggerCollector(trigger, () => session.Upsert(moved, TestData.Value(3, 300)));
+        session.BeginUnsafe();
+        try
+        {
+            session.Scan(ref collector, 0, -1, ScanFlags.IncludeMovedPastEnd);
+        }
+        finally
+        {
+            session.EndUnsafe();
+        }
+
+        Assert.That(ts.ChainHead(moved), Is.Not.EqualTo(mutableAddress), "the update moved the key");
+        var keys = collector.Records.ConvertAll(r => Encoding.ASCII.GetString(r.Key));
+        Assert.That(keys, Has.Exactly(1).EqualTo(Encoding.ASCII.GetString(moved)));
+        Assert.That(keys, Has.Exactly(1).EqualTo(Encoding.ASCII.GetString(trigger)));
+        Assert.That(collector.Records.Find(r => r.Key.AsSpan().SequenceEqual(moved))!.Value, Is.EqualTo(TestData.Value(3, 300)));
+    }
+
     [Test]
     public void ScanConcurrentWithWritersSeesEveryStableKey()
     {
@@ -186,5 +230,28 @@ public sealed class ScanTests
             Interlocked.Increment(ref writersDone);
         });
         Assert.That(scans, Is.GreaterThanOrEqualTo(3));
+    }
+}
+
+/// <summary>Collects what a scan reports and runs an action from the callback of one key's record.</summary>
+internal readonly struct TriggerCollector : IScanFunctions
+{
+    private readonly byte[] _trigger;
+    private readonly Action _action;
+
+    public TriggerCollector(byte[] trigger, Action action)
+    {
+        _trigger = trigger;
+        _action = action;
+    }
+
+    public List<ScannedRecord> Records { get; } = new();
+
+    public bool OnRecord(in LogRecord record, long address)
+    {
+        Records.Add(new ScannedRecord(record.Key.ToArray(), record.Value.ToArray(), address));
+        if (record.Key.SequenceEqual(_trigger))
+            _action();
+        return true;
     }
 }

@@ -460,14 +460,12 @@ public sealed unsafe partial class TsavoriteKV
         info.Sealed = false;
         // The copy heads its chain alone, whatever an index resize made of the original (see BucketSplit).
         info.SplitShared = false;
-        info.Abandoned = false;
-        info.Valid = true;
+        info.MarkLinked();
         copy.Access &= ~RecordAccess.AccessedBit; // moving spends the second chance
         if (!HashIndex.TrySwing(entry, tag, entryAddress, newAddress))
         {
             // Cannot happen under the exclusive latch; if it did, the copy must not be mistaken for a record.
-            info.Valid = false;
-            info.Abandoned = true;
+            info.MarkAbandoned();
             return AllocationStatus.RetryNow;
         }
         Interlocked.Increment(ref _recordsCopied);

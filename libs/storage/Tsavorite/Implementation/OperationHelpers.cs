@@ -144,9 +144,7 @@ public sealed unsafe partial class TsavoriteKV
     internal void Abandon(long address, ref LogRecord record)
     {
         int size = record.AllocatedSize;
-        ref var info = ref record.Info;
-        info.Valid = false;
-        info.Abandoned = true;
+        record.Info.MarkAbandoned();
         if (FreePool != null && address >= Log.ReadOnlyAddress)
             FreePool.Free(address, size);
     }
@@ -158,9 +156,7 @@ public sealed unsafe partial class TsavoriteKV
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal bool TryLink(long* entry, int tag, long expectedAddress, long newAddress, ref LogRecord newRecord)
     {
-        ref var info = ref newRecord.Info;
-        info.Abandoned = false;
-        info.Valid = true;
+        newRecord.Info.MarkLinked();
         if (HashIndex.TrySwing(entry, tag, expectedAddress, newAddress))
             return true;
         Abandon(newAddress, ref newRecord);

@@ -89,6 +89,21 @@ public struct RecordInfo
         set => _word = (_word & ~UserBitsMask) | (((long)value << UserBitsShift) & UserBitsMask);
     }
 
+    /// <summary>
+    /// Marks the record linked: valid, no longer abandoned. One store of the header word, as for
+    /// <see cref="MarkAbandoned"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void MarkLinked() => _word = (_word & ~(1L << AbandonedBit)) | (1L << ValidBit);
+
+    /// <summary>
+    /// Marks the record abandoned: not valid, its space nobody's. One store of the header word: a log scan reads
+    /// headers without a latch and steps over a record that is neither valid nor abandoned as dead space, so
+    /// setting the two bits one after the other would let it skip a record that was just live.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void MarkAbandoned() => _word = (_word & ~(1L << ValidBit)) | (1L << AbandonedBit);
+
     /// <summary>The header has never been written (unallocated page space).</summary>
     public readonly bool IsNull => _word == 0;
 

@@ -12,6 +12,8 @@ namespace Tsavorite;
 /// every size read from the log is checked against the end of its page before it is used, and a
 /// position whose sizes do not fit skips to the next page. A record is only handed to the callback
 /// once the hash chain of its key leads to its address, which only a real record satisfies.
+/// With <see cref="ScanFlags.IncludeMovedPastEnd"/>, a record that does not report its key leaves it to a record
+/// the scan has yet to meet, never to one it has passed: the scan cannot know how the key stood when it was there.
 /// </remarks>
 public sealed unsafe partial class TsavoriteKV
 {
@@ -70,7 +72,9 @@ public sealed unsafe partial class TsavoriteKV
                 }
                 if (!record.Info.Valid && !(includeMoved && record.Info.Abandoned))
                 {
-                    // Invalid records are not changed by anyone while the scan runs, so their sizes are stable.
+                    // Invalid records are not changed by anyone while the scan runs, so their sizes are stable. This
+                    // reads the header unlatched: a record that is being abandoned (which the moved-past-end check must
+                    // see) loses its valid bit and gains its abandoned bit in one store (see RecordInfo.MarkAbandoned).
                     int skip = MeasureRecord(in record, keyLength, room);
                     address = skip > 0 ? address + skip : pageEnd;
                     continue;
@@ -154,10 +158,13 @@ public sealed unsafe partial class TsavoriteKV
             return live && (includeExpired || !IsExpired(in record)) ? functions.OnRecord(in record, address) : true;
         if (newest < end)
             return true; // the newest version is (or was) in the scanned range and is reported there
-        // Report the key once: from its newest record below the end if its chain has one (older
-        // copies stay quiet), else from an abandoned copy (of which there may be more than one).
+        // The key moved past the end. Its newest record below the end, if valid, reports it: that record is no
+        // longer the key's newest, so it stays valid and in the chain until the scan meets it. An abandoned copy
+        // reports it unless that record still lies ahead. One the scan passed does not count: the key may have
+        // been left then to a newer record below the end that the move has since abandoned (this one, perhaps).
+        // A key may so be reported twice, and from each of several abandoned copies.
         long newestBelowEnd = NewestBelow(key, newest, end);
-        if (record.Info.Valid ? newestBelowEnd != address : newestBelowEnd != 0)
+        if (record.Info.Valid ? newestBelowEnd != address : newestBelowEnd > address)
             return true;
         var latest = Log.GetRecord(newest);
         if (latest.Info.Tombstone || (!includeExpired && IsExpired(in latest)))
