@@ -50,10 +50,11 @@ internal static class AclChecker
                 KeyExtraction.Extract(info, args, argCount, keys);
                 keysExtracted = true;
             }
+            var access = KeyExtraction.AccessOf(info, args, argCount);
             for (int i = 0; i < keys.Count; i++)
             {
                 int position = keys.Position(i);
-                if (!selector.AllowsKey(args[position].Span, keys.Access(i)))
+                if (!selector.AllowsKey(args[position].Span, access.Of(i)))
                     return new Result(AclDenial.Key, position, "");
             }
         }

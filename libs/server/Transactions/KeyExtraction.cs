@@ -29,14 +29,13 @@ internal enum KeyScope : byte
 }
 
 /// <summary>
-/// The keys of one command (argument positions, whether each is locked for writing, and the access ACL asks of each)
-/// and its scope.
+/// The keys of one command (argument positions, and whether each is locked for writing) and its scope. The access ACL
+/// asks of each is <see cref="KeyExtraction.AccessOf"/>'s, worked out only when ACL checks keys.
 /// </summary>
 internal sealed class KeyList
 {
     private int[] _positions = new int[8];
     private bool[] _writes = new bool[8];
-    private KeyAccessSpec _access;
 
     /// <summary>Number of keys.</summary>
     public int Count { get; private set; }
@@ -50,15 +49,10 @@ internal sealed class KeyList
     /// <summary>Whether key <paramref name="i"/> may be written: its lock is exclusive, and a write moves its watched version.</summary>
     public bool IsWrite(int i) => _writes[i];
 
-    /// <summary>The access key <paramref name="i"/> needs, as ACL key patterns judge it (by its place among the keys).</summary>
-    public KeyAccess Access(int i) => _access.Of(i);
-
-    /// <summary>Starts a new command whose keys need <paramref name="access"/>.</summary>
-    public void Clear(KeyAccessSpec access)
+    public void Clear()
     {
         Count = 0;
         Scope = KeyScope.None;
-        _access = access;
     }
 
     public void Add(int position, bool write)
@@ -129,7 +123,7 @@ internal static class KeyExtraction
     /// </summary>
     public static void Extract(RespCommandInfo info, ReadOnlySpan<ArgSlice> args, int argCount, KeyList keys)
     {
-        keys.Clear(AccessOf(info, args, argCount));
+        keys.Clear();
         bool write = (info.Flags & CommandFlags.ReadOnly) == 0;
         switch (info.Command)
         {
@@ -243,7 +237,7 @@ internal static class KeyExtraction
     /// The access the keys of this call need: the command table's, the subcommand's for a container (OBJECT ENCODING,
     /// MEMORY USAGE), or as the arguments decide for a command whose access varies.
     /// </summary>
-    private static KeyAccessSpec AccessOf(RespCommandInfo info, ReadOnlySpan<ArgSlice> args, int argCount)
+    public static KeyAccessSpec AccessOf(RespCommandInfo info, ReadOnlySpan<ArgSlice> args, int argCount)
     {
         var access = info.KeyAccess;
         if (access.VariesWithArguments)
