@@ -28,6 +28,9 @@ internal readonly record struct KeyPattern(byte[] Pattern, KeyAccess Access)
         };
     }
 
+    /// <summary>For a literal prefix and "*" ("app:*"), the prefix; null for any other pattern.</summary>
+    public byte[]? LiteralPrefix() => _shape == PatternShape.Prefix ? Pattern[..^1] : null;
+
     private static PatternShape ShapeOf(byte[] pattern)
     {
         int special = pattern.AsSpan().IndexOfAny("*?[\\"u8);

@@ -60,8 +60,23 @@ internal sealed class AclUser
     {
         IsUnrestricted = Root.IsUnrestricted;
         HasOnlyRoot = _selectors.Count == 0 && Root.AllChannels;
+        OnlyKeyPrefix = null;
+        if (HasOnlyRoot && !Root.AllKeys && Root.Keys.Count == 1 && Root.Keys[0].LiteralPrefix() is { } prefix)
+        {
+            OnlyKeyPrefix = prefix;
+            OnlyKeyPrefixAccess = Root.Keys[0].Access;
+        }
         return this;
     }
+
+    /// <summary>
+    /// When the user's only key pattern is a literal prefix and "*" (~app:*, the usual restriction): that prefix, so the
+    /// inline check of a one-key command is a prefix comparison. Null otherwise.
+    /// </summary>
+    public byte[]? OnlyKeyPrefix { get; private set; }
+
+    /// <summary>The access the <see cref="OnlyKeyPrefix"/> pattern grants.</summary>
+    public KeyAccess OnlyKeyPrefixAccess { get; private set; }
 
     /// <summary>
     /// Whether the root selector alone decides and channels are unrestricted: the dispatcher can then check a command

@@ -48,7 +48,20 @@ public sealed unsafe partial class RespServerSession
         var root = user.Root;
         if (!root.AllowsBuiltIn(info.Command))
             return false;
-        return root.AllKeys || KeysAllowed(root, info);
+        if (root.AllKeys)
+            return true;
+        // The usual restriction (one "prefix*" pattern) on a one-key command: a prefix comparison. The empty key is
+        // left to the pattern matcher (only the empty pattern matches it).
+        int first = info.FirstKey;
+        if (user.OnlyKeyPrefix is { } prefix && info.LastKey == first)
+        {
+            var key = _args[first].Span;
+            var access = info.KeyAccess;
+            var needed = access.VariesWithArguments ? KeyExtraction.AccessByArguments(info.Command, _args, _argCount).First : access.First;
+            if (!key.IsEmpty)
+                return (user.OnlyKeyPrefixAccess & needed) == needed && key.StartsWith(prefix);
+        }
+        return KeysAllowed(root, info);
     }
 
     private bool KeysAllowed(AclSelector root, RespCommandInfo info)
