@@ -56,10 +56,13 @@ public sealed unsafe partial class RespServerSession
         if (user.OnlyKeyPrefix is { } prefix && info.LastKey == first)
         {
             var key = _args[first].Span;
-            var access = info.KeyAccess;
-            var needed = access.VariesWithArguments ? KeyExtraction.AccessByArguments(info.Command, _args, _argCount).First : access.First;
+            var granted = user.OnlyKeyPrefixAccess;
+            var needed = info.KeyAccess.First;
+            // A command whose access varies declares the most it may need: the arguments matter only if that is not granted.
+            if ((granted & needed) != needed && info.KeyAccess.VariesWithArguments)
+                needed = KeyExtraction.AccessByArguments(info.Command, _args, _argCount).First;
             if (!key.IsEmpty)
-                return (user.OnlyKeyPrefixAccess & needed) == needed && key.StartsWith(prefix);
+                return (granted & needed) == needed && key.StartsWith(prefix);
         }
         return KeysAllowed(root, info);
     }
