@@ -291,8 +291,8 @@ public sealed class NetworkServer : IDisposable
         {
             if (_disposed)
             {
-                client.Dispose();
-                Provider.OnConnectionClosed();
+                // Through the connection, which may own the bare descriptor by now (epoll), not the socket object.
+                connection.CloseForShutdown();
                 return;
             }
             _connections.Add(connection);
