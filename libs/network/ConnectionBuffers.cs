@@ -7,9 +7,9 @@ namespace Garnet.networking;
 /// </summary>
 /// <param name="Descriptor">The socket's file descriptor (or handle).</param>
 /// <param name="InputBytes">Bytes received and not yet consumed: a partial command, or the batch being run.</param>
-/// <param name="InputCapacity">Size of the receive buffer (it grows for a command larger than it).</param>
+/// <param name="InputCapacity">Size of the receive buffer the connection holds now: 0 when idle (buffers are lent per batch), larger for a command larger than it.</param>
 /// <param name="PeakInputBytes">The most bytes the receive buffer has held since it last went back to its normal size.</param>
-/// <param name="SendBufferLength">Size of the buffer replies are written into.</param>
+/// <param name="SendBufferLength">Size of the send buffer the connection holds now: 0 between batches.</param>
 /// <param name="UnsentBytes">Reply bytes waiting for a client that is not reading (see <see cref="INetworkSender.UnsentBytes"/>).</param>
 /// <param name="UnsentBlocks">Number of separate blocks those bytes are kept in.</param>
 /// <param name="WaitingToWrite">Whether the connection is waiting for the socket to take more output (it reads no input meanwhile).</param>
