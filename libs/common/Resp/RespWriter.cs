@@ -92,7 +92,24 @@ public unsafe struct RespWriter
     }
 
     /// <summary>Writes raw bytes, splitting across flushes when they exceed the buffer.</summary>
+    /// <remarks>
+    /// Inlined for the common case (the bytes fit), so short constant replies cost a copy and no call; taking a buffer
+    /// and splitting are out of line.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteRaw(ReadOnlySpan<byte> bytes)
+    {
+        if (bytes.Length <= _end - _current)
+        {
+            bytes.CopyTo(new Span<byte>(_current, bytes.Length));
+            _current += bytes.Length;
+            return;
+        }
+        WriteRawAcrossFlushes(bytes);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteRawAcrossFlushes(ReadOnlySpan<byte> bytes)
     {
         while (bytes.Length > 0)
         {
@@ -131,7 +148,14 @@ public unsafe struct RespWriter
     }
 
     /// <summary>+OK</summary>
-    public void WriteOk() => WriteRaw(RespStrings.Ok);
+    /// <remarks>The most frequent reply (SET, MSET, ...): two stores instead of a span copy.</remarks>
+    public void WriteOk()
+    {
+        Ensure(5);
+        *(uint*)_current = 0x0D4B4F2B; // "+OK\r", little-endian
+        _current[4] = (byte)'\n';
+        _current += 5;
+    }
 
     /// <summary>A simple string: <c>+text\r\n</c> (text must not contain CR or LF).</summary>
     public void WriteSimpleString(ReadOnlySpan<byte> text)

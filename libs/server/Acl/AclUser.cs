@@ -66,6 +66,7 @@ internal sealed class AclUser
             OnlyKeyPrefix = prefix;
             OnlyKeyPrefixAccess = Root.Keys[0].Access;
         }
+        QuickPlan = AclQuickPlan.Build(this);
         return this;
     }
 
@@ -74,6 +75,9 @@ internal sealed class AclUser
     /// inline check of a one-key command is a prefix comparison. Null otherwise.
     /// </summary>
     public byte[]? OnlyKeyPrefix { get; private set; }
+
+    /// <summary>How the dispatcher checks each built-in command inline (by command id); null when the full checker always decides.</summary>
+    public AclQuickStep[]? QuickPlan { get; private set; }
 
     /// <summary>The access the <see cref="OnlyKeyPrefix"/> pattern grants.</summary>
     public KeyAccess OnlyKeyPrefixAccess { get; private set; }

@@ -35,36 +35,40 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// The common case of a restricted user checked inline: only its root selector decides, channels are unrestricted, and
-    /// the command's keys are at the command table's positions. True when that allows the command; false when it does
-    /// not or the case is not this one, and <see cref="CheckPermission"/> then decides (and words any refusal). The
-    /// access asked of each key is <see cref="AclChecker"/>'s: the command table's, read by field, not searched.
+    /// The common case of a restricted user checked inline, by the step its definition worked out for the command
+    /// (<see cref="AclQuickPlan"/>): true when that allows the command; false when it does not or the step is the full
+    /// checker's, and <see cref="CheckPermission"/> then decides (and words any refusal).
     /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
     private bool QuickAllows(AclUser user, RespCommandInfo info)
     {
-        if (!user.HasOnlyRoot || !KeyExtraction.HasTableKeys(info))
+        var steps = user.QuickPlan;
+        uint id = (uint)info.Command;
+        if (steps == null || id >= (uint)steps.Length)
             return false;
-        var root = user.Root;
-        if (!root.AllowsBuiltIn(info.Command))
-            return false;
-        if (root.AllKeys)
-            return true;
-        // The usual restriction (one "prefix*" pattern) on a one-key command: a prefix comparison. The empty key is
-        // left to the pattern matcher (only the empty pattern matches it).
-        int first = info.FirstKey;
-        if (user.OnlyKeyPrefix is { } prefix && info.LastKey == first)
+        switch (steps[id])
         {
-            var key = _args[first].Span;
-            var granted = user.OnlyKeyPrefixAccess;
-            var needed = info.KeyAccess.First;
-            // A command whose access varies declares the most it may need: the arguments matter only if that is not granted.
-            if ((granted & needed) != needed && info.KeyAccess.VariesWithArguments)
-                needed = KeyExtraction.AccessByArguments(info.Command, _args, _argCount).First;
-            if (!key.IsEmpty)
-                return (granted & needed) == needed && key.StartsWith(prefix);
+            case AclQuickStep.Allow:
+                return true;
+            case AclQuickStep.KeyPrefix:
+                {
+                    // The empty key is left to the pattern matcher (only the empty pattern matches it).
+                    var key = _args[info.FirstKey].Span;
+                    return key.IsEmpty ? KeysAllowed(user.Root, info) : key.StartsWith(user.OnlyKeyPrefix!);
+                }
+            case AclQuickStep.KeyPrefixByArguments:
+                {
+                    var needed = KeyExtraction.AccessByArguments(info.Command, _args, _argCount).First;
+                    var key = _args[info.FirstKey].Span;
+                    if (key.IsEmpty)
+                        return KeysAllowed(user.Root, info);
+                    return (user.OnlyKeyPrefixAccess & needed) == needed && key.StartsWith(user.OnlyKeyPrefix!);
+                }
+            case AclQuickStep.KeyPatterns:
+                return KeysAllowed(user.Root, info);
+            default:
+                return false;
         }
-        return KeysAllowed(root, info);
     }
 
     private bool KeysAllowed(AclSelector root, RespCommandInfo info)

@@ -27,6 +27,8 @@ public sealed class AclInlineCheckTests : ServerTestBase
     [TestCase("~ok*")]
     [TestCase("%R~ok*")]
     [TestCase("%W~ok*")]
+    [TestCase("~o[k]*")] // not a literal prefix: the inline check matches the pattern
+    [TestCase("%R~o[k]*")]
     public void InlineAndFullChecksAgreeOnEveryCommandWithKeys(string pattern)
     {
         using var admin = ConnectRaw();
