@@ -1,5 +1,3 @@
-using System.Net;
-
 namespace Garnet.networking;
 
 /// <summary>Creates the protocol side of each accepted connection.</summary>
@@ -10,9 +8,9 @@ public interface ISessionProvider
     /// from). Returns <see langword="null"/> to admit it, or the bytes to send before closing it. Every admitted
     /// connection is later reported once to <see cref="OnConnectionClosed"/>. Called on the accepting thread.
     /// </summary>
-    /// <param name="remote">The client's address, or <see langword="null"/> for a Unix domain socket.</param>
+    /// <param name="local">Whether the client is on this host: a loopback address or a Unix domain socket.</param>
     /// <param name="tls">Whether the connection will be TLS (a refusal is then closed without a message: the client expects a handshake).</param>
-    byte[]? Admit(IPEndPoint? remote, bool tls) => null;
+    byte[]? Admit(bool local, bool tls) => null;
 
     /// <summary>
     /// Seconds of idleness after which TCP keepalive probes a new connection (then every third of that, three times

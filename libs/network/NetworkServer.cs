@@ -14,8 +14,9 @@ namespace Garnet.networking;
 /// an <see cref="ISessionProvider"/>, optionally over TLS.
 /// </summary>
 /// <remarks>
-/// One accept loop hands each new connection to the thread pool; from then on the connection's receives complete on
-/// pool threads, and each batch of received bytes is consumed on the thread that received it (see
+/// With epoll, a thread accepts with accept4 (<see cref="NativeAcceptLoop"/>) and hands each descriptor to an event
+/// loop; otherwise one accept loop hands each new connection to the thread pool, and its receives complete on pool
+/// threads. Either way each batch of received bytes is consumed on the thread that received it (see
 /// <see cref="IMessageConsumer.TryConsumeMessages"/>). Nothing is shared between connections except the table used
 /// to close them all on <see cref="Dispose"/>.
 /// </remarks>
@@ -49,6 +50,7 @@ public sealed class NetworkServer : IDisposable
     private readonly CancellationTokenSource _shutdown = new();
     private Socket? _listenSocket;
     private Task? _acceptLoop;
+    private NativeAcceptLoop? _nativeAccept;
     /// <summary>The event loops; replaced (never changed in place) when a spare loop is added for a busy one.</summary>
     private volatile EpollLoop[] _loops = [];
     private int _nextLoop;
@@ -156,7 +158,15 @@ public sealed class NetworkServer : IDisposable
             _boundEndPoint = socket.LocalEndPoint ?? _endpoint;
             _localEndpoint = _unixSocketPath ?? FormatEndPoint(_boundEndPoint);
             _listenSocket = socket;
-            _acceptLoop = AcceptLoopAsync(socket, _shutdown.Token);
+            if (_loops.Length > 0)
+            {
+                _nativeAccept = new NativeAcceptLoop(this, socket);
+                _nativeAccept.Start();
+            }
+            else
+            {
+                _acceptLoop = AcceptLoopAsync(socket, _shutdown.Token);
+            }
         }
     }
 
@@ -176,6 +186,7 @@ public sealed class NetworkServer : IDisposable
         }
 
         _shutdown.Cancel();
+        _nativeAccept?.Dispose();
         _listenSocket?.Dispose();
         _acceptLoop?.GetAwaiter().GetResult();
 
@@ -274,8 +285,6 @@ public sealed class NetworkServer : IDisposable
 
             if (_options.TlsOptions is not null)
                 connection = new TlsConnectionHandler(this, client, _options, _localEndpoint, remote, shutdown);
-            else if (_loops.Length > 0)
-                connection = new EpollConnectionHandler(this, client, _options, NextLoop(), _localEndpoint, remote);
             else
                 connection = new SocketConnectionHandler(this, client, _options, _localEndpoint, remote);
         }
@@ -286,12 +295,51 @@ public sealed class NetworkServer : IDisposable
             Provider.OnConnectionClosed();
             return;
         }
+        Register(connection);
+    }
 
+    /// <summary>
+    /// Serves a connection the epoll servers' accept loop took with accept4 (<see cref="NativeAcceptLoop"/>): the
+    /// bare descriptor, its client's "ip:port" and whether that client is on this host.
+    /// </summary>
+    internal void AcceptDescriptor(int fd, string remote, bool local)
+    {
+        var refusal = Provider.Admit(local || _unixSocketPath is not null, tls: false);
+        if (refusal is not null)
+        {
+            Interlocked.Increment(ref _refusedConnections);
+            // Without blocking: if the socket will not take it at once, the client does not get it.
+            LinuxSockets.SendOnce(fd, refusal);
+            LinuxSockets.CloseDescriptor(fd);
+            return;
+        }
+
+        ConnectionHandler connection;
+        try
+        {
+            if (_unixSocketPath is not null)
+                remote = _unixSocketPath; // clients of a Unix domain socket are normally unnamed
+            else if (Provider.TcpKeepAliveSeconds is var seconds and > 0)
+                LinuxSockets.SetKeepAlive(fd, seconds);
+            connection = new EpollConnectionHandler(this, fd, _options, NextLoop(), _localEndpoint, remote);
+        }
+        catch (OutOfMemoryException)
+        {
+            LinuxSockets.CloseDescriptor(fd);
+            Provider.OnConnectionClosed();
+            return;
+        }
+        Register(connection);
+    }
+
+    /// <summary>Adds an admitted connection to the table and starts it (or closes it, if the server is being disposed).</summary>
+    private void Register(ConnectionHandler connection)
+    {
         lock (_lock)
         {
             if (_disposed)
             {
-                // Through the connection, which may own the bare descriptor by now (epoll), not the socket object.
+                // Through the connection, which may own the bare descriptor (epoll), not a socket object.
                 connection.CloseForShutdown();
                 return;
             }
@@ -310,8 +358,7 @@ public sealed class NetworkServer : IDisposable
         byte[]? refusal;
         try
         {
-            var remote = _unixSocketPath is null ? client.RemoteEndPoint as IPEndPoint : null;
-            refusal = Provider.Admit(remote, _options.TlsOptions is not null);
+            refusal = Provider.Admit(IsLocal(client), _options.TlsOptions is not null);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -347,6 +394,17 @@ public sealed class NetworkServer : IDisposable
         client.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, seconds);
         client.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, Math.Max(1, seconds / 3));
         client.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, 3);
+    }
+
+    /// <summary>Whether the client is on this host: a Unix domain socket, or a loopback address (IPv4 ones mapped to IPv6 too).</summary>
+    private bool IsLocal(Socket client)
+    {
+        if (_unixSocketPath is not null)
+            return true;
+        if (client.RemoteEndPoint is not IPEndPoint ip)
+            return false;
+        var address = ip.Address.IsIPv4MappedToIPv6 ? ip.Address.MapToIPv4() : ip.Address;
+        return IPAddress.IsLoopback(address);
     }
 
     private static bool UsesEpoll(SocketIoModel model)

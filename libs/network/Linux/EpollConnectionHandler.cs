@@ -41,10 +41,11 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     /// <summary>The consumer asked to close; the connection closes as soon as the backlog has drained.</summary>
     private volatile bool _closeWhenSent;
 
-    public EpollConnectionHandler(NetworkServer server, Socket socket, NetworkServerOptions options, EpollLoop loop, string localEndpoint, string remoteEndpoint)
-        : base(server, socket: null, TakeDescriptor(socket), options, localEndpoint, remoteEndpoint)
+    /// <param name="fd">The accepted descriptor (<see cref="NativeAcceptLoop"/>); the connection owns and closes it.</param>
+    public EpollConnectionHandler(NetworkServer server, int fd, NetworkServerOptions options, EpollLoop loop, string localEndpoint, string remoteEndpoint)
+        : base(server, socket: null, fd, options, localEndpoint, remoteEndpoint)
     {
-        _fd = (int)Descriptor;
+        _fd = fd;
         _loop = loop;
         _maxBacklog = options.MaxSendBacklog;
     }
@@ -100,15 +101,6 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
         {
             CloseOnReceiveException(e);
         }
-    }
-
-    /// <summary>Takes the descriptor from <paramref name="socket"/>, which then neither closes it nor needs finalizing.</summary>
-    private static long TakeDescriptor(Socket socket)
-    {
-        var descriptor = socket.Handle.ToInt64();
-        socket.SafeHandle.SetHandleAsInvalid();
-        GC.SuppressFinalize(socket);
-        return descriptor;
     }
 
     /// <summary>Handles what epoll reported for this connection. Loop thread only.</summary>

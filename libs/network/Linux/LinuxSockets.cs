@@ -108,6 +108,13 @@ internal static unsafe partial class LinuxSockets
     /// <summary>Sends without blocking or raising SIGPIPE: bytes accepted, or -1 with <see cref="Errno"/> set.</summary>
     public static nint Send(int fd, byte* buffer, int count) => send(fd, buffer, count, MSG_NOSIGNAL | MSG_DONTWAIT);
 
+    /// <summary>One <see cref="Send"/> of <paramref name="bytes"/>, whatever part of them the socket takes (a refusal before closing).</summary>
+    public static void SendOnce(int fd, ReadOnlySpan<byte> bytes)
+    {
+        fixed (byte* pointer = bytes)
+            _ = send(fd, pointer, bytes.Length, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+
     public static void CloseDescriptor(int fd) => _ = close(fd);
 
     /// <summary>shutdown(2): 0, or -1 with <see cref="Errno"/> set.</summary>
@@ -115,6 +122,56 @@ internal static unsafe partial class LinuxSockets
         => shutdown(fd, how switch { SocketShutdown.Receive => 0, SocketShutdown.Send => 1, _ => 2 });
 
     public static int Errno => Marshal.GetLastPInvokeError();
+
+    private const int SOCK_CLOEXEC = 0x80000;
+    private const short POLLIN = 1;
+
+    /// <summary>accept4(2), close-on-exec: the new descriptor, or -1 with <see cref="Errno"/> set.</summary>
+    public static int Accept(int listenFd, byte* address, int* addressLength) => accept4(listenFd, address, addressLength, SOCK_CLOEXEC);
+
+    /// <summary>Sleeps until <paramref name="fd"/> or <paramref name="wakeFd"/> is readable: a count, or -1 with <see cref="Errno"/> set.</summary>
+    public static int PollReadable(int fd, int wakeFd)
+    {
+        var fds = stackalloc int[4]; // two struct pollfd: int fd; short events; short revents
+        fds[0] = fd;
+        fds[1] = POLLIN;
+        fds[2] = wakeFd;
+        fds[3] = POLLIN;
+        return poll(fds, 2, -1);
+    }
+
+    /// <summary>
+    /// Errors of accept4 that concern only the connection being accepted (the client reset it, or the network failed
+    /// under it): Linux reports them from accept, and the next accept may well succeed.
+    /// </summary>
+    public static bool IsAbandonedAccept(int errno) => errno is EINTR
+        or 103  // ECONNABORTED
+        or 71   // EPROTO
+        or 100  // ENETDOWN
+        or 92   // ENOPROTOOPT
+        or 112  // EHOSTDOWN
+        or 64   // ENONET
+        or 113  // EHOSTUNREACH
+        or 95   // EOPNOTSUPP
+        or 101; // ENETUNREACH
+
+    /// <summary>Errors of accept4 that mean the process or system has run out of something (descriptors, memory).</summary>
+    public static bool IsOutOfResources(int errno) => errno is 24 /* EMFILE */ or 23 /* ENFILE */ or 105 /* ENOBUFS */ or 12 /* ENOMEM */;
+
+    /// <summary>TCP_NODELAY on: replies go out at once, as on every connection of this server.</summary>
+    public static void SetNoDelay(int fd) => SetIntOption(fd, 6 /* IPPROTO_TCP */, 1 /* TCP_NODELAY */, 1);
+
+    /// <summary>TCP keepalive with Redis's timing: probes after <paramref name="seconds"/> idle, then every third of it, three times.</summary>
+    public static void SetKeepAlive(int fd, int seconds)
+    {
+        SetIntOption(fd, 1 /* SOL_SOCKET */, 9 /* SO_KEEPALIVE */, 1);
+        SetIntOption(fd, 6, 4 /* TCP_KEEPIDLE */, seconds);
+        SetIntOption(fd, 6, 5 /* TCP_KEEPINTVL */, Math.Max(1, seconds / 3));
+        SetIntOption(fd, 6, 6 /* TCP_KEEPCNT */, 3);
+    }
+
+    // A failure leaves the default (the connection works without the option), as a reset connection would fail it.
+    private static void SetIntOption(int fd, int level, int name, int value) => _ = setsockopt(fd, level, name, &value, sizeof(int));
 
     /// <summary>Maps an errno from recv/send to the <see cref="SocketError"/> the rest of the network layer classifies.</summary>
     public static SocketError ToSocketError(int errno) => errno switch
@@ -159,4 +216,13 @@ internal static unsafe partial class LinuxSockets
 
     [LibraryImport(Libc, SetLastError = true)]
     private static partial int shutdown(int fd, int how);
+
+    [LibraryImport(Libc, SetLastError = true)]
+    private static partial int accept4(int fd, byte* address, int* addressLength, int flags);
+
+    [LibraryImport(Libc, SetLastError = true)]
+    private static partial int poll(int* fds, nuint count, int timeout);
+
+    [LibraryImport(Libc, SetLastError = true)]
+    private static partial int setsockopt(int fd, int level, int name, void* value, int length);
 }

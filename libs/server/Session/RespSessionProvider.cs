@@ -1,4 +1,3 @@
-using System.Net;
 using Garnet.networking;
 
 namespace Garnet.server;
@@ -22,10 +21,10 @@ public sealed class RespSessionProvider : ISessionProvider
     public RespSessionProvider(StoreWrapper server) => _server = server;
 
     /// <inheritdoc/>
-    public byte[]? Admit(IPEndPoint? remote, bool tls)
+    public byte[]? Admit(bool local, bool tls)
     {
         var limits = _server.ClientLimits;
-        if (limits.ProtectedMode && remote != null && !IPAddress.IsLoopback(remote.Address) && DefaultUserHasNoPassword)
+        if (limits.ProtectedMode && !local && DefaultUserHasNoPassword)
         {
             _server.Statistics.AddRejectedConnection();
             return ProtectedModeDenied;

@@ -37,4 +37,23 @@ public sealed class ProtectedModeTests
         using var allowed = new RawClient(new IPEndPoint(external, server.Port));
         Assert.That(allowed.Execute("PING"), Is.EqualTo("+PONG\r\n"));
     }
+
+    /// <summary>
+    /// On a dual-mode listener (::), loopback clients of either family are local, and each is reported in CLIENT INFO by
+    /// its own address: IPv4 ones as a.b.c.d (not ::ffff:a.b.c.d), IPv6 ones as [addr]:port.
+    /// </summary>
+    [Test]
+    public void LoopbackClientsOfBothFamiliesAreLocalAndReportedByTheirAddress()
+    {
+        using var server = new GarnetServer(new ServerOptions { Address = "::", Port = 0, MemorySize = 1L << 26, PageSize = 1L << 22 });
+        server.Start();
+
+        using var v4 = new RawClient(new IPEndPoint(IPAddress.Loopback, server.Port));
+        Assert.That(v4.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+        Assert.That(v4.Execute("CLIENT", "INFO"), Does.Contain($" addr=127.0.0.1:{v4.LocalEndPoint.Port} "));
+
+        using var v6 = new RawClient(new IPEndPoint(IPAddress.IPv6Loopback, server.Port));
+        Assert.That(v6.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+        Assert.That(v6.Execute("CLIENT", "INFO"), Does.Contain($" addr=[::1]:{v6.LocalEndPoint.Port} "));
+    }
 }

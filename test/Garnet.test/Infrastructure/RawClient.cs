@@ -23,9 +23,12 @@ public sealed class RawClient : IDisposable
     /// <summary>Connects to <paramref name="server"/> (an address other than loopback makes the client one from "another host").</summary>
     public RawClient(System.Net.IPEndPoint server)
     {
-        _socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, ReceiveTimeout = 10000, SendTimeout = 10000 };
+        _socket = new Socket(server.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, ReceiveTimeout = 10000, SendTimeout = 10000 };
         _socket.Connect(server);
     }
+
+    /// <summary>The client's end of the connection (what the server reports as its addr).</summary>
+    public System.Net.IPEndPoint LocalEndPoint => (System.Net.IPEndPoint)_socket.LocalEndPoint!;
 
     /// <summary>Sends raw bytes.</summary>
     public void SendRaw(ReadOnlySpan<byte> bytes)
