@@ -231,5 +231,16 @@ public sealed class MetricsTests
         Assert.That(OptionsParserTests.Error("--metrics-port", "65536"), Is.EqualTo("error: --metrics-port: 65536 is out of range (0 to 65535)"));
         Assert.That(OptionsParserTests.Error("--metrics-port", "x"), Is.EqualTo("error: --metrics-port: 'x' is not a whole number"));
         Assert.That(OptionsParserTests.Error("--port", "7000", "--metrics-port", "7000"), Is.EqualTo("error: --metrics-port: 7000 is also --port"));
+
+        string config = Path.Combine(Path.GetTempPath(), "garnet-metrics-" + Guid.NewGuid().ToString("N") + ".json");
+        File.WriteAllText(config, """{ "MetricsPort": 9122 }""");
+        try
+        {
+            Assert.That(OptionsParserTests.Settings("--config-import-path", config).MetricsPort, Is.EqualTo(9122), "Garnet's JSON name");
+        }
+        finally
+        {
+            File.Delete(config);
+        }
     }
 }
