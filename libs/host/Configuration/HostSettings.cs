@@ -23,4 +23,7 @@ public sealed class HostSettings
 
     /// <summary>Maximum worker and I/O threads of the thread pool; 0 keeps the runtime's default.</summary>
     public int MaxThreads { get; init; }
+
+    /// <summary>TCP port of the Prometheus endpoint (<see cref="MetricsEndpoint"/>) on the server's address; 0, the default, serves none.</summary>
+    public int MetricsPort { get; init; }
 }

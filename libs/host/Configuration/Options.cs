@@ -149,6 +149,9 @@ public sealed class Options
     [Option("lua-time-limit", HelpText = "Milliseconds a Lua script runs before other clients get -BUSY and SCRIPT KILL can stop it; 0 never. (default: 5000)")]
     public string? LuaTimeLimit { get; set; }
 
+    [Option("metrics-port", HelpText = "TCP port serving Prometheus metrics over HTTP at /metrics, on the --bind address (without authentication: anyone who can reach it reads INFO's figures); 0 for none. (default: 0)")]
+    public string? MetricsPort { get; set; }
+
     [Option("extension-dir", HelpText = "Directories (comma-separated) from which REGISTERCS and MODULE LOADCS may load extension assemblies; loading is refused elsewhere and off when unset.")]
     public string? ExtensionDir { get; set; }
 

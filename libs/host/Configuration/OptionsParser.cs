@@ -286,6 +286,10 @@ public static class OptionsParser
         if (options.BusyPoll != null)
             server.BusyPollMicroseconds = ParseInt(options.BusyPoll, "busy-poll", 0, 1_000_000);
 
+        int metricsPort = options.MetricsPort == null ? 0 : ParseInt(options.MetricsPort, "metrics-port", 0, 65535);
+        if (metricsPort != 0 && metricsPort == server.Port)
+            throw new OptionsException($"--metrics-port: {metricsPort} is also --port");
+
         int minThreads = options.ThreadPoolMinThreads == null ? 0 : ParseInt(options.ThreadPoolMinThreads, "minthreads", 0, MaxThreadPoolThreads);
         int maxThreads = options.ThreadPoolMaxThreads == null ? 0 : ParseInt(options.ThreadPoolMaxThreads, "maxthreads", 0, MaxThreadPoolThreads);
         if (minThreads > 0 && maxThreads > 0 && minThreads > maxThreads)
@@ -298,6 +302,7 @@ public static class OptionsParser
             Quiet = options.QuietMode,
             MinThreads = minThreads,
             MaxThreads = maxThreads,
+            MetricsPort = metricsPort,
         };
     }
 

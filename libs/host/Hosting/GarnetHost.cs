@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
@@ -62,6 +63,11 @@ public static class GarnetHost
         catch (Garnet.server.AclFileException e)
         {
             error.WriteLine($"error: cannot load the ACL file: {e.Message.ReplaceLineEndings(" ")}");
+            return StartFailedExitCode;
+        }
+        catch (HttpListenerException e)
+        {
+            error.WriteLine($"error: cannot serve metrics on {settings.Server.Address}:{settings.MetricsPort}: {e.Message.ReplaceLineEndings(" ")}");
             return StartFailedExitCode;
         }
         catch (Exception e) when (e is SocketException or IOException or UnauthorizedAccessException)

@@ -18,6 +18,7 @@ public sealed class GarnetHostedService : IHostedService, IDisposable
     private readonly IHostApplicationLifetime _lifetime;
     private readonly ILogger _logger;
     private GarnetServer? _server;
+    private MetricsEndpoint? _metrics;
 
     public GarnetHostedService(HostSettings settings, IHostApplicationLifetime lifetime, ILogger<GarnetHostedService> logger)
     {
@@ -29,34 +30,50 @@ public sealed class GarnetHostedService : IHostedService, IDisposable
     /// <summary>The running server, or null before the host started it.</summary>
     public GarnetServer? Server => _server;
 
-    /// <summary>Creates the server and starts listening; a bind failure fails the host's start.</summary>
+    /// <summary>The Prometheus endpoint, or null when --metrics-port is 0 or the host has not started.</summary>
+    public MetricsEndpoint? Metrics => _metrics;
+
+    /// <summary>Creates the server and starts listening, then the metrics endpoint if one is asked for; a bind failure fails the host's start.</summary>
     public Task StartAsync(CancellationToken cancellationToken)
     {
         var server = new GarnetServer(_settings.Server);
+        MetricsEndpoint? metrics = null;
         try
         {
+            if (_settings.MetricsPort != 0)
+            {
+                metrics = new MetricsEndpoint(server.Store, server.Options.Address, _settings.MetricsPort);
+                // Before any session opens: sessions read it once.
+                server.Store.CommandLatency = metrics.Latency;
+            }
             server.Store.ShutdownRequested += OnShutdownRequested;
             server.Start();
+            metrics?.Start();
         }
         catch
         {
+            metrics?.Dispose();
             server.Dispose();
             throw;
         }
         _server = server;
+        _metrics = metrics;
 
         var endPoint = new IPEndPoint(IPAddress.Parse(server.Options.Address), server.Port);
         HostLog.Listening(_logger, _settings.Quiet ? LogLevel.Debug : LogLevel.Information, OptionsParser.Version, endPoint.ToString());
         if (server.Options.UnixSocketPath != null)
             HostLog.ListeningOnUnixSocket(_logger, server.Options.UnixSocketPath);
+        if (metrics != null)
+            HostLog.ServingMetrics(_logger, metrics.Port);
         foreach (var warning in server.StartWarnings)
             HostLog.StartWarning(_logger, warning);
         return Task.CompletedTask;
     }
 
-    /// <summary>Stops listening, closes the connections and frees the stores.</summary>
+    /// <summary>Stops serving metrics, stops listening, closes the connections and frees the stores.</summary>
     public Task StopAsync(CancellationToken cancellationToken)
     {
+        _metrics?.Dispose();
         if (_server != null)
         {
             HostLog.ShuttingDown(_logger);
@@ -75,5 +92,9 @@ public sealed class GarnetHostedService : IHostedService, IDisposable
         ThreadPool.QueueUserWorkItem(static lifetime => lifetime.StopApplication(), _lifetime, preferLocal: false);
     }
 
-    public void Dispose() => _server?.Dispose();
+    public void Dispose()
+    {
+        _metrics?.Dispose();
+        _server?.Dispose();
+    }
 }

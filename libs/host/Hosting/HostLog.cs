@@ -21,6 +21,9 @@ internal static partial class HostLog
     [LoggerMessage(EventId = 5, Level = LogLevel.Debug, Message = "Server stopped")]
     public static partial void Stopped(ILogger logger);
 
+    [LoggerMessage(EventId = 7, Level = LogLevel.Information, Message = "Serving Prometheus metrics at /metrics on port {Port}")]
+    public static partial void ServingMetrics(ILogger logger, int port);
+
     [LoggerMessage(EventId = 6, Level = LogLevel.Warning, Message = "{Warning}")]
     public static partial void StartWarning(ILogger logger, string warning);
 }

@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Threading;
@@ -21,6 +22,22 @@ public sealed class ClientRegistry
 
     /// <summary>A snapshot of the connected sessions.</summary>
     public List<RespServerSession> Snapshot() => new(_sessions.Values);
+
+    /// <summary>
+    /// The largest input buffer (peak since it last shrank) and the most unread output of any client now, as Redis's
+    /// client_recent_max_input_buffer and client_recent_max_output_buffer report them.
+    /// </summary>
+    internal (long Input, long Output) LargestBuffers()
+    {
+        long input = 0, output = 0;
+        foreach (var session in _sessions.Values)
+        {
+            var buffers = session.Buffers;
+            input = Math.Max(input, buffers.InputCapacity);
+            output = Math.Max(output, buffers.UnsentBytes);
+        }
+        return (input, output);
+    }
 
     /// <summary>The session with client id <paramref name="id"/>, if connected.</summary>
     public RespServerSession? Find(long id) => _sessions.GetValueOrDefault(id);

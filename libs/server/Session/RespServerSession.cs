@@ -30,6 +30,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
 
     /// <summary>This batch's thread's per-command call counters (INFO commandstats), fetched by <see cref="BeginBatch"/>.</summary>
     private long[] _commandCalls = [];
+
+    /// <summary>The server's <see cref="StoreWrapper.CommandLatency"/> as the session opened: null when metrics are off.</summary>
+    private readonly ICommandLatencyObserver? _latency;
     private bool _closeRequested;
     private bool _disposed;
 
@@ -43,6 +46,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         ConnectedAt = DateTimeOffset.UtcNow;
         LastCommandAt = ConnectedAt;
         _aclUser = server.Acl.DefaultUser;
+        _latency = server.CommandLatency;
         Authenticated = server.Acl.DefaultUserIsOpen;
         server.Statistics.AddConnection();
         server.Clients.Add(this);

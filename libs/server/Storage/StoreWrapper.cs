@@ -54,6 +54,12 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Counters reported by INFO.</summary>
     public ServerStatistics Statistics { get; } = new();
 
+    /// <summary>
+    /// Where sessions report each command's run time (the metrics endpoint's latency histograms), or null to measure
+    /// nothing. Sessions read it once when they open, so it is set before the server starts listening.
+    /// </summary>
+    public ICommandLatencyObserver? CommandLatency { get; set; }
+
     /// <summary>Connected clients (CLIENT LIST, KILL).</summary>
     public ClientRegistry Clients { get; } = new();
 

@@ -226,7 +226,7 @@ public sealed class OptionsParserTests
         {
             "--port", "--bind", "--memory", "--page", "--index", "--databases", "--logdir", "--checkpointdir",
             "--config-import-path", "--logger-level", "--quiet", "--minthreads", "--maxthreads", "--unixsocket",
-            "--password", "--enable-debug-command", "--expired-key-deletion-scan-freq", "--network-buffer", "--socket-io", "--event-loops", "--busy-poll", "--version",
+            "--password", "--enable-debug-command", "--expired-key-deletion-scan-freq", "--network-buffer", "--socket-io", "--event-loops", "--busy-poll", "--metrics-port", "--version",
         })
         {
             Assert.That(help, Does.Contain(option), option);

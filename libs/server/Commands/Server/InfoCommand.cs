@@ -3,7 +3,6 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Text;
-using Tsavorite;
 
 namespace Garnet.server;
 
@@ -110,7 +109,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("connected_clients", _server.Clients.Count);
             info.Line("cluster_connections", 0);
             info.Line("maxclients", _server.ClientLimits.MaxClients);
-            var (largestInput, largestOutput) = LargestClientBuffers();
+            var (largestInput, largestOutput) = _server.Clients.LargestBuffers();
             info.Line("client_recent_max_input_buffer", largestInput);
             info.Line("client_recent_max_output_buffer", largestOutput);
             info.Line("blocked_clients", _server.Blocking.BlockedClients);
@@ -225,8 +224,7 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// "dbN:keys=..,expires=..,avg_ttl=.." for every database holding keys, counted by scanning its
-    /// log. The scans run outside this session's epoch protection: a thread protected on one store
-    /// while waiting for another store's epoch could deadlock with a thread doing the opposite.
+    /// log outside this session's epoch protection (see <see cref="KeyspaceCounts"/>).
     /// </summary>
     private void AppendKeyspace(InfoBuilder info)
     {
@@ -235,77 +233,15 @@ public sealed unsafe partial class RespServerSession
         {
             for (int i = 0; i < _server.DatabaseCount; i++)
             {
-                var counts = CountKeys(i);
+                var counts = KeyspaceCounts.Count(_server, i);
                 if (counts.Keys == 0)
                     continue;
-                long averageTtl = counts.Expires == 0 ? 0 : counts.TtlMillisecondsTotal / counts.Expires;
-                info.Line(string.Create(CultureInfo.InvariantCulture, $"db{i}"), string.Create(CultureInfo.InvariantCulture, $"keys={counts.Keys},expires={counts.Expires},avg_ttl={averageTtl}"));
+                info.Line(string.Create(CultureInfo.InvariantCulture, $"db{i}"), string.Create(CultureInfo.InvariantCulture, $"keys={counts.Keys},expires={counts.Expires},avg_ttl={counts.AverageTtlMilliseconds}"));
             }
         }
         finally
         {
             BeginBatch();
-        }
-    }
-
-    /// <summary>Counts the live keys of database <paramref name="index"/> with a log scan (the caller is not epoch-protected).</summary>
-    private KeyspaceCounter CountKeys(int index)
-    {
-        var counter = new KeyspaceCounter { NowTicks = Expiration.NowTicks };
-        while (true)
-        {
-            var database = _server.PeekDatabase(index);
-            if (database == null || database.NeverWritten)
-                return counter;
-            using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
-            if (!database.TryEnter(session))
-                continue; // flushed meanwhile: count its replacement
-            try
-            {
-                session.Scan(ref counter);
-            }
-            finally
-            {
-                session.EndUnsafe();
-            }
-            return counter;
-        }
-    }
-
-    /// <summary>
-    /// The largest input buffer (peak since it last shrank) and the most unread output of any client now, as Redis's
-    /// client_recent_max_input_buffer and client_recent_max_output_buffer report them.
-    /// </summary>
-    private (long Input, long Output) LargestClientBuffers()
-    {
-        long input = 0, output = 0;
-        foreach (var session in _server.Clients.Snapshot())
-        {
-            var buffers = session.Buffers;
-            input = Math.Max(input, buffers.InputCapacity);
-            output = Math.Max(output, buffers.UnsentBytes);
-        }
-        return (input, output);
-    }
-
-    /// <summary>Counts keys, keys with an expiration, and their remaining time to live.</summary>
-    private struct KeyspaceCounter : IScanFunctions
-    {
-        public long NowTicks;
-        public long Keys;
-        public long Expires;
-        public long TtlMillisecondsTotal;
-
-        public bool OnRecord(in LogRecord record, long address)
-        {
-            Keys++;
-            long expiration = record.Expiration;
-            if (expiration != 0)
-            {
-                Expires++;
-                TtlMillisecondsTotal += Math.Max(0, expiration - NowTicks) / TimeSpan.TicksPerMillisecond;
-            }
-            return true;
         }
     }
 

@@ -130,7 +130,7 @@ public sealed unsafe partial class RespServerSession
         try
         {
             for (int i = 0; i < keys.Length; i++)
-                keys[i] = CountKeys(report.Databases[i].Index).Keys;
+                keys[i] = KeyspaceCounts.Count(_server, report.Databases[i].Index).Keys;
         }
         finally
         {
