@@ -66,9 +66,13 @@ public sealed class PackageTests
             </configuration>
             """);
 
+        // From the solution's build: these two projects are not dependencies of the tests.
         string configuration = BuildConfiguration();
         foreach (string project in new[] { "src/Garnet.DotNet", "src/GarnetServer" })
-            Dotnet(["pack", Path.Combine(_root, project), "-c", configuration, "--no-build", "-o", _feed, "--disable-build-servers"]);
+        {
+            Dotnet(["pack", Path.Combine(_root, project), "-c", configuration, "--no-build", "-o", _feed, "--disable-build-servers"],
+                hint: $"build the solution first (dotnet build Garnet.sln -c {configuration})");
+        }
     }
 
     [OneTimeTearDown]
@@ -161,12 +165,12 @@ public sealed class PackageTests
     }
 
     /// <summary>Runs dotnet to completion, asserts it succeeded and returns its standard output.</summary>
-    private string Dotnet(IEnumerable<string> arguments, bool withEnvironment = true)
+    private string Dotnet(IEnumerable<string> arguments, bool withEnvironment = true, string? hint = null)
     {
         string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
         using var process = ExternalProcess.Run(dotnet, arguments, Timeout, environment: withEnvironment ? _environment : null);
         process.WaitForExit(Timeout);
-        Assert.That(process.ExitCode, Is.Zero, $"dotnet {string.Join(' ', arguments)}\n{process.Output}\n{process.Error}");
+        Assert.That(process.ExitCode, Is.Zero, $"dotnet {string.Join(' ', arguments)} ({hint ?? "see its output"})\n{process.Output}\n{process.Error}");
         return process.Output;
     }
 
