@@ -100,16 +100,9 @@ public sealed class ExecutableTests
     /// <summary>src/GarnetServer's build output for this test build's configuration and framework.</summary>
     private static string FindServerDll()
     {
-        // The tests run from test/Garnet.test/bin/<configuration>/<framework>.
-        var testDirectory = new DirectoryInfo(TestContext.CurrentContext.TestDirectory);
-        string framework = testDirectory.Name;
-        string configuration = testDirectory.Parent!.Name;
-        DirectoryInfo? root = testDirectory;
-        while (root != null && !File.Exists(Path.Combine(root.FullName, "Garnet.sln")))
-            root = root.Parent;
-        Assert.That(root, Is.Not.Null, "repository root (Garnet.sln) above " + testDirectory.FullName);
-        string dll = Path.Combine(root!.FullName, "src", "GarnetServer", "bin", configuration, framework, "GarnetServer.dll");
-        Assert.That(File.Exists(dll), Is.True, $"{dll} is missing: build the solution first (dotnet build Garnet.sln -c {configuration})");
+        string framework = new DirectoryInfo(TestContext.CurrentContext.TestDirectory).Name;
+        string dll = Path.Combine(RepositoryRoot(), "src", "GarnetServer", "bin", BuildConfiguration(), framework, "GarnetServer.dll");
+        Assert.That(File.Exists(dll), Is.True, $"{dll} is missing: build the solution first (dotnet build Garnet.sln -c {BuildConfiguration()})");
         return dll;
     }
 }

@@ -43,8 +43,12 @@ internal sealed class ExternalProcess : IDisposable
 
     public int Id => _process.Id;
 
-    /// <summary>Starts <paramref name="fileName"/>; standard input is left open only if <paramref name="redirectInput"/>.</summary>
-    public static ExternalProcess Start(string fileName, IEnumerable<string> arguments, bool redirectInput = false)
+    /// <summary>
+    /// Starts <paramref name="fileName"/>; standard input is left open only if <paramref name="redirectInput"/>;
+    /// <paramref name="environment"/> sets (or, with a null value, removes) variables of the child's environment.
+    /// </summary>
+    public static ExternalProcess Start(string fileName, IEnumerable<string> arguments, bool redirectInput = false,
+        IReadOnlyDictionary<string, string?>? environment = null)
     {
         var info = new ProcessStartInfo(fileName)
         {
@@ -55,6 +59,16 @@ internal sealed class ExternalProcess : IDisposable
         };
         foreach (string argument in arguments)
             info.ArgumentList.Add(argument);
+        if (environment != null)
+        {
+            foreach (var (name, value) in environment)
+            {
+                if (value == null)
+                    info.Environment.Remove(name);
+                else
+                    info.Environment[name] = value;
+            }
+        }
         var process = new Process { StartInfo = info };
         var wrapper = new ExternalProcess(process);
         process.OutputDataReceived += (_, e) => wrapper.Append(wrapper._output, e.Data);
@@ -68,9 +82,10 @@ internal sealed class ExternalProcess : IDisposable
     }
 
     /// <summary>Runs a program to completion (killed after <paramref name="timeout"/>) and returns it.</summary>
-    public static ExternalProcess Run(string fileName, IEnumerable<string> arguments, TimeSpan timeout, string? input = null)
+    public static ExternalProcess Run(string fileName, IEnumerable<string> arguments, TimeSpan timeout, string? input = null,
+        IReadOnlyDictionary<string, string?>? environment = null)
     {
-        var process = Start(fileName, arguments, redirectInput: input != null);
+        var process = Start(fileName, arguments, redirectInput: input != null, environment);
         if (input != null)
         {
             // Latin-1 keeps RESP bytes as they are.

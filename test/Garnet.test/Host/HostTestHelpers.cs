@@ -1,9 +1,11 @@
 using System;
+using System.IO;
 using System.Net;
 using System.Net.Sockets;
 using System.Threading;
 using Garnet.server;
 using Microsoft.Extensions.Logging;
+using NUnit.Framework;
 
 namespace Garnet.test.Host;
 
@@ -24,6 +26,20 @@ internal static class HostTestHelpers
         LogLevel = LogLevel.None,
         Quiet = true,
     };
+
+    /// <summary>The configuration this test build was built in (the tests run from test/Garnet.test/bin/&lt;configuration&gt;/&lt;framework&gt;).</summary>
+    public static string BuildConfiguration() => new DirectoryInfo(TestContext.CurrentContext.TestDirectory).Parent!.Name;
+
+    /// <summary>The repository's root directory: the one holding Garnet.sln above the tests' directory.</summary>
+    public static string RepositoryRoot()
+    {
+        var testDirectory = new DirectoryInfo(TestContext.CurrentContext.TestDirectory);
+        DirectoryInfo? root = testDirectory;
+        while (root != null && !File.Exists(Path.Combine(root.FullName, "Garnet.sln")))
+            root = root.Parent;
+        Assert.That(root, Is.Not.Null, "repository root (Garnet.sln) above " + testDirectory.FullName);
+        return root!.FullName;
+    }
 
     /// <summary>A loopback port that was free a moment ago.</summary>
     public static int FreePort()
