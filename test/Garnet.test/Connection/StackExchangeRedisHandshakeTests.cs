@@ -79,4 +79,66 @@ public sealed class StackExchangeRedisHandshakeTests : ServerTestBase
         Assert.That(features.SetWithValueCheck, Is.False);
         Assert.That(features.DeleteWithValueCheck, Is.False);
     }
+
+    [Test]
+    public void CommandsTheClientPicksByVersionWork()
+    {
+        using var proxy = new RecordingProxy(Port);
+        var options = ClientOptions();
+        options.EndPoints.Clear();
+        options.EndPoints.Add("127.0.0.1", proxy.Port);
+        using var redis = Connect(options);
+        var db = redis.GetDatabase();
+        var server = redis.GetServer(redis.GetEndPoints()[0]);
+
+        // SetConditional, SetKeepTtl, SetAndGet, MillisecondExpiry: options of SET and PEXPIRE/PTTL.
+        Assert.That(db.StringSet("s", "1", TimeSpan.FromSeconds(100), When.NotExists), Is.True);
+        Assert.That(db.StringSet("s", "2", (TimeSpan?)null, keepTtl: true), Is.True);
+        Assert.That((string?)db.StringSetAndGet("s", "3"), Is.EqualTo("2"));
+        Assert.That(db.KeyExpire("s", TimeSpan.FromMilliseconds(90500)), Is.True);
+        Assert.That(db.KeyTimeToLive("s"), Is.Not.Null);
+        // PushMultiple, SetVaradicAddRemove, HashVaradicDelete, MultipleRandom, SetPopMultiple: variadic forms.
+        Assert.That(db.ListRightPush("l", new RedisValue[] { "a", "b", "c" }), Is.EqualTo(3));
+        Assert.That(db.SetAdd("set", new RedisValue[] { "a", "b", "c" }), Is.EqualTo(3));
+        Assert.That(db.SetRandomMembers("set", 2), Has.Length.EqualTo(2));
+        Assert.That(db.SetPop("set", 2), Has.Length.EqualTo(2));
+        db.HashSet("h", new[] { new HashEntry("f1", "1"), new HashEntry("f2", "2"), new HashEntry("f3", "3") });
+        Assert.That(db.HashDelete("h", new RedisValue[] { "f1", "f2" }), Is.EqualTo(2));
+        db.SortedSetAdd("z", new[] { new SortedSetEntry("m1", 1), new SortedSetEntry("m2", 2) });
+        // Scan: Keys() and the collection scans use cursors rather than KEYS / HGETALL / SMEMBERS / ZRANGE.
+        Assert.That(server.Keys(pattern: "*", pageSize: 2), Has.Exactly(5).Items);
+        Assert.That(db.HashScan("h", "*", pageSize: 1), Has.Exactly(1).Items);
+        Assert.That(db.SetScan("set", "*", pageSize: 1), Has.Exactly(1).Items);
+        Assert.That(db.SortedSetScan("z", "*", pageSize: 1), Has.Exactly(2).Items);
+        // Scripting: a prepared script is sent by its hash once loaded.
+        var script = LuaScript.Prepare("return redis.call('GET', @key)");
+        var loaded = script.Load(server);
+        Assert.That((string?)loaded.Evaluate(db, new { key = (RedisKey)"s" }), Is.EqualTo("3"));
+        Assert.That((string?)db.ScriptEvaluate("return 'x'"), Is.EqualTo("x"));
+        // Another database: SELECT, then UNLINK-free DEL.
+        var other = redis.GetDatabase(3);
+        other.StringSet("o", "1");
+        Assert.That(other.KeyDelete("o"), Is.True);
+        // ExecAbort: a transaction with a condition (WATCH ... MULTI ... EXEC).
+        var transaction = db.CreateTransaction();
+        transaction.AddCondition(Condition.KeyExists("s"));
+        _ = transaction.StringIncrementAsync("n");
+        Assert.That(transaction.Execute(), Is.True);
+        // PingOnSubscriber and the subscription connection's own round trip.
+        Assert.That(redis.GetSubscriber().Ping(), Is.GreaterThanOrEqualTo(TimeSpan.Zero));
+        db.Ping();
+
+        var sent = new HashSet<string>();
+        foreach (var connection in proxy.Exchanges())
+        {
+            foreach (var (command, reply) in connection)
+            {
+                sent.Add(command.Split(' ')[0]);
+                if (!s_expectedErrors.ContainsKey(command))
+                    Assert.That(reply, Does.Not.StartWith("-").And.Not.EqualTo("(no reply)"), command);
+            }
+        }
+        Assert.That(sent, Is.SupersetOf(new[] { "SET", "PEXPIRE", "PTTL", "RPUSH", "SADD", "SRANDMEMBER", "SPOP", "HDEL", "SCAN", "HSCAN", "SSCAN", "ZSCAN", "SCRIPT", "EVALSHA", "SELECT", "WATCH", "MULTI", "EXEC" }));
+        Assert.That(sent, Has.No.Member("KEYS").And.No.Member("HGETALL").And.No.Member("SMEMBERS"));
+    }
 }

@@ -61,8 +61,12 @@ public class PubSubClientTests : PubSubTestBase
         var received = new ConcurrentQueue<string>();
         int count = 0;
         using var done = new ManualResetEventSlim();
-        subscriber.Subscribe(RedisChannel.Literal("seq"), (_, message) =>
+        // A handler passed to Subscribe may run for several messages at once; the channel's queue hands them over
+        // one at a time in the order they arrived.
+        var queue = subscriber.Subscribe(RedisChannel.Literal("seq"));
+        queue.OnMessage(delivered =>
         {
+            var message = delivered.Message;
             received.Enqueue(message.ToString());
             if (Interlocked.Increment(ref count) == Count)
                 done.Set();
