@@ -31,7 +31,7 @@ public class PubSubClientTests : PubSubTestBase
     [Test]
     public void ClientOpensItsSubscriptionConnection()
     {
-        // StackExchange.Redis 1.2.6 subscribes to its master-changed channel on connect.
+        // StackExchange.Redis subscribes to its master-changed channel on its subscription connection when it connects.
         using var connection = Connect();
         using var observer = ConnectRaw();
         WaitUntil(() => observer.Execute("PUBSUB", "CHANNELS").Contains("__Booksleeve_MasterChanged"), "the client subscribed");
