@@ -105,6 +105,7 @@ public static partial class CommandTable
         new(RespCommand.MEMORY, "MEMORY", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for memory diagnostics commands."),
         new(RespCommand.LASTSAVE, "LASTSAVE", 1, F.Loading | F.Stale | F.Fast, 0, 0, 0, K.NoKeys, A.Admin | A.Fast | A.Dangerous, "Returns the Unix timestamp of the last successful save to disk."),
         new(RespCommand.ACL, "ACL", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Access List Control commands."),
+        new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Redis Cluster commands."),
 
         // Bitmaps
         new(RespCommand.SETBIT, "SETBIT", 4, F.Write | F.DenyOom, 1, 1, 1, K.ReadWrite, A.Write | A.Bitmap | A.Slow, "Sets or clears the bit at offset of the string value. Creates the key if it doesn't exist."),

@@ -82,6 +82,7 @@ public enum RespCommand : ushort
     MEMORY = 106,
     LASTSAVE = 107,
     ACL = 108,
+    CLUSTER = 109,
 
     // Bitmaps (string store)
     SETBIT = 120,

@@ -161,15 +161,9 @@ public sealed class HelloAuthWithPasswordTests : ServerTestBase
     [Test]
     public void StackExchangeRedisConnectsWithThePassword()
     {
-        var options = new ConfigurationOptions
-        {
-            EndPoints = { { "127.0.0.1", Port } },
-            Password = "s3cret",
-            AllowAdmin = true,
-            AbortOnConnectFail = true,
-            CommandMap = CommandMap.Create(new System.Collections.Generic.HashSet<string> { "SUBSCRIBE", "UNSUBSCRIBE", "PSUBSCRIBE", "PUNSUBSCRIBE", "PUBLISH" }, available: false),
-        };
-        using var redis = ConnectionMultiplexer.Connect(options);
+        var options = ClientOptions();
+        options.Password = "s3cret";
+        using var redis = Connect(options);
         var db = redis.GetDatabase();
         db.StringSet("k", "v");
         Assert.That((string?)db.StringGet("k"), Is.EqualTo("v"));

@@ -70,7 +70,7 @@ public sealed class RawClient : IDisposable
         while (true)
         {
             offset = 0;
-            if (TryMeasure(ref offset))
+            if (RespFrame.TryMeasure(_pending, ref offset))
             {
                 string reply = Encoding.Latin1.GetString(_pending.GetRange(0, offset).ToArray());
                 _pending.RemoveRange(0, offset);
@@ -122,68 +122,6 @@ public sealed class RawClient : IDisposable
         if (read == 0)
             throw new InvalidOperationException("The server closed the connection. Received so far: " + Encoding.Latin1.GetString(_pending.ToArray()));
         _pending.AddRange(new ArraySegment<byte>(_buffer, 0, read));
-    }
-
-    private bool TryReadLine(ref int offset, out string line)
-    {
-        line = "";
-        for (int i = offset; i + 1 < _pending.Count; i++)
-        {
-            if (_pending[i] == '\r' && _pending[i + 1] == '\n')
-            {
-                line = Encoding.Latin1.GetString(_pending.GetRange(offset, i - offset).ToArray());
-                offset = i + 2;
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private bool TryMeasure(ref int offset)
-    {
-        if (offset >= _pending.Count)
-            return false;
-        char type = (char)_pending[offset];
-        offset++;
-        if (!TryReadLine(ref offset, out string line))
-            return false;
-        switch (type)
-        {
-            case '+':
-            case '-':
-            case ':':
-            case '_':
-            case ',':
-            case '#':
-            case '(':
-                return true;
-            case '$':
-            case '=':
-            case '!':
-                int length = int.Parse(line);
-                if (length < 0)
-                    return true;
-                if (_pending.Count < offset + length + 2)
-                    return false;
-                offset += length + 2;
-                return true;
-            case '*':
-            case '~':
-            case '>':
-            case '%':
-            case '|':
-                int count = int.Parse(line);
-                if (type == '%' || type == '|')
-                    count *= 2;
-                for (int i = 0; i < count; i++)
-                {
-                    if (!TryMeasure(ref offset))
-                        return false;
-                }
-                return true;
-            default:
-                throw new InvalidOperationException($"Unexpected reply type '{type}'.");
-        }
     }
 
     public void Dispose() => _socket.Dispose();

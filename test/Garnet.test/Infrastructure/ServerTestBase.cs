@@ -61,17 +61,26 @@ public abstract class ServerTestBase
             Directory.Delete(_directory, recursive: true);
     }
 
-    /// <summary>A StackExchange.Redis connection to the test server (admin commands allowed).</summary>
-    protected ConnectionMultiplexer Connect()
+    /// <summary>
+    /// StackExchange.Redis options for the test server: RESP3, admin commands allowed, and pub/sub through the
+    /// client like any application's.
+    /// </summary>
+    protected ConfigurationOptions ClientOptions() => new()
     {
-        var configuration = new ConfigurationOptions
-        {
-            EndPoints = { { "127.0.0.1", Port } },
-            AllowAdmin = true,
-            ConnectTimeout = 5000,
-            SyncTimeout = 5000,
-            AbortOnConnectFail = true,
-        };
+        EndPoints = { { "127.0.0.1", Port } },
+        Protocol = RedisProtocol.Resp3,
+        AllowAdmin = true,
+        ConnectTimeout = 5000,
+        SyncTimeout = 5000,
+        AbortOnConnectFail = true,
+    };
+
+    /// <summary>A StackExchange.Redis connection to the test server with <see cref="ClientOptions"/>.</summary>
+    protected ConnectionMultiplexer Connect() => Connect(ClientOptions());
+
+    /// <summary>A StackExchange.Redis connection to the test server with the given options.</summary>
+    protected static ConnectionMultiplexer Connect(ConfigurationOptions configuration)
+    {
         // The handshake log explains a failed connect in the test output.
         var log = new StringWriter();
         try

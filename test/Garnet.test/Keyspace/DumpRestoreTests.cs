@@ -167,11 +167,12 @@ public class DumpRestoreTests : ServerTestBase
         using var redis = Connect();
         var db = redis.GetDatabase();
         db.StringSet("k", "value");
-        byte[] dump = db.KeyDump("k");
+        byte[]? dump = db.KeyDump("k");
+        Assert.That(dump, Is.Not.Null);
         Assert.That(db.KeyDump("missing"), Is.Null);
-        db.KeyRestore("restored", dump, TimeSpan.FromSeconds(100));
+        db.KeyRestore("restored", dump!, TimeSpan.FromSeconds(100));
         Assert.That((string?)db.StringGet("restored"), Is.EqualTo("value"));
         Assert.That(db.KeyTimeToLive("restored"), Is.Not.Null);
-        Assert.Throws<RedisServerException>(() => db.KeyRestore("restored", dump));
+        Assert.Throws<RedisServerException>(() => db.KeyRestore("restored", dump!));
     }
 }

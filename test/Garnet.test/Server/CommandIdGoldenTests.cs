@@ -82,6 +82,7 @@ public sealed class CommandIdGoldenTests
         ["MEMORY"] = 106,
         ["LASTSAVE"] = 107,
         ["ACL"] = 108,
+        ["CLUSTER"] = 109,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

@@ -4,7 +4,7 @@ using Garnet.common;
 namespace Garnet.server;
 
 /// <summary>
-/// The server commands: INFO, CONFIG, TIME, DEBUG, SHUTDOWN, COMMAND, MEMORY and LASTSAVE. Each
+/// The server commands: INFO, CONFIG, TIME, DEBUG, SHUTDOWN, COMMAND, MEMORY, LASTSAVE, ACL and CLUSTER. Each
 /// larger one has its own file; this one dispatches and holds the small ones.
 /// </summary>
 public sealed unsafe partial class RespServerSession
@@ -22,6 +22,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.MEMORY: MemoryCommand(); break;
             case RespCommand.LASTSAVE: _writer.WriteInteger(_server.LastSaveUnixSeconds); break;
             case RespCommand.ACL: AclCommand(); break;
+            case RespCommand.CLUSTER: ClusterCommand(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

@@ -18,5 +18,6 @@ internal static class ServerStrings
     public static ReadOnlySpan<byte> ErrNoKeyArguments => "ERR The command has no key arguments"u8;
     public static ReadOnlySpan<byte> ErrInvalidArgumentCount => "ERR Invalid number of arguments specified for command"u8;
     public static ReadOnlySpan<byte> ErrInvalidArguments => "ERR Invalid arguments specified for command"u8;
+    public static ReadOnlySpan<byte> ErrClusterDisabled => "ERR This instance has cluster support disabled"u8;
     public static ReadOnlySpan<byte> ErrNoConfigFile => "ERR The server is running without a config file"u8;
 }

@@ -6,7 +6,7 @@ using K = Garnet.server.KeyAccessSpec;
 
 namespace Garnet.server;
 
-/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION, OBJECT, ACL).</summary>
+/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION, OBJECT, ACL, CLUSTER).</summary>
 internal enum Subcommand : byte
 {
     ClientId,
@@ -64,6 +64,34 @@ internal enum Subcommand : byte
     AclSetUser,
     AclUsers,
     AclWhoAmI,
+    ClusterAddSlots,
+    ClusterAddSlotsRange,
+    ClusterBumpEpoch,
+    ClusterCountFailureReports,
+    ClusterCountKeysInSlot,
+    ClusterDelSlots,
+    ClusterDelSlotsRange,
+    ClusterFailover,
+    ClusterFlushSlots,
+    ClusterForget,
+    ClusterGetKeysInSlot,
+    ClusterHelp,
+    ClusterInfo,
+    ClusterKeySlot,
+    ClusterLinks,
+    ClusterMeet,
+    ClusterMyId,
+    ClusterMyShardId,
+    ClusterNodes,
+    ClusterReplicas,
+    ClusterReplicate,
+    ClusterReset,
+    ClusterSaveConfig,
+    ClusterSetConfigEpoch,
+    ClusterSetSlot,
+    ClusterShards,
+    ClusterSlaves,
+    ClusterSlots,
 }
 
 /// <summary>One subcommand: its id and its table entry (named "parent|sub", with the parent's command id).</summary>
@@ -170,6 +198,37 @@ internal static class SubcommandTable
             Entry(Subcommand.FunctionLoad, RespCommand.FUNCTION, "LOAD", -3, F.NoScript | F.Write | F.DenyOom, A.Write | A.Slow | A.Scripting, "Creates a library."),
             Entry(Subcommand.FunctionRestore, RespCommand.FUNCTION, "RESTORE", -3, F.NoScript | F.Write | F.DenyOom, A.Write | A.Slow | A.Scripting, "Restores all libraries from a payload."),
             Entry(Subcommand.FunctionStats, RespCommand.FUNCTION, "STATS", 2, F.NoScript | F.AllowBusy, A.Slow | A.Scripting, "Returns information about a function during execution."),
+        ],
+        [RespCommand.CLUSTER] =
+        [
+            Entry(Subcommand.ClusterAddSlots, RespCommand.CLUSTER, "ADDSLOTS", -3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Assigns new hash slots to a node."),
+            Entry(Subcommand.ClusterAddSlotsRange, RespCommand.CLUSTER, "ADDSLOTSRANGE", -4, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Assigns new hash slot ranges to a node."),
+            Entry(Subcommand.ClusterBumpEpoch, RespCommand.CLUSTER, "BUMPEPOCH", 2, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Advances the cluster config epoch."),
+            Entry(Subcommand.ClusterCountFailureReports, RespCommand.CLUSTER, "COUNT-FAILURE-REPORTS", 3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns the number of active failure reports active for a node."),
+            Entry(Subcommand.ClusterCountKeysInSlot, RespCommand.CLUSTER, "COUNTKEYSINSLOT", 3, F.Stale, A.Slow, "Returns the number of keys in a hash slot."),
+            Entry(Subcommand.ClusterDelSlots, RespCommand.CLUSTER, "DELSLOTS", -3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Sets hash slots as unbound for a node."),
+            Entry(Subcommand.ClusterDelSlotsRange, RespCommand.CLUSTER, "DELSLOTSRANGE", -4, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Sets hash slot ranges as unbound for a node."),
+            Entry(Subcommand.ClusterFailover, RespCommand.CLUSTER, "FAILOVER", -2, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Forces a replica to perform a manual failover of its master."),
+            Entry(Subcommand.ClusterFlushSlots, RespCommand.CLUSTER, "FLUSHSLOTS", 2, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Deletes all slots information from a node."),
+            Entry(Subcommand.ClusterForget, RespCommand.CLUSTER, "FORGET", 3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Removes a node from the nodes table."),
+            Entry(Subcommand.ClusterGetKeysInSlot, RespCommand.CLUSTER, "GETKEYSINSLOT", 4, F.Stale, A.Slow, "Returns the key names in a hash slot."),
+            Entry(Subcommand.ClusterHelp, RespCommand.CLUSTER, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+            Entry(Subcommand.ClusterInfo, RespCommand.CLUSTER, "INFO", 2, F.Stale, A.Slow, "Returns information about the state of a node."),
+            Entry(Subcommand.ClusterKeySlot, RespCommand.CLUSTER, "KEYSLOT", 3, F.Stale, A.Slow, "Returns the hash slot for a key."),
+            Entry(Subcommand.ClusterLinks, RespCommand.CLUSTER, "LINKS", 2, F.Stale, A.Slow, "Returns a list of all TCP links to and from peer nodes."),
+            Entry(Subcommand.ClusterMeet, RespCommand.CLUSTER, "MEET", -4, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Forces a node to handshake with another node."),
+            Entry(Subcommand.ClusterMyId, RespCommand.CLUSTER, "MYID", 2, F.Stale, A.Slow, "Returns the ID of a node."),
+            Entry(Subcommand.ClusterMyShardId, RespCommand.CLUSTER, "MYSHARDID", 2, F.Stale, A.Slow, "Returns the shard ID of a node."),
+            Entry(Subcommand.ClusterNodes, RespCommand.CLUSTER, "NODES", 2, F.Stale, A.Slow, "Returns the cluster configuration for a node."),
+            Entry(Subcommand.ClusterReplicas, RespCommand.CLUSTER, "REPLICAS", 3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Lists the replica nodes of a master node."),
+            Entry(Subcommand.ClusterReplicate, RespCommand.CLUSTER, "REPLICATE", 3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Configure a node as replica of a master node."),
+            Entry(Subcommand.ClusterReset, RespCommand.CLUSTER, "RESET", -2, F.Admin | F.NoScript | F.Stale, A.Admin | A.Slow | A.Dangerous, "Resets a node."),
+            Entry(Subcommand.ClusterSaveConfig, RespCommand.CLUSTER, "SAVECONFIG", 2, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Forces a node to save the cluster configuration to disk."),
+            Entry(Subcommand.ClusterSetConfigEpoch, RespCommand.CLUSTER, "SET-CONFIG-EPOCH", 3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Sets the configuration epoch for a new node."),
+            Entry(Subcommand.ClusterSetSlot, RespCommand.CLUSTER, "SETSLOT", -4, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Binds a hash slot to a node."),
+            Entry(Subcommand.ClusterShards, RespCommand.CLUSTER, "SHARDS", 2, F.Stale, A.Slow, "Returns the mapping of cluster slots to shards."),
+            Entry(Subcommand.ClusterSlaves, RespCommand.CLUSTER, "SLAVES", 3, F.Admin | F.Stale, A.Admin | A.Slow | A.Dangerous, "Lists the replica nodes of a master node."),
+            Entry(Subcommand.ClusterSlots, RespCommand.CLUSTER, "SLOTS", 2, F.Stale, A.Slow, "Returns the mapping of cluster slots to nodes."),
         ],
     };
 
