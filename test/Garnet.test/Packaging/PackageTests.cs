@@ -98,6 +98,12 @@ public sealed class PackageTests
             Assert.That(nuspec, Does.Contain("<license type=\"expression\">MIT</license>"));
             Assert.That(nuspec, Does.Contain("<readme>README.md</readme>"));
             Assert.That(nuspec, Does.Contain("<dependency id=\"KeraLua\""));
+            // Every package a carried library uses is a dependency (src/Garnet.DotNet lists them by hand).
+            foreach (string project in Directory.EnumerateFiles(Path.Combine(_root, "libs"), "*.csproj", SearchOption.AllDirectories))
+            {
+                foreach (System.Text.RegularExpressions.Match used in System.Text.RegularExpressions.Regex.Matches(File.ReadAllText(project), "<PackageReference Include=\"([^\"]+)\""))
+                    Assert.That(nuspec, Does.Contain($"<dependency id=\"{used.Groups[1].Value}\""), $"{Path.GetFileName(project)} uses {used.Groups[1].Value}");
+            }
             // The libraries travel inside: no dependency on packages of their own.
             Assert.That(nuspec, Does.Not.Contain("<dependency id=\"Garnet."));
             Assert.That(nuspec, Does.Not.Contain("<dependency id=\"Tsavorite."));
