@@ -77,10 +77,12 @@ public sealed class TlsTests
             ConnectTimeout = 5000,
             SyncTimeout = 5000,
             AbortOnConnectFail = true,
+            Protocol = RedisProtocol.Resp3,
         };
         configuration.CertificateValidation += (_, _, _, _) => true;
         using (var redis = ConnectionMultiplexer.Connect(configuration))
         {
+            Assert.That(redis.GetServer("127.0.0.1", server.Port).Protocol, Is.EqualTo(RedisProtocol.Resp3));
             var db = redis.GetDatabase();
             Assert.That((string?)db.StringGet("over"), Is.EqualTo("tls"));
             db.StringSet("client", "dotnet");

@@ -221,7 +221,7 @@ public sealed class ExtensionTests
     [Test]
     public void CustomObjectsDumpAndRestoreByTypeName()
     {
-        using var connection = StackExchange.Redis.ConnectionMultiplexer.Connect($"127.0.0.1:{_server.Port},allowAdmin=true");
+        using var connection = StackExchange.Redis.ConnectionMultiplexer.Connect($"127.0.0.1:{_server.Port},allowAdmin=true,protocol=resp3");
         var db = connection.GetDatabase();
         using var client = Raw();
         Assert.That(client.Execute("MYDICTSET", "d", "f1", "v1"), Is.EqualTo(":1\r\n"));
