@@ -33,10 +33,7 @@ internal sealed class CommandLatencyHistograms : ICommandLatencyObserver
                 SuppressInitialValue = true,
                 ExemplarBehavior = ExemplarBehavior.NoExemplars(),
             });
-        int slots = 0;
-        foreach (var command in CommandTable.All)
-            slots = System.Math.Max(slots, (int)command.Command + 1);
-        _byId = new Histogram.Child?[slots];
+        _byId = new Histogram.Child?[CommandTable.IdCount];
         foreach (var command in CommandTable.All)
             _byId[(int)command.Command] = _histogram.WithLabels(command.LowerName);
     }

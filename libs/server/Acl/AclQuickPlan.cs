@@ -32,10 +32,7 @@ internal static class AclQuickPlan
         if (!user.HasOnlyRoot || user.IsUnrestricted)
             return null;
         var root = user.Root;
-        int length = 0;
-        foreach (var info in CommandTable.All)
-            length = System.Math.Max(length, (int)info.Command + 1);
-        var steps = new AclQuickStep[length];
+        var steps = new AclQuickStep[CommandTable.IdCount];
         foreach (var info in CommandTable.All)
             steps[(int)info.Command] = StepFor(user, root, info);
         return steps;

@@ -73,9 +73,7 @@ public sealed unsafe partial class RespServerSession
 
     private bool KeysAllowed(AclSelector root, RespCommandInfo info)
     {
-        var access = info.KeyAccess;
-        if (access.VariesWithArguments)
-            access = KeyExtraction.AccessByArguments(info.Command, _args, _argCount);
+        var access = KeyExtraction.AccessOf(info, _args, _argCount);
         int first = info.FirstKey;
         int last = info.LastKey < 0 ? _argCount + info.LastKey : Math.Min(info.LastKey, _argCount - 1);
         int step = Math.Max(1, info.Step);

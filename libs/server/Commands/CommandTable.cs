@@ -133,6 +133,9 @@ public static partial class CommandTable
         return byName;
     }
 
+    /// <summary>One more than the largest built-in command id: the length of a table indexed by command id.</summary>
+    public static int IdCount => s_byId.Length;
+
     private static RespCommandInfo?[] BuildIdIndex()
     {
         int max = 0;
