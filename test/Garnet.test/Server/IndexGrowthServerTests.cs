@@ -27,30 +27,36 @@ public sealed class IndexGrowthServerTests : ServerTestBase
         int writersDone = 0;
         long transactions = 0;
         var writers = new Task[clients + 1];
+        // The writers wait for the first transaction, so transactions overlap growth even when the thread pool
+        // is slow to start the fifth task (on two cores the writers could otherwise finish before it runs once).
+        using var firstTransactionDone = new ManualResetEventSlim();
         for (int c = 0; c < clients; c++)
         {
             int self = c;
-            writers[c] = Task.Run(() =>
+            writers[c] = Task.Factory.StartNew(() =>
             {
                 using var client = ConnectRaw();
+                Assert.That(firstTransactionDone.Wait(HangGuard), Is.True, "first transaction ran");
                 for (int i = 0; i < keysPerClient; i++)
                     Assert.That(client.Execute("SET", $"key:{self}:{i}", $"value:{self}:{i}"), Is.EqualTo("+OK\r\n"));
                 Interlocked.Increment(ref writersDone);
-            });
+            }, TaskCreationOptions.LongRunning);
         }
         // Transactions latch their keys' buckets across the resizes the writers cause.
-        writers[clients] = Task.Run(() =>
+        writers[clients] = Task.Factory.StartNew(() =>
         {
             using var client = ConnectRaw();
-            while (Volatile.Read(ref writersDone) < clients)
+            do
             {
                 Assert.That(client.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
                 client.Execute("INCRBY", "from", "-1");
                 client.Execute("INCRBY", "to", "1");
                 Assert.That(client.Execute("EXEC"), Does.StartWith("*2\r\n"));
                 transactions++;
+                firstTransactionDone.Set();
             }
-        });
+            while (Volatile.Read(ref writersDone) < clients);
+        }, TaskCreationOptions.LongRunning);
         Assert.That(Task.WaitAll(writers, HangGuard), Is.True, "clients finished");
 
         using var check = ConnectRaw();
