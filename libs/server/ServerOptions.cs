@@ -53,6 +53,12 @@ public sealed class ServerOptions
     /// <summary>Directory for the log device files, or null for no log files.</summary>
     public string? LogDir { get; set; }
 
+    /// <summary>
+    /// Keep records that leave memory on the log device under <see cref="LogDir"/> and read them back (the storage
+    /// tier): nothing is evicted, and the data may exceed the memory budget. Needs <see cref="LogDir"/>.
+    /// </summary>
+    public bool StorageTier { get; set; }
+
     /// <summary>Directory for checkpoints, or null.</summary>
     public string? CheckpointDir { get; set; }
 

@@ -34,6 +34,9 @@ internal sealed record StoreOptions
 
     /// <summary>Default none: the store's own budget, without limit or eviction.</summary>
     public MemoryBudget? Budget { get; init; }
+
+    /// <summary>Default off: pages that leave memory are gone. On: they stay on <see cref="LogDevice"/> and are read back.</summary>
+    public bool StorageTier { get; init; }
 }
 
 /// <summary>A store with one session for the test thread; disposing it disposes both.</summary>
@@ -53,6 +56,7 @@ internal sealed unsafe class TestStore : IDisposable
             LogDevice = options.LogDevice,
             ObjectLogDevice = options.ObjectLogDevice,
             Budget = options.Budget,
+            StorageTier = options.StorageTier,
         });
         Counts = new CallbackCounts { ChainHeadOf = ChainHead };
         Session = NewSession(Counts);

@@ -15,6 +15,7 @@ public unsafe struct RespWriter
     private byte* _start;
     private byte* _current;
     private byte* _end;
+    private long _flushed;
 
     /// <summary>Whether replies use RESP3 types.</summary>
     public bool Resp3;
@@ -56,6 +57,21 @@ public unsafe struct RespWriter
     /// <summary>Bytes written since the last flush.</summary>
     public readonly int Pending => (int)(_current - _start);
 
+    /// <summary>Bytes written since <see cref="Attach"/>, sent or not: a mark for <see cref="TryRewind"/>.</summary>
+    public readonly long Position => _flushed + (_current - _start);
+
+    /// <summary>
+    /// Drops what was written after <paramref name="position"/> (a <see cref="Position"/>), if none of it was sent
+    /// yet; false if some was, and the client may have seen part of it.
+    /// </summary>
+    public bool TryRewind(long position)
+    {
+        if (position < _flushed || position > Position)
+            return false;
+        _current = _start + (position - _flushed);
+        return true;
+    }
+
     /// <summary>Sends what was written.</summary>
     public bool Flush()
     {
@@ -64,6 +80,7 @@ public unsafe struct RespWriter
         int pending = Pending;
         if (pending > 0)
         {
+            _flushed += pending;
             if (!_sink.Flush(pending))
                 Healthy = false;
             _start = _sink.BufferStart;

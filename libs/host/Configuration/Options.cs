@@ -36,8 +36,11 @@ public sealed class Options
     [Option("max-databases", Hidden = true, HelpText = "Same as --databases.")]
     public string? MaxDatabases { get; set; }
 
-    [Option('l', "logdir", HelpText = "Directory for the log files of the databases. (default: none, the log stays in memory)")]
+    [Option('l', "logdir", HelpText = "Directory for the log files of the databases: with --storage-tier, where records that leave memory are kept (default: the current directory); without it, where read-only pages are written. (default: none)")]
     public string? LogDir { get; set; }
+
+    [Option("storage-tier", HelpText = "Keep records that leave memory in log files under --logdir and read them back when needed, so the data can exceed --memory; nothing is evicted. (default: off, the log is a cache of what fits in memory)")]
+    public bool EnableStorageTier { get; set; }
 
     [Option('c', "checkpointdir", HelpText = "Directory for checkpoints. (default: none)")]
     public string? CheckpointDir { get; set; }

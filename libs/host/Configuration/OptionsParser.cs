@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
+using System.IO;
 using System.Net;
 using System.Numerics;
 using System.Reflection;
@@ -238,6 +239,9 @@ public static class OptionsParser
             server.Databases = ParseInt(databases, "databases", 1, MaxDatabases);
 
         server.LogDir = EmptyToNull(options.LogDir);
+        server.StorageTier = options.EnableStorageTier;
+        if (server.StorageTier)
+            server.LogDir ??= Directory.GetCurrentDirectory();
         server.CheckpointDir = EmptyToNull(options.CheckpointDir);
         server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
         server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));

@@ -172,7 +172,15 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 if (parse == ParseResult.Empty)
                     continue;
 
-                ExecuteCommand();
+                long replyMark = _writer.Position;
+                try
+                {
+                    ExecuteCommand();
+                }
+                catch (DeviceReadException e)
+                {
+                    FailCommandOnDeviceError(e, replyMark);
+                }
                 commands++;
                 // The connection broke or passed its output limit: the rest of the batch would only make replies to drop.
                 if (!_writer.Healthy)
@@ -207,6 +215,21 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             return bytesRead;
         }
         return position;
+    }
+
+    /// <summary>
+    /// A record the command needed could not be read back from the log device (the storage tier): the command fails
+    /// with an error reply in place of what it had written (the store counts the error), and the connection goes on. Had part of the reply been
+    /// sent already, the client could not tell where it ends, so the connection is closed instead.
+    /// </summary>
+    private void FailCommandOnDeviceError(DeviceReadException e, long replyMark)
+    {
+        if (!_writer.TryRewind(replyMark))
+        {
+            _closeRequested = true;
+            return;
+        }
+        _writer.WriteError(System.Text.Encoding.ASCII.GetBytes("ERR " + e.Message));
     }
 
     /// <summary>

@@ -45,6 +45,8 @@ public sealed class GarnetDatabase
     internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions)
     {
         Index = index;
+        if (options.StorageTier && options.LogDir == null)
+            throw new ArgumentException("The storage tier needs a log directory (LogDir).", nameof(options));
         if (options.LogDir != null)
         {
             string directory = Path.Combine(options.LogDir, $"db{index}", Guid.NewGuid().ToString("N"));
@@ -61,6 +63,7 @@ public sealed class GarnetDatabase
             LogDevice = LogDevice,
             ObjectLogDevice = ObjectLogDevice,
             Budget = budget,
+            StorageTier = options.StorageTier,
         });
         Objects = new ObjectTable(MainStore, options.EncodingThresholds);
         MainStore.Log.ObjectSerializer = new ObjectFlushSerializer(Objects);

@@ -87,6 +87,13 @@ internal struct StoreFigures
     public long HeadMoverErrors;
     public long FlushErrors;
 
+    /// <summary>Bytes of [begin, head): records only on the device (the storage tier).</summary>
+    public long DiskBytes;
+
+    /// <summary>Times an operation read its key's chain back from the device.</summary>
+    public long PendingReads;
+    public long DeviceReadErrors;
+
     /// <summary>Fraction of the index's entries in use (entries / (buckets × 7)).</summary>
     public readonly double IndexFill => Buckets == 0 ? 0 : (double)Entries / (Buckets * TsavoriteKV.EntriesPerBucket);
 
@@ -122,6 +129,9 @@ internal struct StoreFigures
             FullLogs = log.IsFull ? 1 : 0,
             HeadMoverErrors = store.HeadMoverErrors,
             FlushErrors = log.FlushErrors,
+            DiskBytes = head - begin,
+            PendingReads = store.PendingReads,
+            DeviceReadErrors = store.DeviceReadErrors,
         };
     }
 
@@ -146,5 +156,8 @@ internal struct StoreFigures
         FullLogs += other.FullLogs;
         HeadMoverErrors += other.HeadMoverErrors;
         FlushErrors += other.FlushErrors;
+        DiskBytes += other.DiskBytes;
+        PendingReads += other.PendingReads;
+        DeviceReadErrors += other.DeviceReadErrors;
     }
 }

@@ -13,6 +13,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     private readonly TsavoriteKV _store;
     private TFunctions _functions;
     private readonly EpochProtection _protection;
+    private readonly PendingRecordRead _disk = new();
 
     internal ClientSession(TsavoriteKV store, TFunctions functions, EpochProtection? sharedProtection = null)
     {
@@ -124,11 +125,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status Read(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
     {
         if (_protection.Protected)
-            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
+            return ReadCompleting(key, ref input, ref output);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
+            return ReadCompleting(key, ref input, ref output);
         }
         finally
         {
@@ -171,11 +172,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status RMW(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
     {
         if (_protection.Protected)
-            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
+            return RMWCompleting(key, ref input, ref output, onlyIfIndexed: false);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held);
+            return RMWCompleting(key, ref input, ref output, onlyIfIndexed: false);
         }
         finally
         {
@@ -190,11 +191,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status RMWExisting(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
     {
         if (_protection.Protected)
-            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed: true);
+            return RMWCompleting(key, ref input, ref output, onlyIfIndexed: true);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed: true);
+            return RMWCompleting(key, ref input, ref output, onlyIfIndexed: true);
         }
         finally
         {
@@ -213,16 +214,80 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status Delete(ReadOnlySpan<byte> key)
     {
         if (_protection.Protected)
-            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held);
+            return DeleteCompleting(key);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held);
+            return DeleteCompleting(key);
         }
         finally
         {
             _store.Epoch.Suspend();
         }
+    }
+
+    // Pending operations. An operation that must read its key's chain back from the device (the storage tier)
+    // reports itself pending; the session reads it on this thread, holding no latch, and runs the operation again
+    // (see PendingRecordRead). Commands therefore stay synchronous, atomic under the caller's key locks, and in
+    // order; reads of a chain the operating system has cached take microseconds. The epoch stays protected meanwhile,
+    // as during any operation, so a batch's earlier operations keep their guarantees.
+
+    private Status ReadCompleting(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output)
+    {
+        var status = _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, _disk);
+        if (!status.IsPending)
+            return status;
+        do
+        {
+            FetchPending(key);
+            status = _store.InternalRead<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, _disk);
+        }
+        while (status.IsPending);
+        _disk.Clear();
+        return status;
+    }
+
+    private Status RMWCompleting(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, bool onlyIfIndexed)
+    {
+        var status = _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed, _disk);
+        if (!status.IsPending)
+            return status;
+        do
+        {
+            FetchPending(key);
+            status = _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed, _disk);
+        }
+        while (status.IsPending);
+        _disk.Clear();
+        return status;
+    }
+
+    private Status DeleteCompleting(ReadOnlySpan<byte> key)
+    {
+        var status = _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held, _disk);
+        if (!status.IsPending)
+            return status;
+        do
+        {
+            FetchPending(key);
+            status = _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held, _disk);
+        }
+        while (status.IsPending);
+        _disk.Clear();
+        return status;
+    }
+
+    /// <summary>Reads back the chain the pending operation asked for; a device error fails the operation.</summary>
+    private void FetchPending(ReadOnlySpan<byte> key)
+    {
+        _store.CountPendingRead();
+        uint error = _disk.Fetch(_store.Log, key);
+        if (error == 0)
+            return;
+        long address = _disk.RequestedAddress;
+        _disk.Clear();
+        _store.CountDeviceReadError();
+        throw new DeviceReadException(address, error);
     }
 
     /// <summary>
@@ -254,6 +319,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
         UnlockKeys();
         if (_protection.Protected)
             EndUnsafe();
+        _disk.Dispose();
     }
 }
 

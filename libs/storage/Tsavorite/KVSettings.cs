@@ -34,6 +34,13 @@ public sealed class KVSettings
     /// </summary>
     public IDevice? ObjectLogDevice { get; set; }
 
+    /// <summary>
+    /// Keep every record: pages that leave memory stay on <see cref="LogDevice"/> and operations read records back
+    /// from it (the storage tier), instead of the head of the log dropping what it passes. Needs a log device that
+    /// keeps what it is given. Default off: the log is a cache of what fits in memory.
+    /// </summary>
+    public bool StorageTier { get; set; }
+
     /// <summary>Reuse the space of deleted and expired records in the mutable region. Default on.</summary>
     public bool EnableRevivification { get; set; } = true;
 

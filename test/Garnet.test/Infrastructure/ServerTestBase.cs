@@ -28,7 +28,7 @@ public abstract class ServerTestBase
     public void StartServer()
     {
         var options = ServerOptions;
-        if (options.UseLogDirectory)
+        if (options.UseLogDirectory || options.StorageTier)
         {
             _directory = Path.Combine(Path.GetTempPath(), "garnet-test-" + Guid.NewGuid().ToString("N"));
             Directory.CreateDirectory(_directory);
@@ -46,6 +46,7 @@ public abstract class ServerTestBase
             Password = options.Password,
             AclFile = options.AclFile,
             LogDir = _directory,
+            StorageTier = options.StorageTier,
             PubSubOutputLimit = new Garnet.networking.OutputLimit(options.PubSubOutputLimit, 8L << 20, 60),
             EventLoops = options.EventLoops,
             SocketIo = options.SocketIo,

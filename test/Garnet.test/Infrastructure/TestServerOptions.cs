@@ -14,6 +14,9 @@ public sealed record TestServerOptions
     /// <summary>ACL file loaded at start (ACL LOAD, ACL SAVE); the test owns and deletes it.</summary>
     public string? AclFile { get; init; }
     public bool UseLogDirectory { get; init; }
+
+    /// <summary>Keep records that leave memory in the log directory (which it implies) and read them back.</summary>
+    public bool StorageTier { get; init; }
     public long PubSubOutputLimit { get; init; } = 32L << 20;
 
     /// <summary>Epoll event loops; 0 for one per processor.</summary>

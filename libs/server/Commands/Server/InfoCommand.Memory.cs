@@ -51,6 +51,12 @@ public sealed unsafe partial class RespServerSession
         info.Line("log_evicted_records", report.EvictedRecords);
         info.Line("log_expired_records", report.ExpiredRecords);
         info.Line("log_full_databases", total.FullLogs);
+        // The storage tier: records that left memory stay on the log device and are read back when needed.
+        info.Line("storage_tier", _server.Options.StorageTier ? 1 : 0);
+        info.Line("log_disk_bytes", total.DiskBytes);
+        info.Line("log_pending_reads", total.PendingReads);
+        info.Line("log_device_read_errors", total.DeviceReadErrors);
+        info.Line("log_device_write_errors", total.FlushErrors);
         // The managed heap's activity: collections pause the event loops, so a steady workload should not move these.
         info.Line("gc_heap_bytes", GC.GetTotalMemory(false));
         info.Line("gc_allocated_bytes", GC.GetTotalAllocatedBytes());

@@ -68,6 +68,16 @@ public interface IDevice : IDisposable
     void ReadAsync(ulong sourceAddress, IntPtr destination, uint length, DeviceIOCompletionCallback callback, object? context);
 
     /// <summary>
+    /// Reads <paramref name="destination"/>.Length bytes at device address <paramref name="sourceAddress"/> on the
+    /// calling thread, and returns zero or an errno-like error code. The log's pending reads use it: a record read
+    /// back from the operating system's cache takes a few microseconds, far less than handing it to another
+    /// thread and waiting for the completion.
+    /// </summary>
+    /// <param name="sourceAddress">The device byte address to read from.</param>
+    /// <param name="destination">The memory that receives the data.</param>
+    uint Read(ulong sourceAddress, Span<byte> destination);
+
+    /// <summary>
     /// Deletes every segment that lies entirely below <paramref name="address"/>, releasing the space of
     /// a truncated log. Segments that still hold data at or above the address are kept whole.
     /// </summary>

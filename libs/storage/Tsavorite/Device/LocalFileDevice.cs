@@ -31,6 +31,9 @@ public sealed class LocalFileDevice : IDevice
     /// </summary>
     public const uint FileNotFoundErrorCode = 2;
 
+    /// <summary>The error code a read on a disposed device reports (EBADF).</summary>
+    public const uint DisposedErrorCode = 9;
+
     private const uint SectorSizeBytes = 512;
 
     private readonly string _basePath;
@@ -122,6 +125,59 @@ public sealed class LocalFileDevice : IDevice
         var memory = new NativeMemoryManager((byte*)destination, (int)length).Memory;
         BeginOperation(isWrite: false);
         RunRead(memory, (long)sourceAddress, callback, context);
+    }
+
+    /// <inheritdoc/>
+    /// <remarks>
+    /// As <see cref="ReadAsync"/>: the end of the written data reads as zeros, a segment that does not exist fails
+    /// with <see cref="FileNotFoundErrorCode"/>.
+    /// </remarks>
+    public uint Read(ulong sourceAddress, Span<byte> destination)
+    {
+        if (_disposed)
+            return DisposedErrorCode;
+        if (sourceAddress > (ulong)(long.MaxValue - destination.Length))
+            throw new ArgumentOutOfRangeException(nameof(sourceAddress), sourceAddress, "The read would extend past the largest device address.");
+        long address = (long)sourceAddress;
+        BeginOperation(isWrite: false);
+        try
+        {
+            int read = 0;
+            while (read < destination.Length)
+            {
+                long segment = (address + read) >> _segmentShift;
+                int chunkEnd = read + (int)Math.Min(destination.Length - read, _segmentSize - ((address + read) & (_segmentSize - 1)));
+                SafeFileHandle? handle = GetHandle(segment, create: false);
+                if (handle is null)
+                {
+                    if (read == 0)
+                        return FileNotFoundErrorCode;
+                    destination[read..].Clear();
+                    return 0;
+                }
+                while (read < chunkEnd)
+                {
+                    int n = RandomAccess.Read(handle, destination[read..chunkEnd], (address + read) & (_segmentSize - 1));
+                    if (n == 0)
+                        break;
+                    read += n;
+                }
+                if (read < chunkEnd)
+                {
+                    destination[read..].Clear();
+                    return 0;
+                }
+            }
+            return 0;
+        }
+        catch (Exception e)
+        {
+            return ToErrorCode(e);
+        }
+        finally
+        {
+            EndOperation(isWrite: false);
+        }
     }
 
     /// <inheritdoc/>

@@ -46,6 +46,10 @@ public sealed class NullDevice : IDevice
         callback(ReadErrorCode, 0, context);
     }
 
+    /// <summary>Reports <see cref="ReadErrorCode"/>, leaving the destination untouched: the device holds no data.</summary>
+    /// <inheritdoc/>
+    public uint Read(ulong sourceAddress, Span<byte> destination) => ReadErrorCode;
+
     /// <summary>
     /// Does nothing: the device holds no data to release.
     /// </summary>

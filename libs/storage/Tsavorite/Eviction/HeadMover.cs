@@ -352,6 +352,16 @@ public sealed unsafe partial class TsavoriteKV
         var info = record.Info;
         if (!info.Valid || info.Abandoned)
             return true;
+        // With the storage tier a string record stays on the device, where the page already is: nothing to do. An
+        // object record's object lives on the heap, so a live one is copied forward as in a cache (objects are
+        // read back from the object log only when the storage tier learns to; until then they stay in memory).
+        if (Log.StorageTier && !info.ValueIsObject)
+            return true;
+        // With the storage tier a string record stays on the device, where the page already is: nothing to do. An
+        // object record's object lives on the heap, so a live one is copied forward as in a cache (objects are
+        // read back from the object log only when the storage tier learns to; until then they stay in memory).
+        if (Log.StorageTier && !info.ValueIsObject)
+            return true;
         var key = record.Key;
         long hash = KeyHash.Hash(key);
         int tag = HashBucketEntry.TagOf(hash);
@@ -386,7 +396,8 @@ public sealed unsafe partial class TsavoriteKV
                     Drop(entry, tag, entryAddress, address, ref record, DisposeReason.Expired);
                     return true;
                 }
-                if (ShouldEvict(ref record))
+                // Nothing is evicted from a log with a storage tier.
+                if (!Log.StorageTier && ShouldEvict(ref record))
                 {
                     live += record.UsedSize;
                     Drop(entry, tag, entryAddress, address, ref record, DisposeReason.Evicted);
@@ -426,11 +437,12 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>
     /// Frees the hash entry when it leads straight to the dropped record: everything older in its chain is on
-    /// this page or already gone (chains descend), so the chain is empty once the head passes.
+    /// this page or already gone (chains descend), so the chain is empty once the head passes (without the storage tier).
     /// </summary>
     private void UnlinkDropped(long* entry, int tag, long entryAddress, long address)
     {
-        if (entryAddress == address)
+        // With the storage tier the chain goes on on the device, with other keys' records: the entry stays.
+        if (entryAddress == address && !Log.StorageTier)
             Index.TryFree(entry, tag, address);
     }
 

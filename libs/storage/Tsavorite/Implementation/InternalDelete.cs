@@ -9,7 +9,7 @@ namespace Tsavorite;
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalDelete<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, HeldLocks? held = null)
+    internal Status InternalDelete<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, HeldLocks? held = null, PendingRecordRead? disk = null)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
@@ -32,7 +32,7 @@ public sealed unsafe partial class TsavoriteKV
                 long* entry = Index.FindTag(bucket.Pointer, tag);
                 outcome = entry == null
                     ? Done(new Status(Status.Basic.NotFound), out status)
-                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, held != null, out status);
+                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, held != null, disk, out status);
             }
             finally
             {
@@ -52,16 +52,24 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome DeleteLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag, bool holdsKeyLocks,
-        out Status status)
+        PendingRecordRead? disk, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
-        long address = TraceBack(key, entryAddress, out var record);
+        long address = TraceBack(key, entryAddress, out var record, out long onDisk);
+        bool fromDisk = false;
+        if (address == 0 && onDisk != 0)
+        {
+            // Whether the key exists is on the device: a live record there is shadowed by a tombstone at the tail.
+            if (!UseDiskRecord(disk, onDisk, out address, out record))
+                return Done(new Status(Status.Basic.Pending), out status);
+            fromDisk = address != 0;
+        }
         if (address == 0 || record.Info.Tombstone)
             return Done(new Status(Status.Basic.NotFound), out status);
 
         bool expired = IsExpired(in record);
-        bool mutable = address >= Log.ReadOnlyAddress;
+        bool mutable = !fromDisk && address >= Log.ReadOnlyAddress;
         if (mutable)
         {
             var deleteInfo = new DeleteInfo { Address = address };
@@ -69,7 +77,8 @@ public sealed unsafe partial class TsavoriteKV
                 return Done(new Status(Status.Basic.Canceled), out status);
         }
 
-        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out var deleteStatus);
+        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks,
+            out var deleteStatus);
         if (outcome == OperationOutcome.Done && !deleteStatus.IsOutOfMemory)
             status = expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.Found);
         else

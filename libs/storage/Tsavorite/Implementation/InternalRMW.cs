@@ -10,7 +10,8 @@ namespace Tsavorite;
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalRMW<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null, bool onlyIfIndexed = false)
+    internal Status InternalRMW<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null, bool onlyIfIndexed = false,
+        PendingRecordRead? disk = null)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
@@ -35,7 +36,7 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 outcome = HashIndex.EntryHoldsTag(entry, tag)
-                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, held != null, out status)
+                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, held != null, disk, out status)
                     : Retry(out status);
             }
             finally
@@ -50,19 +51,27 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome RMWLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
-        long address = TraceBack(key, entryAddress, out var record);
+        long address = TraceBack(key, entryAddress, out var record, out long onDisk);
+        // A record read back from the device is a read-only source: it is never changed or disposed of, only copied.
+        bool fromDisk = false;
+        if (address == 0 && onDisk != 0)
+        {
+            if (!UseDiskRecord(disk, onDisk, out address, out record))
+                return Done(new Status(Status.Basic.Pending), out status);
+            fromDisk = address != 0;
+        }
         if (address == 0)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, holdsKeyLocks, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, fromDisk, holdsKeyLocks, out status);
 
         bool expired = !record.Info.Tombstone && IsExpired(in record);
         bool live = !record.Info.Tombstone && !expired;
-        bool mutable = address >= Log.ReadOnlyAddress;
+        bool mutable = !fromDisk && address >= Log.ReadOnlyAddress;
         if (!live)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, holdsKeyLocks, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, fromDisk, holdsKeyLocks, out status);
 
         var rmwInfo = new RMWInfo { Address = address };
         if (mutable)
@@ -70,7 +79,7 @@ public sealed unsafe partial class TsavoriteKV
             if (functions.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo))
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
+                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
                 if (!rmwInfo.SkipAccessUpdate)
                     TouchRecord(ref record);
                 NoteIfExpiring(ref record);
@@ -81,7 +90,7 @@ public sealed unsafe partial class TsavoriteKV
         else if (!functions.NeedCopyUpdate(in record, ref input, ref output, ref rmwInfo))
         {
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
             status = rmwInfo.Action == OperationAction.CancelOperation ? new Status(Status.Basic.Canceled) : new Status(Status.Basic.Found);
             return OperationOutcome.Done;
         }
@@ -92,25 +101,26 @@ public sealed unsafe partial class TsavoriteKV
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             case OperationAction.ExpireAndStop:
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
         }
-        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out status);
+        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
     }
 
     /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
     private OperationOutcome DeleteByUpdater<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, bool holdsKeyLocks, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
-        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, holdsKeyLocks, out var deleteStatus);
+        var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks,
+            out var deleteStatus);
         status = deleteStatus.IsOutOfMemory ? deleteStatus : new Status(Status.Basic.NotFound);
         return outcome;
     }
 
     /// <summary>Writes the updated copy of a live record to new space and links it in place of the old one.</summary>
     private OperationOutcome CopyUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long address, ref LogRecord source, bool sourceMutable, bool holdsKeyLocks,
-        out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long address, ref LogRecord source, bool sourceMutable, bool fromDisk,
+        bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         // A mutable source heading the chain is unlinked by the new record and its space reused.
@@ -134,7 +144,8 @@ public sealed unsafe partial class TsavoriteKV
         {
             Abandon(newAddress, ref destination);
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref source, sourceMutable, holdsKeyLocks, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref source, sourceMutable, fromDisk, holdsKeyLocks,
+                    out status);
             status = new Status(Status.Basic.Canceled);
             return OperationOutcome.Done;
         }
@@ -153,8 +164,8 @@ public sealed unsafe partial class TsavoriteKV
     /// record (<paramref name="reusableAddress"/>) if it fits, otherwise in new space.
     /// </summary>
     private OperationOutcome InitialUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, bool holdsKeyLocks,
-        out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, bool fromDisk,
+        bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         var rmwInfo = new RMWInfo { Address = reusableAddress };
@@ -171,7 +182,7 @@ public sealed unsafe partial class TsavoriteKV
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         if (reusableAddress != 0 && size <= reusable.AllocatedSize)
         {
-            if (expired)
+            if (expired && !fromDisk)
                 functions.DisposeRecord(ref reusable, DisposeReason.Expired);
             reusable.Reinitialize(in fields);
             reusable.Access = NewAccessWord();
@@ -211,7 +222,7 @@ public sealed unsafe partial class TsavoriteKV
         }
         if (!TryLink(entry, tag, entryAddress, newAddress, ref newRecord))
             return Retry(out status);
-        if (expired)
+        if (expired && !fromDisk)
             functions.DisposeRecord(ref reusable, DisposeReason.Expired);
         if (replaceOld)
             Abandon(reusableAddress, ref reusable);

@@ -5,7 +5,8 @@ namespace Tsavorite;
 /// <summary>Read: find the newest live record of a key and hand it to the Reader callback.</summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalRead<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null)
+    internal Status InternalRead<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null,
+        PendingRecordRead? disk = null)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
@@ -25,7 +26,10 @@ public sealed unsafe partial class TsavoriteKV
             long* entry = Index.FindTag(bucket.Pointer, tag);
             if (entry == null)
                 return new Status(Status.Basic.NotFound);
-            long address = TraceBack(key, new HashBucketEntry(*entry).Address, out var record);
+            long address = TraceBack(key, new HashBucketEntry(*entry).Address, out var record, out long onDisk);
+            bool inMemory = address != 0;
+            if (!inMemory && onDisk != 0 && !UseDiskRecord(disk, onDisk, out address, out record))
+                return new Status(Status.Basic.Pending);
             if (address == 0 || record.Info.Tombstone)
                 return new Status(Status.Basic.NotFound);
             if (IsExpired(in record))
@@ -34,7 +38,7 @@ public sealed unsafe partial class TsavoriteKV
             var readInfo = new ReadInfo { Address = address };
             if (functions.Reader(in record, ref input, ref output, ref readInfo))
             {
-                if (!readInfo.SkipAccessUpdate)
+                if (!readInfo.SkipAccessUpdate && inMemory)
                     TouchRecord(ref record);
                 return new Status(Status.Basic.Found);
             }

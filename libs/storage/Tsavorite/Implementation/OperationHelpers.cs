@@ -21,7 +21,15 @@ public sealed unsafe partial class TsavoriteKV
     /// <paramref name="key"/>. Returns its address, or 0 when the chain holds no such record in memory.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal long TraceBack(ReadOnlySpan<byte> key, long address, out LogRecord record)
+    internal long TraceBack(ReadOnlySpan<byte> key, long address, out LogRecord record) => TraceBack(key, address, out record, out _);
+
+    /// <summary>
+    /// As <see cref="TraceBack(ReadOnlySpan{byte}, long, out LogRecord)"/>; when the key has no record in memory,
+    /// <paramref name="onDisk"/> is the address where the chain went below the head and on into the device (with the
+    /// storage tier), the place to look next, or 0 when the chain ended.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal long TraceBack(ReadOnlySpan<byte> key, long address, out LogRecord record, out long onDisk)
     {
         long head = Log.HeadAddress;
         while (address >= head)
@@ -30,14 +38,41 @@ public sealed unsafe partial class TsavoriteKV
             if (candidate.KeyLength == key.Length && candidate.Key.SequenceEqual(key) && !candidate.Info.Abandoned)
             {
                 record = candidate;
+                onDisk = 0;
                 return address;
             }
             address = candidate.Info.PreviousAddress;
         }
-        // Records below the head address have left memory (chains descend, so nothing older is in memory);
-        // until the storage tier reads them back, the chain has simply ended.
+        // Records below the head address have left memory (chains descend, so nothing older is in memory). Without
+        // the storage tier they are gone and the chain has ended; with it, the chain goes on on the device.
         record = default;
+        onDisk = address >= LogAddress.FirstValidAddress && Log.StorageTier && address >= Log.BeginAddress ? address : 0;
         return 0;
+    }
+
+    /// <summary>
+    /// For an operation whose key's chain left memory at <paramref name="onDisk"/>: the key's newest record on the device,
+    /// if <paramref name="disk"/> read that chain back (<paramref name="address"/> 0 when the chain holds none). False
+    /// when it has not: the operation asks for it and reports itself pending (see <see cref="PendingRecordRead"/>).
+    /// </summary>
+    internal static bool UseDiskRecord(PendingRecordRead? disk, long onDisk, out long address, out LogRecord record)
+    {
+        if (disk == null || !disk.Covers(onDisk))
+        {
+            disk?.Request(onDisk);
+            address = 0;
+            record = default;
+            return false;
+        }
+        if (!disk.Found)
+        {
+            address = 0;
+            record = default;
+            return true;
+        }
+        address = disk.FoundAddress;
+        record = disk.Record;
+        return true;
     }
 
     /// <summary>Set when this thread's operation was told to wait for the head of the log (read by <see cref="PauseBeforeRetry"/>).</summary>
@@ -170,7 +205,8 @@ public sealed unsafe partial class TsavoriteKV
     internal void TryElideDeleted(ReadOnlySpan<byte> key, long* entry, int tag, long address, ref LogRecord record)
     {
         long previous = record.Info.PreviousAddress;
-        if (TraceBack(key, previous, out _) != 0)
+        // A chain that goes on on the device may hold an older record of the key there, which must stay shadowed.
+        if (TraceBack(key, previous, out _, out long onDisk) != 0 || onDisk != 0)
             return;
         bool unlinked = previous == 0
             ? Index.TryFree(entry, tag, address)
@@ -183,9 +219,10 @@ public sealed unsafe partial class TsavoriteKV
     /// Deletes a found record with the bucket latch held: in place (a tombstone, unlinked when
     /// possible) when the caller found it <paramref name="mutable"/>, or by a tombstone record at
     /// the tail (in place after all when not even the reserve page has room). The caller's view of mutability is used so callbacks and the deletion agree.
+    /// A record <paramref name="fromDisk"/> is a copy read back from the device: it gets a tombstone at the tail and is not disposed of.
     /// </summary>
     internal OperationOutcome DeleteFoundRecord<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, bool holdsKeyLocks, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         if (mutable)
@@ -207,11 +244,23 @@ public sealed unsafe partial class TsavoriteKV
                 status = default;
                 return OperationOutcome.Retry;
             case AllocationStatus.OutOfMemory:
+                // With the storage tier a read-only record may already be on the device, whose copy a tombstone made
+                // here would not reach; the head always makes room there (nothing is copied), so wait for it, unless
+                // key locks forbid waiting.
+                if (Log.StorageTier || fromDisk)
+                {
+                    if (holdsKeyLocks)
+                    {
+                        status = new Status(Status.Basic.OutOfMemory);
+                        return OperationOutcome.Done;
+                    }
+                    WaitingForHead = true;
+                    status = default;
+                    return OperationOutcome.Retry;
+                }
                 // Not even the reserve page has room: the record becomes the tombstone where it is, so deleting keeps
                 // working (and giving memory back) however full the log is. This is safe under the exclusive latch:
-                // readers take the latch, and the head mover settles a record only under it. A read-only record
-                // changed in place may already be on the device; nothing reads pages back from it yet, and the storage
-                // tier must not trust a device copy of a page that was still in memory when a delete came.
+                // readers take the latch, and the head mover settles a record only under it.
                 functions.DisposeRecord(ref record, DisposeReason.Deleted);
                 record.Info.Tombstone = true;
                 status = new Status(Status.Basic.NotFound);
@@ -226,7 +275,8 @@ public sealed unsafe partial class TsavoriteKV
             status = default;
             return OperationOutcome.Retry;
         }
-        functions.DisposeRecord(ref record, DisposeReason.Deleted);
+        if (!fromDisk)
+            functions.DisposeRecord(ref record, DisposeReason.Deleted);
         status = new Status(Status.Basic.NotFound, Status.Record.Created);
         return OperationOutcome.Done;
     }

@@ -86,9 +86,17 @@ internal static unsafe class BucketSplit
             current = info.PreviousAddress;
         }
 
-        // Below the head address records have left memory and a chain ends there, as it does for
-        // TraceBack: a half with no record in memory gets no entry. (Once records are read back from
-        // the device, such a half must point at where the chain goes on instead.)
+        // Below the head address records have left memory. Without the storage tier the chain ends there, as it
+        // does for TraceBack, and a half with no record in memory gets no entry; with it, the chain goes on on the
+        // device, where its keys cannot be told apart without reading it, so such a half points where the chain
+        // leaves memory (both halves may share that rest of the chain; traversals compare keys).
+        if (current >= LogAddress.FirstValidAddress && log.StorageTier && current >= log.BeginAddress)
+        {
+            if (lowHead == 0)
+                lowHead = current;
+            if (highHead == 0)
+                highHead = current;
+        }
         MarkIfShared(ref context, lowHead, address);
         MarkIfShared(ref context, highHead, address);
         int created = 0;

@@ -150,14 +150,16 @@ public sealed unsafe partial class HybridLog
 
     /// <summary>
     /// Passes the head over everything below <paramref name="newHeadAddress"/>, which the caller has emptied
-    /// (and, with a device, flushed). Until the storage tier reads pages back, what leaves memory leaves the
-    /// log, so the begin address follows. The frames become reusable after an epoch drain (<see cref="ReleaseFrames"/>).
+    /// (and, with a device, flushed). With the storage tier the pages stay readable on the device; without it
+    /// what leaves memory leaves the log, so the begin address follows. The frames become reusable after an epoch
+    /// drain (<see cref="ReleaseFrames"/>).
     /// </summary>
     internal void ShiftHeadAddress(long newHeadAddress)
     {
         if (!MonotonicUpdate(ref _headAddress, newHeadAddress))
             return;
-        MonotonicUpdate(ref _beginAddress, newHeadAddress);
+        if (!StorageTier)
+            MonotonicUpdate(ref _beginAddress, newHeadAddress);
         RefreshLimits();
         _epoch.BumpCurrentEpoch(() => MonotonicUpdate(ref _safeHeadAddress, newHeadAddress));
     }

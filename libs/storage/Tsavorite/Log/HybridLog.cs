@@ -10,7 +10,7 @@ namespace Tsavorite;
 /// The hybrid record log: fixed-size pages of native memory in a circular buffer of frames,
 /// addressed by 48-bit logical addresses. From the oldest to the newest address:
 /// <list type="bullet">
-/// <item>[BeginAddress, HeadAddress): gone from memory (on the device only, once the storage tier reads pages back; until then, gone),</item>
+/// <item>[BeginAddress, HeadAddress): gone from memory, on the device only (with the storage tier; without it the two are equal),</item>
 /// <item>[HeadAddress, ReadOnlyAddress): in memory, read-only: updates copy the record to the tail,</item>
 /// <item>[ReadOnlyAddress, TailAddress): in memory, mutable: updates happen in place.</item>
 /// </list>
@@ -75,6 +75,7 @@ public sealed unsafe partial class HybridLog : IDisposable
         _frameCount = frameCount;
         _frameMask = frameCount - 1;
         _mutableFraction = settings.MutableFraction;
+        StorageTier = settings.StorageTier;
         _frames = (long*)NativeMemory.AllocZeroed((nuint)frameCount, (nuint)sizeof(long));
         _frameAllocations = (long*)NativeMemory.AllocZeroed((nuint)frameCount, (nuint)sizeof(long));
 
@@ -91,6 +92,9 @@ public sealed unsafe partial class HybridLog : IDisposable
         _tailPageOffset = LogAddress.FirstValidAddress;
         RefreshLimits();
     }
+
+    /// <summary>Whether pages that leave memory stay readable on the device (see <see cref="KVSettings.StorageTier"/>).</summary>
+    public bool StorageTier { get; }
 
     /// <summary>Bits of the page size.</summary>
     public int PageSizeBits => _pageSizeBits;

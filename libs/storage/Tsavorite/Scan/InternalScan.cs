@@ -28,6 +28,7 @@ public sealed unsafe partial class TsavoriteKV
         where TScanFunctions : IScanFunctions
     {
         bool includeMoved = (flags & ScanFlags.IncludeMovedPastEnd) != 0;
+        DeviceScanState? deviceScan = null;
         FreePool?.BeginScan();
         ScanGate.EnterScan(Epoch);
         ScanDepth++;
@@ -43,11 +44,19 @@ public sealed unsafe partial class TsavoriteKV
             int sinceRefresh = 0;
             while (address < end)
             {
-                // The head may have passed the scan since its last refresh; what it passed is gone (copied
-                // forward to the tail, where the scan still meets it, or dropped).
+                // The head may have passed the scan since its last refresh. Without the storage tier what it passed
+                // is gone (copied forward to the tail, where the scan still meets it, or dropped); with it, that
+                // part of the scan reads the device.
                 long head = Log.HeadAddress;
                 if (address < head)
                 {
+                    if (Log.StorageTier && address >= Log.BeginAddress)
+                    {
+                        address = ScanDevice(ref functions, ref deviceScan, address, Math.Min(head, end), end, flags, held, out bool stopped);
+                        if (stopped)
+                            return address;
+                        continue;
+                    }
                     address = head;
                     continue;
                 }
@@ -130,6 +139,7 @@ public sealed unsafe partial class TsavoriteKV
             ScanDepth--;
             ScanGate.ExitScan();
             FreePool?.EndScan();
+            deviceScan?.Dispose();
         }
     }
 

@@ -1,0 +1,286 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using NUnit.Framework;
+
+namespace Tsavorite.test;
+
+/// <summary>
+/// The storage tier: pages that leave memory stay on the log device, and reads, updates and deletes of records there
+/// read them back (pending reads completed by the session) and give the answers an all-in-memory store would.
+/// </summary>
+[TestFixture]
+public sealed class StorageTierTests
+{
+    private const int PageSizeBits = 12;
+    private const int PageSize = 1 << PageSizeBits;
+    private const int Frames = 16;
+
+    private string _directory = null!;
+
+    [SetUp]
+    public void SetUp()
+    {
+        _directory = Path.Combine(Path.GetTempPath(), "tsavorite-tier-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(_directory);
+    }
+
+    [TearDown]
+    public void TearDown()
+    {
+        if (Directory.Exists(_directory))
+            Directory.Delete(_directory, recursive: true);
+    }
+
+    /// <summary>16 frames of 4 KB (64 KB of memory), most of them read-only, over a file device.</summary>
+    private StoreOptions TieredLog(IDevice device, long indexMaxSize = 0)
+        => new()
+        {
+            PageSizeBits = PageSizeBits,
+            MemorySize = Frames * PageSize,
+            MutableFraction = 0.3,
+            LogDevice = device,
+            StorageTier = true,
+            IndexMaxSize = indexMaxSize,
+        };
+
+    private LocalFileDevice NewDevice() => new(Path.Combine(_directory, "hlog"), segmentSize: 1L << 20);
+
+    [Test]
+    public void DataFourTimesTheMemoryReadsBackExactly()
+    {
+        using var device = NewDevice();
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        var values = new Dictionary<int, byte[]>();
+        // Values of 20-300 bytes until four times the memory was written, all to distinct keys.
+        var random = new Random(3);
+        long written = 0;
+        for (int i = 0; written < 4L * Frames * PageSize; i++)
+        {
+            var value = TestData.Value(i, random.Next(20, 300));
+            Assert.That(session.Upsert(TestData.Key(i), value, default).IsOutOfMemory, Is.False, $"upsert {i}");
+            values[i] = value;
+            written += value.Length + 32;
+        }
+
+        Assert.That(ts.Log.HeadAddress, Is.GreaterThan(ts.Log.BeginAddress + (2L * Frames * PageSize)), "most of the log left memory");
+        long pendingBefore = ts.Store.PendingReads;
+        foreach (var (key, value) in values)
+        {
+            Assert.That(session.Read(TestData.Key(key), out var read).Found, Is.True, $"key {key}");
+            Assert.That(read, Is.EqualTo(value), $"key {key}");
+        }
+        Assert.That(session.Read(TestData.Key(values.Count + 5), out _).NotFound, Is.True, "a key never written");
+        Assert.That(ts.Store.PendingReads - pendingBefore, Is.GreaterThan(values.Count / 2), "most reads went to the device");
+        Assert.That(ts.Store.DeviceReadErrors, Is.Zero);
+    }
+
+    [Test]
+    public void UpdatesAndDeletesOfOnDiskRecordsMatchAModel([Values(1, 9)] int seed)
+    {
+        using var device = NewDevice();
+        // The index starts at 128 buckets and may double while records are on the device.
+        using var ts = new TestStore(TieredLog(device, indexMaxSize: 1L << 16));
+        var session = ts.Session;
+        var random = new Random(seed);
+        var model = new Dictionary<int, byte[]>();
+        const int Keys = 1500;
+        for (int op = 0; op < 20_000; op++)
+        {
+            int key = random.Next(Keys);
+            var keyBytes = TestData.Key(key);
+            switch (random.Next(10))
+            {
+                case 0:
+                    {
+                        var status = session.Delete(keyBytes);
+                        Assert.That(status.Found, Is.EqualTo(model.Remove(key)), $"op {op}: delete {key}: {status}");
+                        break;
+                    }
+                case 1:
+                case 2:
+                    {
+                        var suffix = TestData.Value(op, random.Next(1, 30));
+                        var status = session.RMW(keyBytes, TestInput.Append(suffix), out _);
+                        bool existed = model.TryGetValue(key, out var old);
+                        Assert.That(status.Found, Is.EqualTo(existed), $"op {op}: append {key}: {status}");
+                        model[key] = existed ? old!.Concat(suffix).ToArray() : suffix;
+                        break;
+                    }
+                case 3:
+                case 4:
+                    {
+                        var status = session.Read(keyBytes, out var read);
+                        Assert.That(status.Found, Is.EqualTo(model.ContainsKey(key)), $"op {op}: read {key}: {status}");
+                        if (status.Found)
+                            Assert.That(read, Is.EqualTo(model[key]), $"op {op}: read {key}");
+                        break;
+                    }
+                default:
+                    {
+                        var value = TestData.Value(op, random.Next(10, 120));
+                        Assert.That(session.Upsert(keyBytes, value, default).IsOutOfMemory, Is.False, $"op {op}: upsert {key}");
+                        model[key] = value;
+                        break;
+                    }
+            }
+        }
+
+        Assert.That(ts.Store.PendingReads, Is.GreaterThan(1000), "operations met records on the device");
+        Assert.That(ts.Store.IndexResizeCount, Is.GreaterThan(0), "the index grew with records on the device");
+        for (int key = 0; key < Keys; key++)
+        {
+            var status = session.Read(TestData.Key(key), out var read);
+            Assert.That(status.Found, Is.EqualTo(model.ContainsKey(key)), $"key {key}");
+            if (status.Found)
+                Assert.That(read, Is.EqualTo(model[key]), $"key {key}");
+        }
+    }
+
+    [Test]
+    public void ScansReportEveryLiveKeyOnceFromTheDeviceAndFromMemory()
+    {
+        using var device = NewDevice();
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        var model = new Dictionary<string, string>();
+        var random = new Random(5);
+        // Keys rewritten and deleted while older versions of them leave memory: only the newest live version counts.
+        for (int op = 0; op < 6000; op++)
+        {
+            int key = random.Next(1200);
+            if (random.Next(8) == 0)
+            {
+                session.Delete(TestData.Key(key));
+                model.Remove(Convert.ToHexString(TestData.Key(key)));
+                continue;
+            }
+            var value = TestData.Value(op, random.Next(20, 200));
+            session.Upsert(TestData.Key(key), value, default);
+            model[Convert.ToHexString(TestData.Key(key))] = Convert.ToHexString(value);
+        }
+        Assert.That(ts.Log.HeadAddress, Is.GreaterThan(ts.Log.BeginAddress + (2L * Frames * PageSize)), "most of the log left memory");
+
+        var scanned = session.ScanAll();
+        Assert.That(scanned.Select(r => Convert.ToHexString(r.Key)).Distinct().Count(), Is.EqualTo(scanned.Count), "each key once");
+        Assert.That(session.Snapshot(), Is.EqualTo(new SortedDictionary<string, string>(model, StringComparer.Ordinal)));
+        Assert.That(scanned.Any(r => r.Address < ts.Log.HeadAddress), Is.True, "some came from the device");
+
+        // A scan resumed from a cursor on the device goes on from there.
+        var first = new ScanCollector { Limit = 10 };
+        long cursor = session.Scan(ref first);
+        Assert.That(cursor, Is.LessThan(ts.Log.HeadAddress));
+        var rest = new ScanCollector();
+        session.Scan(ref rest, cursor);
+        Assert.That(first.Records.Count + rest.Records.Count, Is.EqualTo(model.Count));
+    }
+
+    [Test]
+    public void CountersIncrementedOnDiskKeepEveryIncrement()
+    {
+        using var device = NewDevice();
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        const int Counters = 3000;
+        // Three rounds over more counters than fit in memory: each round finds most of them on the device.
+        for (int round = 1; round <= 3; round++)
+        {
+            for (int i = 0; i < Counters; i++)
+            {
+                var status = session.Increment(TestData.Key(i), i);
+                Assert.That(status.Found, Is.EqualTo(round > 1), $"round {round}, counter {i}: {status}");
+            }
+        }
+        for (int i = 0; i < Counters; i++)
+            Assert.That(session.ReadCounter(TestData.Key(i)), Is.EqualTo(3L * i), $"counter {i}");
+    }
+
+    [Test]
+    public void DeletingAnOnDiskKeyShadowsItForGood()
+    {
+        using var device = NewDevice();
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        Assert.That(session.Upsert(TestData.Key(0), TestData.Value(0, 50), default).IsCreatedRecord, Is.True);
+        for (int i = 1; ts.Log.HeadAddress < 4L * PageSize; i++)
+            session.Upsert(TestData.Key(i), TestData.Value(i, 200), default);
+
+        Assert.That(session.Delete(TestData.Key(0)).Found, Is.True, "the record on the device was live");
+        Assert.That(session.Read(TestData.Key(0), out _).NotFound, Is.True);
+        Assert.That(session.Delete(TestData.Key(0)).NotFound, Is.True, "already deleted");
+        // The tombstone itself leaves memory: the key stays deleted.
+        long tail = ts.Log.TailAddress;
+        for (int i = 10_000; ts.Log.HeadAddress <= tail; i++)
+            session.Upsert(TestData.Key(i), TestData.Value(i, 200), default);
+        Assert.That(session.Read(TestData.Key(0), out _).NotFound, Is.True, "tombstone read back from the device");
+        Assert.That(session.Delete(TestData.Key(0)).NotFound, Is.True);
+        var created = session.RMW(TestData.Key(0), TestInput.Append([7, 7]), out _);
+        Assert.That(created.NotFound && created.IsCreatedRecord, Is.True, $"append creates the key anew: {created}");
+        Assert.That(session.Read(TestData.Key(0), out var value).Found, Is.True);
+        Assert.That(value, Is.EqualTo(new byte[] { 7, 7 }));
+    }
+
+    [Test]
+    public void AFailedDeviceReadFailsOnlyThatOperation()
+    {
+        using var inner = NewDevice();
+        using var device = new FailingReadDevice(inner);
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        session.Upsert(TestData.Key(0), TestData.Value(0, 50), default);
+        for (int i = 1; ts.Log.HeadAddress < 4L * PageSize; i++)
+            session.Upsert(TestData.Key(i), TestData.Value(i, 200), default);
+
+        device.FailReads = true;
+        var error = Assert.Throws<DeviceReadException>(() => session.Read(TestData.Key(0), out _));
+        Assert.That(error!.ErrorCode, Is.EqualTo(FailingReadDevice.ErrorCode));
+        Assert.Throws<DeviceReadException>(() => session.Increment(TestData.Key(0), 1));
+        Assert.That(ts.Store.DeviceReadErrors, Is.EqualTo(2));
+        // Records in memory are served meanwhile, and the failed update wrote nothing.
+        Assert.That(session.Upsert(TestData.Key(99_999), [1, 2, 3], default).IsCreatedRecord, Is.True);
+        Assert.That(session.Read(TestData.Key(99_999), out var fresh).Found, Is.True);
+        Assert.That(fresh, Is.EqualTo(new byte[] { 1, 2, 3 }));
+
+        device.FailReads = false;
+        Assert.That(session.Read(TestData.Key(0), out var value).Found, Is.True, "the device is back");
+        Assert.That(value, Is.EqualTo(TestData.Value(0, 50)));
+        Assert.That(session.Read(TestData.Key(1), out _).Found, Is.True);
+    }
+
+    /// <summary>A device whose reads fail on demand (its writes always succeed).</summary>
+    private sealed class FailingReadDevice(IDevice inner) : IDevice
+    {
+        public const uint ErrorCode = 5;
+
+        public volatile bool FailReads;
+
+        public string Name => inner.Name;
+
+        public uint SectorSize => inner.SectorSize;
+
+        public long SegmentSize => inner.SegmentSize;
+
+        public void WriteAsync(IntPtr source, ulong destinationAddress, uint length, DeviceIOCompletionCallback callback, object? context)
+            => inner.WriteAsync(source, destinationAddress, length, callback, context);
+
+        public void ReadAsync(ulong sourceAddress, IntPtr destination, uint length, DeviceIOCompletionCallback callback, object? context)
+        {
+            if (FailReads)
+                callback(ErrorCode, 0, context);
+            else
+                inner.ReadAsync(sourceAddress, destination, length, callback, context);
+        }
+
+        public uint Read(ulong sourceAddress, Span<byte> destination) => FailReads ? ErrorCode : inner.Read(sourceAddress, destination);
+
+        public void TruncateUntilAddress(long address) => inner.TruncateUntilAddress(address);
+
+        public void WaitForPendingWrites() => inner.WaitForPendingWrites();
+
+        public void Dispose()
+        {
+        }
+    }
+}
