@@ -50,6 +50,35 @@ public sealed class ObjectFlushSerializer : IObjectSerializer
         ObjectRecord.SetObjectLogAddress(ref record, address);
     }
 
+    /// <inheritdoc/>
+    /// <remarks>
+    /// The object gets a handle of its own, counted in the heap size like any object, until the operation is done
+    /// (<see cref="ReleaseReadBack"/>) or an update takes it over for its new record.
+    /// </remarks>
+    public bool OnReadBack(ref LogRecord copy, ObjectLog? objectLog, bool load)
+    {
+        ObjectRecord.SetHandle(ref copy, 0);
+        if (!load)
+            return true;
+        long address = ObjectRecord.ObjectLogAddress(in copy);
+        if (objectLog == null || address == 0)
+            return false;
+        GarnetObject obj;
+        try
+        {
+            obj = Deserialize(objectLog.ReadEntry(address));
+        }
+        catch (Exception e) when (e is TsavoriteException or InvalidDataException or EndOfStreamException or ArgumentOutOfRangeException)
+        {
+            return false;
+        }
+        ObjectRecord.SetHandle(ref copy, _objects.Add(obj));
+        return true;
+    }
+
+    /// <inheritdoc/>
+    public void ReleaseReadBack(ref LogRecord copy) => _objects.Release(in copy);
+
     private BinaryWriter WriterFor(Stream stream)
     {
         if (!ReferenceEquals(stream, _writerStream))

@@ -34,6 +34,9 @@ public static unsafe class ObjectRecord
     /// </summary>
     public static int Detach(in LogRecord record) => Interlocked.Exchange(ref *(int*)record.ValuePointer, 0);
 
+    /// <summary>Makes a copy of an object record read back from the device refer to <paramref name="handle"/> (0: none).</summary>
+    public static void SetHandle(ref LogRecord record, int handle) => Volatile.Write(ref *(int*)record.ValuePointer, handle);
+
     /// <summary>The object log address a flush noted in the record, or 0.</summary>
     public static long ObjectLogAddress(in LogRecord record) => *(long*)(record.ValuePointer + ObjectLogAddressOffset);
 

@@ -25,4 +25,8 @@ internal sealed class DatabaseEvictionObserver : IEvictionObserver
         _watchVersions.BeginWrite(slot);
         _watchVersions.EndWrite(slot);
     }
+
+    /// <inheritdoc/>
+    /// <remarks>The key keeps its value (on the device, the object in the object log): only the heap copy goes.</remarks>
+    public void OnPagedOut(ref LogRecord record) => _objects.Release(in record);
 }

@@ -41,6 +41,7 @@ public abstract class ServerTestBase
             IndexMaxSize = options.IndexMaxSize,
             MemorySize = options.MemorySize,
             PageSize = options.PageSize,
+            MaxMemory = options.MaxMemory,
             Databases = options.Databases,
             EnableDebugCommand = options.EnableDebugCommand,
             Password = options.Password,

@@ -7,6 +7,9 @@ public sealed record TestServerOptions
     public long IndexMaxSize { get; init; } = 1L << 32;
     public long MemorySize { get; init; } = 1L << 28;
     public long PageSize { get; init; } = 1L << 22;
+
+    /// <summary>Bytes all databases may hold together (Redis's maxmemory); 0 for no limit beyond <see cref="MemorySize"/>.</summary>
+    public long MaxMemory { get; init; }
     public int Databases { get; init; } = 16;
     public bool EnableDebugCommand { get; init; } = true;
     public string? Password { get; init; }

@@ -19,7 +19,9 @@ public sealed class StorageTierServerTests : ServerTestBase
     protected override TestServerOptions ServerOptions => new()
     {
         MemorySize = Memory,
-        PageSize = 256L << 10,
+        PageSize = 16L << 10,
+        // The heap objects count too: the head moves when they and the log reach it.
+        MaxMemory = Memory,
         Databases = 2,
         StorageTier = true,
     };
@@ -113,8 +115,8 @@ public sealed class StorageTierServerTests : ServerTestBase
                     Assert.That(client.ReadReply(), Is.EqualTo($":{(long)round * i}\r\n"), $"round {round}, counter {i}");
             }
             // Long values push the counters out of memory between rounds.
-            for (int i = 0; i < 40; i++)
-                client.Execute("SET", "filler:" + round + ":" + i, new string('f', 100_000));
+            for (int i = 0; i < 400; i++)
+                client.Execute("SET", "filler:" + round + ":" + i, new string('f', 10_000));
         }
         var info = Garnet.test.Server.ReplyText.InfoFields(client.Execute("INFO", "memory"));
         Assert.That(long.Parse(info["log_pending_reads"], CultureInfo.InvariantCulture), Is.GreaterThan(Counters));
@@ -199,5 +201,80 @@ public sealed class StorageTierServerTests : ServerTestBase
         Assert.That(client.Execute("EVAL", "return redis.call('GET', KEYS[1]) .. '|' .. redis.call('INCRBY', KEYS[2], 5)", "2", "key:23", "acct:b"),
             Is.EqualTo(Bulk(model["key:23"] + "|35")));
         Assert.That(client.Execute("MGET", "key:24", "acct:a", "nokey"), Is.EqualTo($"*3\r\n{Bulk(model["key:24"])}$2\r\n70\r\n$-1\r\n"));
+    }
+
+    [Test]
+    public void ObjectsOfEveryTypeLeaveMemoryAndComeBack()
+    {
+        using var client = ConnectRaw();
+        const int Keys = 1500;
+        // Per key a list, a hash, a set, a sorted set, a geo set, an HLL and a bitmap: about 20 MB in all.
+        for (int start = 0; start < Keys; start += 50)
+        {
+            var batch = new StringBuilder();
+            int replies = 0;
+            for (int k = start; k < start + 50; k++)
+            {
+                string n = k.ToString(CultureInfo.InvariantCulture);
+                var fields = new List<string> { "HSET", "hash:" + n };
+                var members = new List<string> { "SADD", "set:" + n };
+                var items = new List<string> { "RPUSH", "list:" + n };
+                var scored = new List<string> { "ZADD", "zset:" + n };
+                for (int f = 0; f < 40; f++)
+                {
+                    string fs = f.ToString(CultureInfo.InvariantCulture);
+                    fields.Add("field" + fs);
+                    fields.Add(n + "-" + fs + new string('h', 40));
+                    members.Add("member" + fs + ":" + n);
+                    items.Add(n + "/" + fs + new string('l', 30));
+                    scored.Add((k + f).ToString(CultureInfo.InvariantCulture));
+                    scored.Add("z" + fs);
+                }
+                batch.Append(RawClient.Encode(fields.ToArray()));
+                batch.Append(RawClient.Encode(members.ToArray()));
+                batch.Append(RawClient.Encode(items.ToArray()));
+                batch.Append(RawClient.Encode(scored.ToArray()));
+                batch.Append(RawClient.Encode("GEOADD", "geo:" + n, "13.361389", "38.115556", "Palermo", "15.087269", "37.502669", "Catania"));
+                batch.Append(RawClient.Encode("PFADD", "hll:" + n, "a" + n, "b" + n, "c" + n));
+                batch.Append(RawClient.Encode("SETBIT", "bits:" + n, (k % 1000).ToString(CultureInfo.InvariantCulture), "1"));
+                replies += 7;
+            }
+            client.SendRaw(batch.ToString());
+            for (int i = 0; i < replies; i++)
+                Assert.That(client.ReadReply(), Does.StartWith(":"));
+        }
+        var info = Garnet.test.Server.ReplyText.InfoFields(client.Execute("INFO", "memory"));
+        Assert.That(long.Parse(info["log_disk_bytes"], CultureInfo.InvariantCulture), Is.GreaterThan(0), "objects left memory");
+        Assert.That(long.Parse(info["used_memory"], CultureInfo.InvariantCulture), Is.LessThan(3 * Memory), "their heap copies were released");
+
+        for (int k = 0; k < Keys; k += 7)
+        {
+            string n = k.ToString(CultureInfo.InvariantCulture);
+            Assert.That(client.Execute("HGET", "hash:" + n, "field3"), Is.EqualTo(Bulk(n + "-3" + new string('h', 40))), "hash " + n);
+            Assert.That(client.Execute("HLEN", "hash:" + n), Is.EqualTo(":40\r\n"), "hash " + n);
+            Assert.That(client.Execute("SISMEMBER", "set:" + n, "member39:" + n), Is.EqualTo(":1\r\n"));
+            Assert.That(client.Execute("LINDEX", "list:" + n, "5"), Is.EqualTo(Bulk(n + "/5" + new string('l', 30))));
+            Assert.That(client.Execute("ZSCORE", "zset:" + n, "z7"), Is.EqualTo(Bulk((k + 7).ToString(CultureInfo.InvariantCulture))));
+            Assert.That(client.Execute("GEODIST", "geo:" + n, "Palermo", "Catania", "km"), Does.StartWith("$8\r\n166.274"));
+            Assert.That(client.Execute("PFCOUNT", "hll:" + n), Is.EqualTo(":3\r\n"));
+            Assert.That(client.Execute("GETBIT", "bits:" + n, (k % 1000).ToString(CultureInfo.InvariantCulture)), Is.EqualTo(":1\r\n"));
+            Assert.That(client.Execute("TYPE", "zset:" + n), Is.EqualTo("+zset\r\n"));
+        }
+
+        // Updates of objects read back from the device become live objects at the tail; deletes shadow them.
+        Assert.That(client.Execute("HSET", "hash:1", "extra", "1"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("HLEN", "hash:1"), Is.EqualTo(":41\r\n"));
+        Assert.That(client.Execute("LPUSH", "list:2", "head"), Is.EqualTo(":41\r\n"));
+        Assert.That(client.Execute("LPOP", "list:2"), Is.EqualTo(Bulk("head")));
+        Assert.That(client.Execute("ZINCRBY", "zset:3", "10", "z0"), Is.EqualTo(Bulk("13")));
+        Assert.That(client.Execute("SREM", "set:4", "member0:4"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("SCARD", "set:4"), Is.EqualTo(":39\r\n"));
+        Assert.That(client.Execute("DEL", "hash:5", "set:5", "nokey"), Is.EqualTo(":2\r\n"));
+        Assert.That(client.Execute("EXISTS", "hash:5"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("SET", "list:6", "now a string"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("LLEN", "list:6"), Does.StartWith("-WRONGTYPE"));
+        Assert.That(client.Execute("GET", "hash:7"), Does.StartWith("-WRONGTYPE"));
+        var (_, hashes) = Garnet.test.Keyspace.Resp.ScanReply(client.Execute("SCAN", "0", "TYPE", "hash", "COUNT", "100000"));
+        Assert.That(hashes, Has.Count.EqualTo(Keys - 1));
     }
 }

@@ -1,12 +1,11 @@
 using System;
 using System.Runtime.InteropServices;
-using System.Threading;
 
 namespace Tsavorite;
 
 /// <summary>
-/// Blocking reads of arbitrary byte ranges from a device, for recovery and inspection paths that run
-/// off the hot path. The device sees only sector-aligned requests, so it may do unbuffered I/O.
+/// Blocking reads of arbitrary byte ranges from a device, on the calling thread (object log entries read back,
+/// recovery and inspection). The device sees only sector-aligned requests, so it may do unbuffered I/O.
 /// </summary>
 public static unsafe class DeviceReads
 {
@@ -29,14 +28,7 @@ public static unsafe class DeviceReads
         byte* buffer = (byte*)NativeMemory.AlignedAlloc(length, (nuint)Math.Max(sector, 8));
         try
         {
-            using var done = new ManualResetEventSlim();
-            uint error = 0;
-            device.ReadAsync((ulong)start, (IntPtr)buffer, length, (code, _, _) =>
-            {
-                error = code;
-                done.Set();
-            }, null);
-            done.Wait();
+            uint error = device.Read((ulong)start, new Span<byte>(buffer, (int)length));
             if (error != 0)
                 throw new TsavoriteException($"Reading {destination.Length} bytes at device address {address} of {device.Name} failed with error {error}.");
             new ReadOnlySpan<byte>(buffer + (address - start), destination.Length).CopyTo(destination);

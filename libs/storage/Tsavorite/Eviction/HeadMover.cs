@@ -86,6 +86,10 @@ public sealed unsafe partial class TsavoriteKV
             if (!Budget.OverLimit)
                 return false;
             RequestHeadMove();
+            // With the storage tier nothing is refused: the head passes pages down to a floor (see
+            // HybridLog.MinStorageTierPages), sending their objects to the device, and brings the memory back.
+            if (Log.StorageTier)
+                return false;
             return Log.PageCap <= HybridLog.ReservePages;
         }
     }
@@ -256,15 +260,40 @@ public sealed unsafe partial class TsavoriteKV
         if (!WaitUntil(static (log, end) => log.FlushedUntilAddress >= end, pageEnd, flushErrors))
             return 0;
 
+        long copied = 0;
+        long live = 0;
+        // With the storage tier records stay where they are, on the device: nothing to settle, and no scan to wait for.
+        if (!Log.StorageTier && !SettlePage(head, pageEnd, ref copied, ref live, out noRoom))
+            return copied;
+
+        Log.ShiftHeadAddress(pageEnd);
+        if (!WaitUntil(static (log, end) => log.SafeHeadAddress >= end, pageEnd))
+            return copied;
+        if (Log.StorageTier)
+            ReleasePagedOutObjects(head, pageEnd);
+        Log.ReleaseFrames(giveBack: _reclaimingIdle);
+        evicted = true;
+        Interlocked.Increment(ref _pagesEvicted);
+        Budget.CountReclaimed(Log.PageSize - copied);
+        _pressure.OnPagePassed(live, Log.PageSize);
+        return copied;
+    }
+
+    /// <summary>
+    /// Settles every record of [<paramref name="head"/>, <paramref name="pageEnd"/>) (see <see cref="SettleRecord"/>),
+    /// with scans kept out. False when the page could not be emptied: no room for a copy (<paramref name="noRoom"/>),
+    /// or the store is stopping.
+    /// </summary>
+    private bool SettlePage(long head, long pageEnd, ref long copied, ref long live, out bool noRoom)
+    {
+        noRoom = false;
         int scanWaits = 0;
         while (!ScanGate.TryEnterSettling())
         {
             if (_moverStopping)
-                return 0;
+                return false;
             HybridLog.PauseForHead(scanWaits++);
         }
-        long copied = 0;
-        long live = 0;
         Epoch.Resume();
         try
         {
@@ -274,11 +303,11 @@ public sealed unsafe partial class TsavoriteKV
                 if (!SettleRecord(address, ref record, ref copied, ref live))
                 {
                     noRoom = true;
-                    return copied;
+                    return false;
                 }
                 RefreshNowAndThen(ref sinceRefresh);
                 if (_moverStopping)
-                    return copied;
+                    return false;
             }
         }
         finally
@@ -286,16 +315,25 @@ public sealed unsafe partial class TsavoriteKV
             Epoch.Suspend();
             ScanGate.ExitSettling();
         }
+        return true;
+    }
 
-        Log.ShiftHeadAddress(pageEnd);
-        if (!WaitUntil(static (log, end) => log.SafeHeadAddress >= end, pageEnd))
-            return copied;
-        Log.ReleaseFrames(giveBack: _reclaimingIdle);
-        evicted = true;
-        Interlocked.Increment(ref _pagesEvicted);
-        Budget.CountReclaimed(Log.PageSize - copied);
-        _pressure.OnPagePassed(live, Log.PageSize);
-        return copied;
+    /// <summary>
+    /// With the storage tier: tells the observer about each valid object record of [<paramref name="from"/>,
+    /// <paramref name="pageEnd"/>), which the head has passed and no thread can reach, so that it releases the heap
+    /// objects, which are in the object log now. The frames are still in memory until this thread releases them.
+    /// </summary>
+    private void ReleasePagedOutObjects(long from, long pageEnd)
+    {
+        var observer = EvictionObserver;
+        if (observer == null)
+            return;
+        for (long address = from; TryReadRecordOnPage(address, pageEnd, out var record, out int size); address += size)
+        {
+            var info = record.Info;
+            if (info.Valid && info.ValueIsObject && !info.Tombstone)
+                observer.OnPagedOut(ref record);
+        }
     }
 
     /// <summary>
@@ -351,16 +389,6 @@ public sealed unsafe partial class TsavoriteKV
     {
         var info = record.Info;
         if (!info.Valid || info.Abandoned)
-            return true;
-        // With the storage tier a string record stays on the device, where the page already is: nothing to do. An
-        // object record's object lives on the heap, so a live one is copied forward as in a cache (objects are
-        // read back from the object log only when the storage tier learns to; until then they stay in memory).
-        if (Log.StorageTier && !info.ValueIsObject)
-            return true;
-        // With the storage tier a string record stays on the device, where the page already is: nothing to do. An
-        // object record's object lives on the heap, so a live one is copied forward as in a cache (objects are
-        // read back from the object log only when the storage tier learns to; until then they stay in memory).
-        if (Log.StorageTier && !info.ValueIsObject)
             return true;
         var key = record.Key;
         long hash = KeyHash.Hash(key);

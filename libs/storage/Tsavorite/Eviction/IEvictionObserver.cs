@@ -13,4 +13,13 @@ public interface IEvictionObserver
     /// dropped, <see cref="DisposeReason.Expired"/> for an expired one.
     /// </summary>
     void OnDropped(ref LogRecord record, DisposeReason reason);
+
+    /// <summary>
+    /// With the storage tier: fires once for each valid object record of a page that left memory, after no thread can
+    /// reach the page any more (no latch is held). The record and its object are on the device and in the object
+    /// log; release what the in-memory record refers to.
+    /// </summary>
+    void OnPagedOut(ref LogRecord record)
+    {
+    }
 }

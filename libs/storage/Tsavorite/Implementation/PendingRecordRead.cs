@@ -28,6 +28,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
     private bool _ready;
     private long _foundAddress;
     private int _recordOffset;
+    private IObjectSerializer? _loadedBy;
 
     /// <summary>The chain address an operation asked for, 0 when none.</summary>
     internal long RequestedAddress => _requested;
@@ -35,6 +36,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
     /// <summary>Asks for the chain from <paramref name="address"/>, a device address below the head.</summary>
     internal void Request(long address)
     {
+        ReleaseLoaded();
         _requested = address;
         _ready = false;
     }
@@ -54,6 +56,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
     /// <summary>Forgets the request once the operation is done.</summary>
     internal void Clear()
     {
+        ReleaseLoaded();
         _requested = 0;
         _ready = false;
         _foundAddress = 0;
@@ -65,6 +68,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
     /// </summary>
     internal uint Fetch(HybridLog log, ReadOnlySpan<byte> key)
     {
+        ReleaseLoaded();
         long address = _requested;
         _foundAddress = 0;
         while (address >= LogAddress.FirstValidAddress && address >= log.BeginAddress)
@@ -77,12 +81,44 @@ internal sealed unsafe class PendingRecordRead : IDisposable
             {
                 _foundAddress = address;
                 _recordOffset = offset;
+                if (record.Info.ValueIsObject && !LoadObject(log, ref record))
+                {
+                    _foundAddress = 0;
+                    return CorruptRecordErrorCode;
+                }
                 break;
             }
             address = record.Info.PreviousAddress;
         }
         _ready = true;
         return 0;
+    }
+
+    /// <summary>
+    /// Gives the copy of an object record its object, read back from the object log, so that the operation's callbacks
+    /// find it as in memory; a deleted record's copy is given none.
+    /// </summary>
+    private bool LoadObject(HybridLog log, ref LogRecord record)
+    {
+        var serializer = log.ObjectSerializer;
+        if (serializer == null)
+            return true;
+        bool load = !record.Info.Tombstone;
+        if (!serializer.OnReadBack(ref record, log.ObjectLog, load))
+            return false;
+        if (load)
+            _loadedBy = serializer;
+        return true;
+    }
+
+    /// <summary>Releases the object a loaded copy still refers to (an update that took it over left none).</summary>
+    private void ReleaseLoaded()
+    {
+        if (_loadedBy == null)
+            return;
+        var record = Record;
+        _loadedBy.ReleaseReadBack(ref record);
+        _loadedBy = null;
     }
 
     /// <summary>
@@ -147,6 +183,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
     /// <summary>Frees the buffer.</summary>
     public void Dispose()
     {
+        ReleaseLoaded();
         if (_buffer != null)
             NativeMemory.AlignedFree(_buffer);
         _buffer = null;

@@ -64,9 +64,17 @@ public sealed unsafe partial class HybridLog
         {
             long cap = _frameCount;
             var budget = BudgetPageCap;
-            return budget == null ? cap : Math.Min(cap, budget());
+            if (budget == null)
+                return cap;
+            // With the storage tier what is over the budget (heap objects of records in memory, other stores) goes
+            // to the device as the head passes pages, down to a few pages that writes always keep.
+            long floor = StorageTier ? Math.Min(cap, MinStorageTierPages) : 0;
+            return Math.Max(floor, Math.Min(cap, budget()));
         }
     }
+
+    /// <summary>Pages a log with the storage tier may always keep in memory, whatever the budget: the reserve and two more.</summary>
+    internal const int MinStorageTierPages = ReservePages + 2;
 
     /// <summary>Whether the head mover found no room: writes that need a new page get out-of-memory.</summary>
     public bool IsFull => Volatile.Read(ref _full) != 0;

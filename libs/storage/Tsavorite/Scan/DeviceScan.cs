@@ -159,6 +159,12 @@ public sealed unsafe partial class TsavoriteKV
                 return true;
             if ((flags & ScanFlags.IncludeExpired) == 0 && IsExpired(in record))
                 return true;
+            if (record.Info.ValueIsObject)
+            {
+                // The copy's object reference is stale: a scan is handed the record without its object.
+                var copy = record;
+                Log.ObjectSerializer?.OnReadBack(ref copy, Log.ObjectLog, load: false);
+            }
             return functions.OnRecord(in record, address);
         }
         finally
