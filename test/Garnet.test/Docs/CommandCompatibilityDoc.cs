@@ -165,7 +165,7 @@ internal static class CommandCompatibilityDoc
                 continue;
             commands.Sort(CompareContainerFirst);
             page.Append("## ").Append(heading).Append("\n\n");
-            page.Append("| command | since | here | differences |\n| --- | --- | --- | --- |\n");
+            page.Append("| command | since | this server | differences |\n| --- | --- | --- | --- |\n");
             foreach (var command in commands)
             {
                 page.Append("| `").Append(DisplayName(command.Name)).Append("` | ").Append(command.Since);
