@@ -59,6 +59,18 @@ public sealed class ServerOptions
     /// </summary>
     public bool StorageTier { get; set; }
 
+    /// <summary>Bytes of each log file with the storage tier (a power of two). Default 1 GB.</summary>
+    public long SegmentSize { get; set; } = 1L << 30;
+
+    /// <summary>Seconds between compaction checks with the storage tier; 0 never. Default 0.</summary>
+    public int CompactionFrequencySecs { get; set; }
+
+    /// <summary>Log files a database keeps before compaction removes the oldest. Default 32.</summary>
+    public int CompactionMaxSegments { get; set; } = 32;
+
+    /// <summary>How compaction keeps the live records of the files it removes. Default none.</summary>
+    public Tsavorite.CompactionType CompactionType { get; set; } = Tsavorite.CompactionType.None;
+
     /// <summary>Directory for checkpoints, or null.</summary>
     public string? CheckpointDir { get; set; }
 

@@ -223,6 +223,73 @@ public sealed class StorageTierTests
     }
 
     [Test]
+    public void CompactionKeepsTheLiveSetAndBoundsTheFilesUnderOverwrites([Values(CompactionType.Lookup, CompactionType.Scan)] CompactionType type)
+    {
+        // Segments of four pages; compaction keeps at most six of them.
+        const long SegmentSize = 4 * PageSize;
+        const int MaxSegments = 6;
+        using var device = new LocalFileDevice(Path.Combine(_directory, "hlog"), segmentSize: SegmentSize);
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        var model = new Dictionary<int, byte[]>();
+        var random = new Random(17);
+        const int Keys = 1500;
+        int maxFiles = 0;
+        // Ten times over a live set of about 1500 x 60 bytes (more than the memory), with deletes among the writes.
+        for (int op = 0; op < 10 * Keys; op++)
+        {
+            int key = random.Next(Keys);
+            if (random.Next(20) == 0)
+            {
+                session.Delete(TestData.Key(key));
+                model.Remove(key);
+            }
+            else
+            {
+                var value = TestData.Value(op, random.Next(20, 100));
+                session.Upsert(TestData.Key(key), value, default);
+                model[key] = value;
+            }
+            if (op % 500 == 499)
+            {
+                long until = ts.Log.HeadAddress - (MaxSegments * SegmentSize);
+                if (until > ts.Log.BeginAddress)
+                    ts.Store.Compact(until - (until % SegmentSize), type);
+                maxFiles = Math.Max(maxFiles, Directory.GetFiles(_directory, "hlog.*").Length);
+            }
+        }
+
+        Assert.That(ts.Store.Compactions, Is.GreaterThan(3));
+        Assert.That(ts.Log.BeginAddress, Is.GreaterThan(10 * SegmentSize), "the begin address moved");
+        Assert.That(ts.Store.RecordsCompacted, Is.GreaterThan(0), "live records were copied forward");
+        // The files hold the compacted window, what is in memory (written too) and what was written since.
+        Assert.That(maxFiles, Is.LessThanOrEqualTo(MaxSegments + Frames / 4 + 4), "the files stay bounded");
+        for (int key = 0; key < Keys; key++)
+        {
+            var status = session.Read(TestData.Key(key), out var read);
+            Assert.That(status.Found, Is.EqualTo(model.ContainsKey(key)), $"key {key}");
+            if (status.Found)
+                Assert.That(read, Is.EqualTo(model[key]), $"key {key}");
+        }
+        Assert.That(session.Snapshot(), Has.Count.EqualTo(model.Count), "a scan sees the live set exactly");
+    }
+
+    [Test]
+    public void ShiftCompactionDropsTheOldestRecords()
+    {
+        using var device = new LocalFileDevice(Path.Combine(_directory, "hlog"), segmentSize: 4 * PageSize);
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        for (int i = 0; ts.Log.HeadAddress < 16L * PageSize; i++)
+            session.Upsert(TestData.Key(i), TestData.Value(i, 200), default);
+        Assert.That(session.Read(TestData.Key(0), out _).Found, Is.True);
+        ts.Store.Compact(8L * PageSize, CompactionType.Shift);
+        Assert.That(ts.Log.BeginAddress, Is.EqualTo(8L * PageSize));
+        Assert.That(session.Read(TestData.Key(0), out _).NotFound, Is.True, "dropped with its segment");
+        Assert.That(ts.Store.RecordsCompacted, Is.Zero);
+    }
+
+    [Test]
     public void AFailedDeviceReadFailsOnlyThatOperation()
     {
         using var inner = NewDevice();

@@ -39,6 +39,18 @@ public sealed class Options
     [Option('l', "logdir", HelpText = "Directory for the log files of the databases: with --storage-tier, where records that leave memory are kept (default: the current directory); without it, where read-only pages are written. (default: none)")]
     public string? LogDir { get; set; }
 
+    [Option("segment", HelpText = "Size of each log file with --storage-tier (a power of two, at least one page); compaction deletes whole files. (default: 1g)")]
+    public string? SegmentSize { get; set; }
+
+    [Option("compaction-freq", HelpText = "Seconds between looks at the log files with --storage-tier; when there are more than --compaction-max-segments, the oldest are compacted (--compaction-type). 0 never. (default: 0)")]
+    public string? CompactionFrequencySecs { get; set; }
+
+    [Option("compaction-max-segments", HelpText = "Log files a database may keep before compaction removes the oldest. (default: 32)")]
+    public string? CompactionMaxSegments { get; set; }
+
+    [Option("compaction-type", HelpText = "How compaction keeps the live records of the files it removes: Lookup (each record looked up in the index), Scan (one pass over the newer log finds the rewritten keys), Shift (drop them: for data that may go), None. (default: None)")]
+    public string? CompactionType { get; set; }
+
     [Option("storage-tier", HelpText = "Keep records that leave memory in log files under --logdir and read them back when needed, so the data can exceed --memory; nothing is evicted. (default: off, the log is a cache of what fits in memory)")]
     public bool EnableStorageTier { get; set; }
 

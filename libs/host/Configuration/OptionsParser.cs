@@ -98,6 +98,30 @@ public static class OptionsParser
     /// <summary>The line --version prints.</summary>
     public static string VersionText => $"{ProgramName} {Version}";
 
+    /// <summary>--segment and the compaction options, which only a storage tier has files for.</summary>
+    private static void ApplyStorageTierOptions(Options options, ServerOptions server)
+    {
+        if (options.SegmentSize != null)
+        {
+            server.SegmentSize = ParseSize(options.SegmentSize, "segment", server.PageSize, 1L << 40);
+            if (!BitOperations.IsPow2(server.SegmentSize))
+                throw new OptionsException($"--segment: {options.SegmentSize} ({server.SegmentSize} bytes) is not a power of two");
+        }
+        if (options.CompactionFrequencySecs != null)
+            server.CompactionFrequencySecs = ParseInt(options.CompactionFrequencySecs, "compaction-freq", 0, int.MaxValue);
+        if (options.CompactionMaxSegments != null)
+            server.CompactionMaxSegments = ParseInt(options.CompactionMaxSegments, "compaction-max-segments", 1, int.MaxValue);
+        if (options.CompactionType != null)
+        {
+            if (!Enum.TryParse<Tsavorite.CompactionType>(options.CompactionType.Trim(), ignoreCase: true, out var type) || !Enum.IsDefined(type))
+                throw new OptionsException($"--compaction-type: '{options.CompactionType}' is not one of None, Shift, Scan, Lookup");
+            server.CompactionType = type;
+        }
+        bool compacts = server.CompactionFrequencySecs > 0 && server.CompactionType != Tsavorite.CompactionType.None;
+        if (!server.StorageTier && (compacts || options.SegmentSize != null))
+            throw new OptionsException("--segment and --compaction-freq with a --compaction-type work on the files of --storage-tier, which is off");
+    }
+
     private static OptionsParseResult FromErrors(ParserResult<Options> result, IEnumerable<Error> errors)
     {
         Error? first = null;
@@ -242,6 +266,7 @@ public static class OptionsParser
         server.StorageTier = options.EnableStorageTier;
         if (server.StorageTier)
             server.LogDir ??= Directory.GetCurrentDirectory();
+        ApplyStorageTierOptions(options, server);
         server.CheckpointDir = EmptyToNull(options.CheckpointDir);
         server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
         server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));

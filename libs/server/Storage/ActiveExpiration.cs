@@ -105,13 +105,15 @@ internal sealed class ActiveExpiration : IDisposable
         }
     }
 
-    /// <summary>Walks the whole log once, deleting expired keys; <paramref name="completed"/> tells whether it reached the end.</summary>
+    /// <summary>Walks the mutable region once, deleting expired keys; <paramref name="completed"/> tells whether it reached the end.</summary>
     private long Walk(GarnetDatabase database, CancellationToken token, out bool completed)
     {
         completed = false;
         using var session = database.MainStore.NewSession<StringInput, StringOutput, ExpiredRecordDeleter>(new ExpiredRecordDeleter(database.Objects));
         long deleted = 0;
-        long from = 0;
+        // Only the mutable region's records are deleted (see the remarks): the walk starts there, so it never reads
+        // the read-only pages, nor the device of a storage tier.
+        long from = database.MainStore.Log.ReadOnlyAddress;
         while (!token.IsCancellationRequested && !database.Retired)
         {
             _keys.Clear();
@@ -169,8 +171,11 @@ internal sealed class ActiveExpiration : IDisposable
         {
             if (!record.Info.HasExpiration)
                 return true;
-            // Expiring but not yet expired (or not deletable here): a later walk has to come back for it.
-            if (!record.IsExpired(_now) || address < _store.Log.ReadOnlyAddress)
+            // Became read-only since the walk started: not deletable here, and no later walk starts below it.
+            if (address < _store.Log.ReadOnlyAddress)
+                return true;
+            // Expiring but not yet expired: a later walk has to come back for it.
+            if (!record.IsExpired(_now))
             {
                 _store.NoteExpiration();
                 return true;

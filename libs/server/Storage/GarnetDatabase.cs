@@ -51,7 +51,8 @@ public sealed class GarnetDatabase
         {
             string directory = Path.Combine(options.LogDir, $"db{index}", Guid.NewGuid().ToString("N"));
             Directory.CreateDirectory(directory);
-            LogDevice = new LocalFileDevice(Path.Combine(directory, "hlog"), deleteOnClose: true);
+            LogDevice = new LocalFileDevice(Path.Combine(directory, "hlog"), options.StorageTier ? options.SegmentSize : LocalFileDevice.DefaultSegmentSize,
+                deleteOnClose: true);
             ObjectLogDevice = new LocalFileDevice(Path.Combine(directory, "obj"), deleteOnClose: true);
         }
         MainStore = new TsavoriteKV(new KVSettings

@@ -93,6 +93,8 @@ internal struct StoreFigures
     /// <summary>Times an operation read its key's chain back from the device.</summary>
     public long PendingReads;
     public long DeviceReadErrors;
+    public long Compactions;
+    public long RecordsCompacted;
 
     /// <summary>Fraction of the index's entries in use (entries / (buckets × 7)).</summary>
     public readonly double IndexFill => Buckets == 0 ? 0 : (double)Entries / (Buckets * TsavoriteKV.EntriesPerBucket);
@@ -132,6 +134,8 @@ internal struct StoreFigures
             DiskBytes = head - begin,
             PendingReads = store.PendingReads,
             DeviceReadErrors = store.DeviceReadErrors,
+            Compactions = store.Compactions,
+            RecordsCompacted = store.RecordsCompacted,
         };
     }
 
@@ -159,5 +163,7 @@ internal struct StoreFigures
         DiskBytes += other.DiskBytes;
         PendingReads += other.PendingReads;
         DeviceReadErrors += other.DeviceReadErrors;
+        Compactions += other.Compactions;
+        RecordsCompacted += other.RecordsCompacted;
     }
 }

@@ -13,6 +13,7 @@ public sealed class StoreWrapper : IDisposable
     private readonly object _databaseLock = new();
     private readonly ActiveExpiration? _activeExpiration;
     private readonly IdleClientTimeout _idleClientTimeout;
+    private readonly LogCompactionTask? _compaction;
     private bool _disposed;
 
     public StoreWrapper(ServerOptions options)
@@ -40,7 +41,15 @@ public sealed class StoreWrapper : IDisposable
             _activeExpiration = new ActiveExpiration(this, TimeSpan.FromSeconds(options.ExpiredKeyDeletionScanFrequencySecs));
             _activeExpiration.Start();
         }
+        if (options.StorageTier && options.CompactionFrequencySecs > 0 && options.CompactionType != Tsavorite.CompactionType.None)
+        {
+            _compaction = new LogCompactionTask(this, TimeSpan.FromSeconds(options.CompactionFrequencySecs));
+            _compaction.Start();
+        }
     }
+
+    /// <summary>Compactions of the log files that failed (the task carried on), or 0 without compaction.</summary>
+    public long CompactionFailures => _compaction?.Failures ?? 0;
 
     /// <summary>The server's options.</summary>
     public ServerOptions Options { get; }
@@ -196,6 +205,7 @@ public sealed class StoreWrapper : IDisposable
     {
         // The task holds databases while it walks them; it must be gone before they are freed.
         _activeExpiration?.Dispose();
+        _compaction?.Dispose();
         _idleClientTimeout.Dispose();
         lock (_databaseLock)
         {

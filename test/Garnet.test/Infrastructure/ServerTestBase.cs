@@ -18,6 +18,9 @@ public abstract class ServerTestBase
     /// <summary>The server of the current test.</summary>
     protected GarnetServer Server { get; private set; } = null!;
 
+    /// <summary>The log directory of the fixture's server (with <see cref="TestServerOptions.UseLogDirectory"/> or the storage tier).</summary>
+    protected string? LogDirectory => _directory;
+
     /// <summary>The port it listens on.</summary>
     protected int Port => Server.Port;
 
@@ -48,6 +51,10 @@ public abstract class ServerTestBase
             AclFile = options.AclFile,
             LogDir = _directory,
             StorageTier = options.StorageTier,
+            SegmentSize = options.SegmentSize,
+            CompactionFrequencySecs = options.CompactionFrequencySecs,
+            CompactionMaxSegments = options.CompactionMaxSegments,
+            CompactionType = options.CompactionType,
             PubSubOutputLimit = new Garnet.networking.OutputLimit(options.PubSubOutputLimit, 8L << 20, 60),
             EventLoops = options.EventLoops,
             SocketIo = options.SocketIo,

@@ -20,6 +20,14 @@ public sealed record TestServerOptions
 
     /// <summary>Keep records that leave memory in the log directory (which it implies) and read them back.</summary>
     public bool StorageTier { get; init; }
+
+    /// <summary>Bytes of each log file with the storage tier.</summary>
+    public long SegmentSize { get; init; } = 1L << 30;
+
+    /// <summary>Seconds between compaction checks (0 never), the files kept, and how.</summary>
+    public int CompactionFrequencySecs { get; init; }
+    public int CompactionMaxSegments { get; init; } = 32;
+    public Tsavorite.CompactionType CompactionType { get; init; }
     public long PubSubOutputLimit { get; init; } = 32L << 20;
 
     /// <summary>Epoll event loops; 0 for one per processor.</summary>

@@ -57,6 +57,9 @@ public sealed unsafe partial class RespServerSession
         info.Line("log_pending_reads", total.PendingReads);
         info.Line("log_device_read_errors", total.DeviceReadErrors);
         info.Line("log_device_write_errors", total.FlushErrors);
+        info.Line("log_compactions", total.Compactions);
+        info.Line("log_records_compacted", total.RecordsCompacted);
+        info.Line("log_compaction_failures", _server.CompactionFailures);
         // The managed heap's activity: collections pause the event loops, so a steady workload should not move these.
         info.Line("gc_heap_bytes", GC.GetTotalMemory(false));
         info.Line("gc_allocated_bytes", GC.GetTotalAllocatedBytes());

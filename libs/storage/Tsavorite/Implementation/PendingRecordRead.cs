@@ -111,6 +111,9 @@ internal sealed unsafe class PendingRecordRead : IDisposable
         return true;
     }
 
+    /// <summary>The loaded copy's object now belongs to a record made from the copy: it is not released.</summary>
+    internal void HandOverLoaded() => _loadedBy = null;
+
     /// <summary>Releases the object a loaded copy still refers to (an update that took it over left none).</summary>
     private void ReleaseLoaded()
     {

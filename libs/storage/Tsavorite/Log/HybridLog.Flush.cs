@@ -122,6 +122,8 @@ public sealed unsafe partial class HybridLog
                 range = _objectFlushQueue.Dequeue();
             }
             var pending = new PendingWrites();
+            lock (_objectFlushMarks)
+                _objectFlushMarks.Add((range.From, range.To, _objectLog!.TailAddress));
             var writer = _objectLog!.BeginFlush();
             try
             {

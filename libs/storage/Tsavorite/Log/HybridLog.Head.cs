@@ -172,6 +172,44 @@ public sealed unsafe partial class HybridLog
         _epoch.BumpCurrentEpoch(() => MonotonicUpdate(ref _safeHeadAddress, newHeadAddress));
     }
 
+    // Where each flushed range's object log entries start: the object log is truncated along with the log.
+    private readonly System.Collections.Generic.List<(long From, long To, long ObjectLogStart)> _objectFlushMarks = new();
+
+    /// <summary>
+    /// Moves the begin address up to <paramref name="newBeginAddress"/> (never past the head): the records below it
+    /// leave the log. Once no thread can still be reading them (an epoch drain), the device segments that lie
+    /// wholly below it are deleted, and the object log entries only they referred to. Returns whether it moved.
+    /// </summary>
+    public bool ShiftBeginAddress(long newBeginAddress)
+    {
+        newBeginAddress = Math.Min(newBeginAddress, HeadAddress);
+        if (!MonotonicUpdate(ref _beginAddress, newBeginAddress))
+            return false;
+        _epoch.BumpCurrentEpoch(() => TruncateBelow(newBeginAddress));
+        return true;
+    }
+
+    private void TruncateBelow(long beginAddress)
+    {
+        _device.TruncateUntilAddress(beginAddress);
+        if (_objectLog == null)
+            return;
+        long objectLogKeep = -1;
+        lock (_objectFlushMarks)
+        {
+            int passed = 0;
+            while (passed < _objectFlushMarks.Count && _objectFlushMarks[passed].To <= beginAddress)
+                passed++;
+            if (passed > 0)
+            {
+                objectLogKeep = passed < _objectFlushMarks.Count ? _objectFlushMarks[passed].ObjectLogStart : _objectLog.TailAddress;
+                _objectFlushMarks.RemoveRange(0, passed);
+            }
+        }
+        if (objectLogKeep > 0)
+            _objectLog.Device.TruncateUntilAddress(objectLogKeep);
+    }
+
     /// <summary>
     /// Clears the frames of the pages below <see cref="SafeHeadAddress"/> and publishes them as reusable. When the
     /// budget allows fewer pages than there are frames, the frames are given back to the system instead: the ring

@@ -53,6 +53,11 @@ public sealed unsafe partial class TsavoriteKV
         int sinceRefresh = 0;
         while (address < until)
         {
+            // Compaction may have moved the begin address since the last refresh (the files below it go only once
+            // this thread has refreshed since).
+            address = Math.Max(address, Log.BeginAddress);
+            if (address >= until)
+                break;
             long pageEnd = Log.PageStart(address) + Log.PageSize;
             if (address + RecordLayout.MinRecordSize > pageEnd)
             {
