@@ -59,6 +59,9 @@ public sealed class ServerOptions
     /// </summary>
     public bool StorageTier { get; set; }
 
+    /// <summary>With the storage tier, reads copy what they find on the device to the tail of the log. Default off.</summary>
+    public bool CopyReadsToTail { get; set; }
+
     /// <summary>Bytes of each log file with the storage tier (a power of two). Default 1 GB.</summary>
     public long SegmentSize { get; set; } = 1L << 30;
 

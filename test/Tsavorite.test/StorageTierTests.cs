@@ -178,6 +178,33 @@ public sealed class StorageTierTests
     }
 
     [Test]
+    public void ReadsCopiedToTheTailServeTheNextReadsFromMemory()
+    {
+        using var device = NewDevice();
+        using var ts = new TestStore(TieredLog(device) with { CopyReadsToTail = true });
+        var session = ts.Session;
+        for (int i = 0; ts.Log.HeadAddress < 8L * PageSize; i++)
+            session.Upsert(TestData.Key(i), TestData.Value(i, 100), default);
+        Assert.That(session.Read(TestData.Key(3), out var first).Found, Is.True);
+        Assert.That(ts.Store.ReadsCopiedToTail, Is.EqualTo(1));
+        long pending = ts.Store.PendingReads;
+        for (int n = 0; n < 10; n++)
+        {
+            Assert.That(session.Read(TestData.Key(3), out var again).Found, Is.True);
+            Assert.That(again, Is.EqualTo(first));
+        }
+        Assert.That(ts.Store.PendingReads, Is.EqualTo(pending), "served from memory");
+        Assert.That(ts.Store.ReadsCopiedToTail, Is.EqualTo(1));
+        // An update of the copy is an ordinary in-memory update; the copy leaves memory like any record.
+        Assert.That(session.RMW(TestData.Key(3), TestInput.Append([9]), out _).Found, Is.True);
+        long updatedAt = ts.Log.TailAddress;
+        for (int i = 50_000; ts.Log.HeadAddress <= updatedAt; i++)
+            session.Upsert(TestData.Key(i), TestData.Value(i, 100), default);
+        Assert.That(session.Read(TestData.Key(3), out var updated).Found, Is.True);
+        Assert.That(updated, Is.EqualTo(first!.Concat(new byte[] { 9 }).ToArray()));
+    }
+
+    [Test]
     public void CountersIncrementedOnDiskKeepEveryIncrement()
     {
         using var device = NewDevice();

@@ -37,6 +37,9 @@ internal sealed record StoreOptions
 
     /// <summary>Default off: pages that leave memory are gone. On: they stay on <see cref="LogDevice"/> and are read back.</summary>
     public bool StorageTier { get; init; }
+
+    /// <summary>Default off: with the storage tier, reads copy records they find on the device to the tail.</summary>
+    public bool CopyReadsToTail { get; init; }
 }
 
 /// <summary>A store with one session for the test thread; disposing it disposes both.</summary>
@@ -57,6 +60,7 @@ internal sealed unsafe class TestStore : IDisposable
             ObjectLogDevice = options.ObjectLogDevice,
             Budget = options.Budget,
             StorageTier = options.StorageTier,
+            CopyReadsToTail = options.CopyReadsToTail,
         });
         Counts = new CallbackCounts { ChainHeadOf = ChainHead };
         Session = NewSession(Counts);

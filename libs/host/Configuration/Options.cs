@@ -51,6 +51,9 @@ public sealed class Options
     [Option("compaction-type", HelpText = "How compaction keeps the live records of the files it removes: Lookup (each record looked up in the index), Scan (one pass over the newer log finds the rewritten keys), Shift (drop them: for data that may go), None. (default: None)")]
     public string? CompactionType { get; set; }
 
+    [Option("copy-reads-to-tail", HelpText = "With --storage-tier, a record a read finds on disk is copied to the tail of the log, so the next reads of its key are served from memory. (default: off)")]
+    public bool CopyReadsToTail { get; set; }
+
     [Option("storage-tier", HelpText = "Keep records that leave memory in log files under --logdir and read them back when needed, so the data can exceed --memory; nothing is evicted. (default: off, the log is a cache of what fits in memory)")]
     public bool EnableStorageTier { get; set; }
 

@@ -117,6 +117,9 @@ public static class OptionsParser
                 throw new OptionsException($"--compaction-type: '{options.CompactionType}' is not one of None, Shift, Scan, Lookup");
             server.CompactionType = type;
         }
+        server.CopyReadsToTail = options.CopyReadsToTail;
+        if (server.CopyReadsToTail && !server.StorageTier)
+            throw new OptionsException("--copy-reads-to-tail copies what reads find on the disk of --storage-tier, which is off");
         bool compacts = server.CompactionFrequencySecs > 0 && server.CompactionType != Tsavorite.CompactionType.None;
         if (!server.StorageTier && (compacts || options.SegmentSize != null))
             throw new OptionsException("--segment and --compaction-freq with a --compaction-type work on the files of --storage-tier, which is off");

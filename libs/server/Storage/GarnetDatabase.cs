@@ -65,6 +65,7 @@ public sealed class GarnetDatabase
             ObjectLogDevice = ObjectLogDevice,
             Budget = budget,
             StorageTier = options.StorageTier,
+            CopyReadsToTail = options.CopyReadsToTail,
         });
         Objects = new ObjectTable(MainStore, options.EncodingThresholds);
         MainStore.Log.ObjectSerializer = new ObjectFlushSerializer(Objects);

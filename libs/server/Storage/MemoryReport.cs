@@ -94,6 +94,7 @@ internal struct StoreFigures
     public long PendingReads;
     public long DeviceReadErrors;
     public long Compactions;
+    public long ReadsCopiedToTail;
     public long RecordsCompacted;
 
     /// <summary>Fraction of the index's entries in use (entries / (buckets × 7)).</summary>
@@ -135,6 +136,7 @@ internal struct StoreFigures
             PendingReads = store.PendingReads,
             DeviceReadErrors = store.DeviceReadErrors,
             Compactions = store.Compactions,
+            ReadsCopiedToTail = store.ReadsCopiedToTail,
             RecordsCompacted = store.RecordsCompacted,
         };
     }
@@ -164,6 +166,7 @@ internal struct StoreFigures
         PendingReads += other.PendingReads;
         DeviceReadErrors += other.DeviceReadErrors;
         Compactions += other.Compactions;
+        ReadsCopiedToTail += other.ReadsCopiedToTail;
         RecordsCompacted += other.RecordsCompacted;
     }
 }

@@ -41,6 +41,12 @@ public sealed class KVSettings
     /// </summary>
     public bool StorageTier { get; set; }
 
+    /// <summary>
+    /// With the storage tier, a record a read found on the device is copied to the tail of the log, so the next reads
+    /// of its key find it in memory (Garnet's CopyReadsToTail). Default off.
+    /// </summary>
+    public bool CopyReadsToTail { get; set; }
+
     /// <summary>Reuse the space of deleted and expired records in the mutable region. Default on.</summary>
     public bool EnableRevivification { get; set; } = true;
 

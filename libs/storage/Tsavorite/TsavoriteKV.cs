@@ -31,6 +31,7 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         if (settings.EnableRevivification)
             FreePool = new FreeRecordPool(Epoch, settings.RevivificationBinCapacity);
         Budget = settings.Budget ?? new MemoryBudget();
+        CopyReadsToTail = settings.CopyReadsToTail && settings.StorageTier;
         Log.HeadMoveRequested = RequestHeadMove;
         Log.BudgetPageCap = () => Budget.PageCapFor(this);
         Budget.Register(this);

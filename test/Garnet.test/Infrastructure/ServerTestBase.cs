@@ -52,6 +52,7 @@ public abstract class ServerTestBase
             LogDir = _directory,
             StorageTier = options.StorageTier,
             SegmentSize = options.SegmentSize,
+            CopyReadsToTail = options.CopyReadsToTail,
             CompactionFrequencySecs = options.CompactionFrequencySecs,
             CompactionMaxSegments = options.CompactionMaxSegments,
             CompactionType = options.CompactionType,

@@ -21,6 +21,9 @@ public sealed record TestServerOptions
     /// <summary>Keep records that leave memory in the log directory (which it implies) and read them back.</summary>
     public bool StorageTier { get; init; }
 
+    /// <summary>With the storage tier, reads copy what they find on the device to the tail.</summary>
+    public bool CopyReadsToTail { get; init; }
+
     /// <summary>Bytes of each log file with the storage tier.</summary>
     public long SegmentSize { get; init; } = 1L << 30;
 

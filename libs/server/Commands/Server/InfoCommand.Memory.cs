@@ -56,6 +56,7 @@ public sealed unsafe partial class RespServerSession
         info.Line("log_disk_bytes", total.DiskBytes);
         info.Line("log_pending_reads", total.PendingReads);
         info.Line("log_device_read_errors", total.DeviceReadErrors);
+        info.Line("log_reads_copied_to_tail", total.ReadsCopiedToTail);
         info.Line("log_device_write_errors", total.FlushErrors);
         info.Line("log_compactions", total.Compactions);
         info.Line("log_records_compacted", total.RecordsCompacted);

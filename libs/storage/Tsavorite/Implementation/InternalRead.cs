@@ -26,7 +26,8 @@ public sealed unsafe partial class TsavoriteKV
             long* entry = Index.FindTag(bucket.Pointer, tag);
             if (entry == null)
                 return new Status(Status.Basic.NotFound);
-            long address = TraceBack(key, new HashBucketEntry(*entry).Address, out var record, out long onDisk);
+            long entryAddress = new HashBucketEntry(*entry).Address;
+            long address = TraceBack(key, entryAddress, out var record, out long onDisk);
             bool inMemory = address != 0;
             if (!inMemory && onDisk != 0 && !UseDiskRecord(disk, onDisk, out address, out record))
                 return new Status(Status.Basic.Pending);
@@ -40,6 +41,8 @@ public sealed unsafe partial class TsavoriteKV
             {
                 if (!readInfo.SkipAccessUpdate && inMemory)
                     TouchRecord(ref record);
+                else if (!inMemory && CopyReadsToTail)
+                    CopyReadToTail(entry, tag, entryAddress, in record, disk!);
                 return new Status(Status.Basic.Found);
             }
             return readInfo.Action == OperationAction.CancelOperation
