@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Threading;
 using NUnit.Framework;
 
 namespace Tsavorite.test;
@@ -317,6 +318,110 @@ public sealed class StorageTierTests
     }
 
     [Test]
+    public void ATieredDeviceServesNewRecordsFromItsFastTierAndOldOnesFromTheLast()
+    {
+        const long Segment = 4 * PageSize;
+        var fast = new CountingDevice(new LocalFileDevice(Path.Combine(_directory, "fast"), segmentSize: Segment));
+        var slow = new CountingDevice(new LocalFileDevice(Path.Combine(_directory, "slow"), segmentSize: Segment));
+        using var device = new TieredDevice([fast, slow], [3 * Segment, -1]);
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        var values = new Dictionary<int, byte[]>();
+        for (int i = 0; ts.Log.HeadAddress < 16L * Segment; i++)
+        {
+            values[i] = TestData.Value(i, 150);
+            session.Upsert(TestData.Key(i), values[i], default);
+        }
+        Assert.That(device.KeptFrom(0), Is.GreaterThan(8L * Segment), "the fast tier let go of the oldest segments");
+        Assert.That(Directory.GetFiles(_directory, "fast.*").Length, Is.LessThanOrEqualTo(4));
+
+        // The oldest keys come from the slow tier, keys just below the head from the fast one.
+        int newest = values.Count - 1;
+        while (session.Read(TestData.Key(newest), out _).Found && ts.Store.PendingReads == 0)
+            newest--;
+        long fastReads = fast.Reads;
+        long slowReads = slow.Reads;
+        Assert.That(session.Read(TestData.Key(0), out var oldest).Found, Is.True);
+        Assert.That(oldest, Is.EqualTo(values[0]));
+        Assert.That(slow.Reads, Is.GreaterThan(slowReads), "old data from the last tier");
+        Assert.That(fast.Reads, Is.EqualTo(fastReads));
+        Assert.That(session.Read(TestData.Key(newest), out var recent).Found, Is.True);
+        Assert.That(recent, Is.EqualTo(values[newest]));
+        Assert.That(fast.Reads, Is.GreaterThan(fastReads), "recent data from the fast tier");
+        foreach (var (key, value) in values)
+        {
+            Assert.That(session.Read(TestData.Key(key), out var read).Found, Is.True, $"key {key}");
+            Assert.That(read, Is.EqualTo(value), $"key {key}");
+        }
+    }
+
+    /// <summary>Counts the reads a device served.</summary>
+    private sealed class CountingDevice(IDevice inner) : IDevice
+    {
+        private long _reads;
+
+        public long Reads => Interlocked.Read(ref _reads);
+
+        public string Name => inner.Name;
+
+        public uint SectorSize => inner.SectorSize;
+
+        public long SegmentSize => inner.SegmentSize;
+
+        public void WriteAsync(IntPtr source, ulong destinationAddress, uint length, DeviceIOCompletionCallback callback, object? context)
+            => inner.WriteAsync(source, destinationAddress, length, callback, context);
+
+        public void ReadAsync(ulong sourceAddress, IntPtr destination, uint length, DeviceIOCompletionCallback callback, object? context)
+        {
+            Interlocked.Increment(ref _reads);
+            inner.ReadAsync(sourceAddress, destination, length, callback, context);
+        }
+
+        public uint Read(ulong sourceAddress, Span<byte> destination)
+        {
+            Interlocked.Increment(ref _reads);
+            return inner.Read(sourceAddress, destination);
+        }
+
+        public void TruncateUntilAddress(long address) => inner.TruncateUntilAddress(address);
+
+        public void WaitForPendingWrites() => inner.WaitForPendingWrites();
+
+        public void Dispose() => inner.Dispose();
+    }
+
+    [Test]
+    public void FailedWritesAreRetriedAndThePagesWaitInMemoryForThem()
+    {
+        using var inner = NewDevice();
+        using var device = new FailingReadDevice(inner);
+        using var ts = new TestStore(TieredLog(device));
+        var session = ts.Session;
+        var values = new Dictionary<int, byte[]>();
+        device.FailWrites = true;
+        // Half the memory: pages become read-only and their flushes fail, but nothing has to leave memory yet.
+        int next = 0;
+        for (; ts.Log.TailAddress < 8L * PageSize; next++)
+        {
+            values[next] = TestData.Value(next, 150);
+            session.Upsert(TestData.Key(next), values[next], default);
+        }
+        Assert.That(SpinWait.SpinUntil(() => ts.Log.FlushErrors > 0, TimeSpan.FromSeconds(30)), Is.True);
+        Assert.That(ts.Log.HeadAddress, Is.EqualTo(ts.Log.BeginAddress), "nothing unflushed left memory");
+        device.FailWrites = false;
+        for (; ts.Log.HeadAddress < 32L * PageSize; next++)
+        {
+            values[next] = TestData.Value(next, 150);
+            session.Upsert(TestData.Key(next), values[next], default);
+        }
+        foreach (var (key, value) in values)
+        {
+            Assert.That(session.Read(TestData.Key(key), out var read).Found, Is.True, $"key {key}");
+            Assert.That(read, Is.EqualTo(value), $"key {key}");
+        }
+    }
+
+    [Test]
     public void AFailedDeviceReadFailsOnlyThatOperation()
     {
         using var inner = NewDevice();
@@ -343,7 +448,7 @@ public sealed class StorageTierTests
         Assert.That(session.Read(TestData.Key(1), out _).Found, Is.True);
     }
 
-    /// <summary>A device whose reads fail on demand (its writes always succeed).</summary>
+    /// <summary>A device whose reads or writes fail on demand.</summary>
     private sealed class FailingReadDevice(IDevice inner) : IDevice
     {
         public const uint ErrorCode = 5;
@@ -356,8 +461,15 @@ public sealed class StorageTierTests
 
         public long SegmentSize => inner.SegmentSize;
 
+        public volatile bool FailWrites;
+
         public void WriteAsync(IntPtr source, ulong destinationAddress, uint length, DeviceIOCompletionCallback callback, object? context)
-            => inner.WriteAsync(source, destinationAddress, length, callback, context);
+        {
+            if (FailWrites)
+                callback(ErrorCode, 0, context);
+            else
+                inner.WriteAsync(source, destinationAddress, length, callback, context);
+        }
 
         public void ReadAsync(ulong sourceAddress, IntPtr destination, uint length, DeviceIOCompletionCallback callback, object? context)
         {

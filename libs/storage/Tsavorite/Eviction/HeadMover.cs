@@ -256,7 +256,9 @@ public sealed unsafe partial class TsavoriteKV
         Log.ShiftReadOnlyAddress(pageEnd);
         if (!WaitUntil(static (log, end) => log.SafeReadOnlyAddress >= end, pageEnd))
             return 0;
-        long flushErrors = Log.FlushErrors;
+        // A page whose device copy failed is passed anyway without the storage tier (its data may go); with it, the
+        // flush is retried until it succeeds and the head waits for it.
+        long flushErrors = Log.StorageTier ? -1 : Log.FlushErrors;
         if (!WaitUntil(static (log, end) => log.FlushedUntilAddress >= end, pageEnd, flushErrors))
             return 0;
 

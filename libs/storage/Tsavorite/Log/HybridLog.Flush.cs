@@ -141,9 +141,26 @@ public sealed unsafe partial class HybridLog
             pending.Done(0); // the flush thread's own hold
             pending.WaitAll();
             if (pending.Failed)
+            {
                 Interlocked.Increment(ref _flushErrors);
+                if (StorageTier)
+                {
+                    // The range must reach the device before the head passes it: write it again, first of the queue.
+                    Thread.Sleep(FlushRetryDelayMs);
+                    lock (_objectFlushQueue)
+                    {
+                        var rest = _objectFlushQueue.ToArray();
+                        _objectFlushQueue.Clear();
+                        _objectFlushQueue.Enqueue(range);
+                        foreach (var later in rest)
+                            _objectFlushQueue.Enqueue(later);
+                    }
+                }
+            }
             else
+            {
                 OnFlushCompleted(0, 0, range);
+            }
         }
     }
 
@@ -256,12 +273,32 @@ public sealed unsafe partial class HybridLog
 
     private sealed record FlushRange(long From, long To);
 
+    /// <summary>Milliseconds before a failed flush of a storage tier's range is written again.</summary>
+    private const int FlushRetryDelayMs = 100;
+
+    /// <summary>
+    /// With the storage tier a range that failed to reach the device is written again after a pause, for as long as
+    /// it takes: its pages stay in memory meanwhile (the head does not pass unflushed pages), and every failure is
+    /// counted. Without it the range is left unflushed, as the data may go anyway.
+    /// </summary>
+    private void RetryFlushLater(FlushRange range)
+    {
+        if (!StorageTier || _disposed)
+            return;
+        _ = System.Threading.Tasks.Task.Delay(FlushRetryDelayMs).ContinueWith(_ =>
+        {
+            if (!_disposed)
+                WritePages(range.From, range.To, OnFlushCompleted, null);
+        }, System.Threading.Tasks.TaskScheduler.Default);
+    }
+
     private void OnFlushCompleted(uint errorCode, uint numBytes, object? context)
     {
         var range = (FlushRange)context!;
         if (errorCode != 0)
         {
             Interlocked.Increment(ref _flushErrors);
+            RetryFlushLater(range);
             return;
         }
         lock (_flushLock)
