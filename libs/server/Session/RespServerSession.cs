@@ -150,50 +150,20 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         BeginBatch();
         try
         {
-            while (position < bytesRead && !_closeRequested)
+            // The device error of the storage tier is caught out here, not around each command, so the loop's
+            // locals stay in registers; after one the loop goes on with the next command.
+            while (true)
             {
-                var parse = TryParseCommand(buffer + position, bytesRead - position, out int consumed);
-                if (parse == ParseResult.Incomplete)
-                {
-                    // Redis's client-query-buffer-limit: a command that keeps growing past it ends the client.
-                    if (bytesRead - position > _server.ClientLimits.QueryBufferLimit)
-                    {
-                        _server.Statistics.AddQueryBufferLimitDisconnection();
-                        _closeRequested = true;
-                    }
-                    break;
-                }
-                position += consumed;
-                if (parse == ParseResult.ProtocolError)
-                {
-                    _closeRequested = true;
-                    break;
-                }
-                if (parse == ParseResult.Empty)
-                    continue;
-
-                long replyMark = _writer.Position;
                 try
                 {
-                    ExecuteCommand();
+                    RunCommands(buffer, bytesRead, ref position, ref commands);
+                    break;
                 }
                 catch (DeviceReadException e)
                 {
-                    FailCommandOnDeviceError(e, replyMark);
+                    FailCommandOnDeviceError(e);
+                    commands++;
                 }
-                commands++;
-                // The connection broke or passed its output limit: the rest of the batch would only make replies to drop.
-                if (!_writer.Healthy)
-                {
-                    _closeRequested = true;
-                    break;
-                }
-                if (_blockingSignaled)
-                    ServeSignaledWaiters();
-                if (_blockedOn != null)
-                    break;
-                if (commands % CommandsPerEpochRefresh == 0)
-                    _storeSession!.Refresh();
             }
         }
         finally
@@ -217,14 +187,60 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         return position;
     }
 
+    /// <summary>Runs the complete commands from <paramref name="position"/> on, until the batch ends or must stop.</summary>
+    private void RunCommands(byte* buffer, int bytesRead, ref int position, ref int commands)
+    {
+        while (position < bytesRead && !_closeRequested)
+        {
+            var parse = TryParseCommand(buffer + position, bytesRead - position, out int consumed);
+            if (parse == ParseResult.Incomplete)
+            {
+                // Redis's client-query-buffer-limit: a command that keeps growing past it ends the client.
+                if (bytesRead - position > _server.ClientLimits.QueryBufferLimit)
+                {
+                    _server.Statistics.AddQueryBufferLimitDisconnection();
+                    _closeRequested = true;
+                }
+                return;
+            }
+            position += consumed;
+            if (parse == ParseResult.ProtocolError)
+            {
+                _closeRequested = true;
+                return;
+            }
+            if (parse == ParseResult.Empty)
+                continue;
+
+            _commandReplyMark = _writer.Position;
+            ExecuteCommand();
+            commands++;
+            // The connection broke or passed its output limit: the rest of the batch would only make replies to drop.
+            if (!_writer.Healthy)
+            {
+                _closeRequested = true;
+                return;
+            }
+            if (_blockingSignaled)
+                ServeSignaledWaiters();
+            if (_blockedOn != null)
+                return;
+            if (commands % CommandsPerEpochRefresh == 0)
+                _storeSession!.Refresh();
+        }
+    }
+
+    /// <summary>Where the running command's reply starts in the writer (see <see cref="FailCommandOnDeviceError"/>).</summary>
+    private long _commandReplyMark;
+
     /// <summary>
     /// A record the command needed could not be read back from the log device (the storage tier): the command fails
     /// with an error reply in place of what it had written (the store counts the error), and the connection goes on. Had part of the reply been
     /// sent already, the client could not tell where it ends, so the connection is closed instead.
     /// </summary>
-    private void FailCommandOnDeviceError(DeviceReadException e, long replyMark)
+    private void FailCommandOnDeviceError(DeviceReadException e)
     {
-        if (!_writer.TryRewind(replyMark))
+        if (!_writer.TryRewind(_commandReplyMark))
         {
             _closeRequested = true;
             return;
