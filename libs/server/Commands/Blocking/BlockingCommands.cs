@@ -40,6 +40,10 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.BZMPOP:
                 BlockingMultiPop(GarnetObjectType.SortedSet, RespCommand.ZMPOP);
                 break;
+            case RespCommand.XREAD:
+                // Streams (Commands/Stream): XREAD ... BLOCK is run again here when a key it waits on is written.
+                StreamRead();
+                break;
             default:
                 throw new InvalidOperationException($"{command} is not a blocking command.");
         }

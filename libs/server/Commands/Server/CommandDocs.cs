@@ -47,6 +47,14 @@ internal static class CommandDocs
         [RespCommand.COMMAND] = "2.8.13",
         [RespCommand.MEMORY] = "4.0.0",
         [RespCommand.CLUSTER] = "3.0.0",
+        [RespCommand.XADD] = "5.0.0",
+        [RespCommand.XLEN] = "5.0.0",
+        [RespCommand.XRANGE] = "5.0.0",
+        [RespCommand.XREVRANGE] = "5.0.0",
+        [RespCommand.XDEL] = "5.0.0",
+        [RespCommand.XTRIM] = "5.0.0",
+        [RespCommand.XREAD] = "5.0.0",
+        [RespCommand.XSETID] = "5.0.0",
     };
 
     private static readonly Dictionary<string, string> s_subcommandSince = new()
