@@ -94,7 +94,7 @@ internal static class KeyExtraction
         RespCommand.BLMPOP, RespCommand.BZMPOP, RespCommand.COPY, RespCommand.MOVE, RespCommand.EVAL, RespCommand.EVALSHA,
         RespCommand.EVAL_RO, RespCommand.EVALSHA_RO, RespCommand.FCALL, RespCommand.FCALL_RO, RespCommand.GEORADIUS,
         RespCommand.GEORADIUSBYMEMBER, RespCommand.SORT, RespCommand.SORT_RO, RespCommand.MEMORY, RespCommand.OBJECT,
-        RespCommand.XREAD,
+        RespCommand.XREAD, RespCommand.XREADGROUP, RespCommand.XGROUP, RespCommand.XINFO,
     ];
 
     private static readonly bool[] s_special = SpecialFlags();
@@ -223,7 +223,15 @@ internal static class KeyExtraction
                 return;
 
             case RespCommand.XREAD:
+            case RespCommand.XREADGROUP:
                 AddStreamsKeys(args, argCount, write, keys);
+                return;
+
+            case RespCommand.XGROUP:
+            case RespCommand.XINFO:
+                // Every subcommand but HELP names the key in argument 2; XGROUP's write it.
+                if (argCount >= 3)
+                    keys.Add(2, write: info.Command == RespCommand.XGROUP);
                 return;
         }
 

@@ -224,6 +224,13 @@ public sealed class CommandIdGoldenTests
         ["XTRIM"] = 455,
         ["XREAD"] = 456,
         ["XSETID"] = 457,
+        ["XGROUP"] = 458,
+        ["XREADGROUP"] = 459,
+        ["XACK"] = 460,
+        ["XPENDING"] = 461,
+        ["XCLAIM"] = 462,
+        ["XAUTOCLAIM"] = 463,
+        ["XINFO"] = 464,
     };
 
     [Test]

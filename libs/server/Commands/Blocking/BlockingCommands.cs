@@ -41,7 +41,8 @@ public sealed unsafe partial class RespServerSession
                 BlockingMultiPop(GarnetObjectType.SortedSet, RespCommand.ZMPOP);
                 break;
             case RespCommand.XREAD:
-                // Streams (Commands/Stream): XREAD ... BLOCK is run again here when a key it waits on is written.
+            case RespCommand.XREADGROUP:
+                // Streams (Commands/Stream): XREAD / XREADGROUP ... BLOCK run again here when a key they wait on is written.
                 StreamRead();
                 break;
             default:

@@ -55,6 +55,13 @@ internal static class CommandDocs
         [RespCommand.XTRIM] = "5.0.0",
         [RespCommand.XREAD] = "5.0.0",
         [RespCommand.XSETID] = "5.0.0",
+        [RespCommand.XGROUP] = "5.0.0",
+        [RespCommand.XREADGROUP] = "5.0.0",
+        [RespCommand.XACK] = "5.0.0",
+        [RespCommand.XPENDING] = "5.0.0",
+        [RespCommand.XCLAIM] = "5.0.0",
+        [RespCommand.XAUTOCLAIM] = "6.2.0",
+        [RespCommand.XINFO] = "5.0.0",
     };
 
     private static readonly Dictionary<string, string> s_subcommandSince = new()
@@ -142,6 +149,9 @@ internal static class CommandDocs
                 return "server";
             case RespCommand.OBJECT:
                 return "generic";
+            case RespCommand.XGROUP:
+            case RespCommand.XINFO:
+                return "stream";
         }
         var categories = command.AclCategories;
         if ((categories & AclCategories.String) != 0)

@@ -309,4 +309,154 @@ internal static class StreamArguments
         }
         return true;
     }
+    /// <summary>
+    /// XGROUP CREATE's options (MKSTREAM, ENTRIESREAD n) or SETID's (ENTRIESREAD n) from argument <paramref name="first"/>;
+    /// entries-read is -1 when not given. An unknown option is the subcommand syntax error (the error is then empty).
+    /// </summary>
+    public static bool TryParseGroupOptions(ReadOnlySpan<ArgSlice> args, int first, bool create, out bool mkStream, out long entriesRead, out ReadOnlySpan<byte> error)
+    {
+        mkStream = false;
+        entriesRead = -1;
+        error = default;
+        for (int i = first; i < args.Length;)
+        {
+            if (create && args[i].EqualsUpper("MKSTREAM"u8))
+            {
+                mkStream = true;
+                i++;
+            }
+            else if (args[i].EqualsUpper("ENTRIESREAD"u8) && i + 1 < args.Length)
+            {
+                if (!NumberFormat.TryParseLong(args[i + 1].Span, out entriesRead))
+                {
+                    error = RespStrings.ErrNotInteger;
+                    return false;
+                }
+                if (entriesRead < 0 && entriesRead != -1)
+                {
+                    error = StreamStrings.ErrEntriesReadInvalid;
+                    return false;
+                }
+                i += 2;
+            }
+            else
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /// <summary>
+    /// XPENDING key group [[IDLE min-idle-time] start end count [consumer]]: the bounds, count (negative is 0), minimum idle
+    /// time and the consumer's argument index (0 if none). The summary form has three arguments.
+    /// </summary>
+    public static bool TryParsePending(ReadOnlySpan<ArgSlice> args, out StreamId start, out StreamId end, out long count, out long minIdle, out int consumerAt, out ReadOnlySpan<byte> error)
+    {
+        start = default;
+        end = StreamId.Max;
+        count = 0;
+        minIdle = 0;
+        consumerAt = 0;
+        error = default;
+        if (args.Length == 3)
+            return true;
+        if (args.Length < 6 || args.Length > 9)
+        {
+            error = RespStrings.ErrSyntax;
+            return false;
+        }
+        int at = 3;
+        if (args[3].EqualsUpper("IDLE"u8))
+        {
+            if (!NumberFormat.TryParseLong(args[4].Span, out minIdle))
+            {
+                error = RespStrings.ErrNotInteger;
+                return false;
+            }
+            if (args.Length < 8)
+            {
+                error = RespStrings.ErrSyntax;
+                return false;
+            }
+            at += 2;
+        }
+        if (!NumberFormat.TryParseLong(args[at + 2].Span, out count))
+        {
+            error = RespStrings.ErrNotInteger;
+            return false;
+        }
+        if (count < 0)
+            count = 0;
+        if (!TryParseIntervalId(args[at].Span, 0, out start, out bool startExclusive))
+        {
+            error = StreamStrings.ErrInvalidId;
+            return false;
+        }
+        if (startExclusive && !start.TryIncrement(out start))
+        {
+            error = StreamStrings.ErrInvalidStart;
+            return false;
+        }
+        if (!TryParseIntervalId(args[at + 1].Span, ulong.MaxValue, out end, out bool endExclusive))
+        {
+            error = StreamStrings.ErrInvalidId;
+            return false;
+        }
+        if (endExclusive && !end.TryDecrement(out end))
+        {
+            error = StreamStrings.ErrInvalidEnd;
+            return false;
+        }
+        if (at + 3 < args.Length)
+            consumerAt = at + 3;
+        return true;
+    }
+
+    /// <summary>XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID].</summary>
+    public static bool TryParseAutoClaim(ReadOnlySpan<ArgSlice> args, out long minIdle, out StreamId start, out long count, out bool justId, out ReadOnlySpan<byte> error)
+    {
+        start = default;
+        count = 100;
+        justId = false;
+        error = default;
+        if (!NumberFormat.TryParseLong(args[4].Span, out minIdle))
+        {
+            error = "ERR Invalid min-idle-time argument for XAUTOCLAIM"u8;
+            return false;
+        }
+        if (minIdle < 0)
+            minIdle = 0;
+        if (!TryParseIntervalId(args[5].Span, 0, out start, out bool exclusive))
+        {
+            error = StreamStrings.ErrInvalidId;
+            return false;
+        }
+        if (exclusive && !start.TryIncrement(out start))
+        {
+            error = StreamStrings.ErrInvalidStart;
+            return false;
+        }
+        for (int i = 6; i < args.Length; i++)
+        {
+            if (args[i].EqualsUpper("COUNT"u8) && i + 1 < args.Length)
+            {
+                if (!NumberFormat.TryParseLong(args[++i].Span, out count) || count < 1 || count > long.MaxValue / 16)
+                {
+                    error = "ERR COUNT must be > 0"u8;
+                    return false;
+                }
+            }
+            else if (args[i].EqualsUpper("JUSTID"u8))
+            {
+                justId = true;
+            }
+            else
+            {
+                error = RespStrings.ErrSyntax;
+                return false;
+            }
+        }
+        return true;
+    }
 }

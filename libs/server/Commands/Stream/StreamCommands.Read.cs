@@ -1,11 +1,13 @@
 using System;
 using System.Buffers;
+using System.Runtime.InteropServices;
+using System.Text;
 using Garnet.common;
 
 namespace Garnet.server;
 
 /// <summary>
-/// XREAD, session side. Every key's type and ID is checked first (in argument order, as Redis does); then each
+/// XREAD and XREADGROUP, session side. Every key's type and ID is checked first (in argument order, as Redis does); then each
 /// key's entries after its ID are read under that key's latch alone and gathered, since the reply's length (the
 /// number of keys with entries) is known only at the end. With BLOCK and nothing to read the client waits in the
 /// server's blocking registry (libs/server/Blocking): an XADD to one of the keys runs this again on the waiter's
@@ -46,13 +48,19 @@ public sealed unsafe partial class RespServerSession
         return StreamKeyKind.Stream;
     }
 
-    /// <summary>XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...].</summary>
+    /// <summary>
+    /// XREAD [COUNT count] [BLOCK milliseconds] STREAMS key [key ...] id [id ...] and
+    /// XREADGROUP GROUP group consumer [COUNT count] [BLOCK milliseconds] [NOACK] STREAMS key [key ...] id [id ...].
+    /// </summary>
     private void StreamRead()
     {
+        bool readGroup = CurrentCommand.Command == RespCommand.XREADGROUP;
         long count = 0;
         long deadline = 0;
         bool block = false;
+        bool noAck = false;
         int streamsAt = 0;
+        int groupAt = 0;
         for (int i = 1; i < _argCount; i++)
         {
             bool more = i < _argCount - 1;
@@ -61,7 +69,7 @@ public sealed unsafe partial class RespServerSession
             {
                 if (_inScriptCommand)
                 {
-                    _writer.WriteError($"ERR {System.Text.Encoding.UTF8.GetString(_args[0].Span)} command is not allowed with BLOCK option from scripts");
+                    _writer.WriteError($"ERR {Encoding.UTF8.GetString(_args[0].Span)} command is not allowed with BLOCK option from scripts");
                     return;
                 }
                 if (!TryParseStreamBlockTimeout(_args[++i].Span, out deadline))
@@ -88,15 +96,24 @@ public sealed unsafe partial class RespServerSession
                 }
                 break;
             }
-            else if (more && _argCount - i - 1 >= 2 && arg.EqualsUpper("GROUP"u8))
+            else if (_argCount - i - 1 >= 2 && arg.EqualsUpper("GROUP"u8))
             {
-                _writer.WriteError(StreamStrings.ErrGroupOnlyForReadGroup);
-                return;
+                if (!readGroup)
+                {
+                    _writer.WriteError(StreamStrings.ErrGroupOnlyForReadGroup);
+                    return;
+                }
+                groupAt = i + 1;
+                i += 2;
             }
             else if (arg.EqualsUpper("NOACK"u8))
             {
-                _writer.WriteError(StreamStrings.ErrNoAckOnlyForReadGroup);
-                return;
+                if (!readGroup)
+                {
+                    _writer.WriteError(StreamStrings.ErrNoAckOnlyForReadGroup);
+                    return;
+                }
+                noAck = true;
             }
             else
             {
@@ -109,72 +126,62 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(RespStrings.ErrSyntax);
             return;
         }
+        if (readGroup && groupAt == 0)
+        {
+            _writer.WriteError(StreamStrings.ErrMissingGroup);
+            return;
+        }
 
         int keys = (_argCount - streamsAt) / 2;
-        int resolvedLength = 0;
-        for (int k = 0; k < keys; k++)
-        {
-            int idAt = streamsAt + keys + k;
-            var idText = _args[idAt].Span;
-            bool dollar = idText.Length == 1 && idText[0] == '$';
-            var kind = LookUpStream(_args[streamsAt + k].Span, out var lastId);
-            if (kind == StreamKeyKind.OtherType)
-            {
-                _writer.WriteError(RespStrings.WrongType);
-                return;
-            }
-            if (dollar)
-            {
-                // A blocked client's waiter copies the arguments: from now on the key's ID is its last one at this moment.
-                var resolved = lastId ?? "0-0"u8.ToArray();
-                if (_streamResolvedIds.Length < keys * StreamId.MaxTextLength)
-                {
-                    // Arguments resolved earlier in this command point into the old buffer, which stays alive meanwhile.
-                    var larger = GC.AllocateUninitializedArray<byte>(keys * StreamId.MaxTextLength, pinned: true);
-                    Buffer.BlockCopy(_streamResolvedIds, 0, larger, 0, resolvedLength);
-                    RebaseResolvedIds(streamsAt + keys, idAt, larger);
-                    _streamResolvedIds = larger;
-                }
-                resolved.CopyTo(_streamResolvedIds, resolvedLength);
-                _args[idAt] = new ArgSlice((byte*)System.Runtime.InteropServices.Marshal.UnsafeAddrOfPinnedArrayElement(_streamResolvedIds, resolvedLength), resolved.Length);
-                resolvedLength += resolved.Length;
-                continue;
-            }
-            if (idText.Length == 1 && idText[0] == '>')
-            {
-                _writer.WriteError(StreamStrings.ErrGreaterOnlyInReadGroup);
-                return;
-            }
-            if (!StreamId.TryParseStrict(idText, 0, out _, out bool autoSeq) || autoSeq)
-            {
-                _writer.WriteError(StreamStrings.ErrInvalidId);
-                return;
-            }
-        }
+        if (!CheckStreamReadKeys(streamsAt, keys, groupAt))
+            return;
 
         var replies = _streamReadReplies ??= new ArrayBufferWriter<byte>();
         replies.ResetWrittenCount();
         int served = 0;
+        int countFlags = (int)Math.Min(count, StreamObject.ReadGroupCountMask);
         for (int k = 0; k < keys; k++)
         {
-            var key = _args[streamsAt + k].Span;
-            StreamId.TryParseStrict(_args[streamsAt + keys + k].Span, 0, out var after, out _);
-            var input = new ObjectInput(RespCommand.XREAD, GarnetObjectType.Stream, _args, 0, 0)
-            {
-                Number = unchecked((long)after.Ms),
-                Number2 = unchecked((long)after.Seq),
-                Flags = (int)Math.Min(count, int.MaxValue - 1),
-            };
+            int keyAt = streamsAt + k;
+            var key = _args[keyAt].Span;
             var output = NewObjectOutput();
-            var status = ObjectStore.Read(key, ref input, ref output);
-            if (output.Result == ObjectResult.WrongType)
+            Tsavorite.Status status;
+            if (readGroup)
             {
-                ObjectReplies.Reset();
-                _writer.WriteError(RespStrings.WrongType);
-                return;
+                var input = new ObjectInput(RespCommand.XREADGROUP, GarnetObjectType.Stream, _args, keyAt + 1, 0)
+                {
+                    Number = groupAt,
+                    Number2 = keyAt + keys,
+                    Flags = countFlags | (noAck ? StreamObject.ReadGroupNoAck : 0),
+                };
+                status = ObjectRMW(key, ref input, ref output);
+                if (status.IsOutOfMemory || output.Result != ObjectResult.Ok || output.Number < 0)
+                {
+                    CompleteObjectReply(ref output, status);
+                    return;
+                }
+            }
+            else
+            {
+                StreamId.TryParseStrict(_args[keyAt + keys].Span, 0, out var after, out _);
+                var input = new ObjectInput(RespCommand.XREAD, GarnetObjectType.Stream, _args, 0, 0)
+                {
+                    Number = unchecked((long)after.Ms),
+                    Number2 = unchecked((long)after.Seq),
+                    Flags = countFlags,
+                };
+                status = ObjectStore.Read(key, ref input, ref output);
+                if (output.Result == ObjectResult.WrongType)
+                {
+                    CompleteObjectReply(ref output, status);
+                    return;
+                }
             }
             if (!status.Found || output.Number == 0)
+            {
+                ObjectReplies.Reset();
                 continue;
+            }
             served++;
             AppendStreamKeyHeader(replies, key);
             output.Writer.Flush();
@@ -197,6 +204,86 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         _writer.WriteNullArray();
+    }
+
+    /// <summary>
+    /// Checks every key of XREAD / XREADGROUP in order, as Redis does before reading any: its type, its group (XREADGROUP),
+    /// then its ID. Resolves "$" to the stream's last ID. Writes the first error and returns false.
+    /// </summary>
+    private bool CheckStreamReadKeys(int streamsAt, int keys, int groupAt)
+    {
+        int resolvedLength = 0;
+        for (int k = 0; k < keys; k++)
+        {
+            int idAt = streamsAt + keys + k;
+            var key = _args[streamsAt + k].Span;
+            var idText = _args[idAt].Span;
+            bool dollar = idText.Length == 1 && idText[0] == '$';
+            byte[]? lastId = null;
+            if (groupAt > 0)
+            {
+                var input = new ObjectInput(RespCommand.XREADGROUP, GarnetObjectType.Stream, _args, streamsAt + k + 1, 0)
+                {
+                    Number = groupAt,
+                    Flags = StreamObject.ReadGroupCheckOnly,
+                };
+                var output = new ObjectOutput();
+                var status = ObjectStore.Read(key, ref input, ref output);
+                if (output.Result == ObjectResult.WrongType)
+                {
+                    _writer.WriteError(RespStrings.WrongType);
+                    return false;
+                }
+                if (!status.Found || output.Number == 0)
+                {
+                    _writer.WriteError($"NOGROUP No such key '{Encoding.UTF8.GetString(key)}' or consumer group '{Encoding.UTF8.GetString(_args[groupAt].Span)}' in XREADGROUP with GROUP option");
+                    return false;
+                }
+                if (dollar)
+                {
+                    _writer.WriteError(StreamStrings.ErrDollarInReadGroup);
+                    return false;
+                }
+                if (idText.Length == 1 && idText[0] == '>')
+                    continue;
+            }
+            else
+            {
+                if (LookUpStream(key, out lastId) == StreamKeyKind.OtherType)
+                {
+                    _writer.WriteError(RespStrings.WrongType);
+                    return false;
+                }
+                if (dollar)
+                {
+                    // A blocked client's waiter copies the arguments: from now on the key's ID is its last one at this moment.
+                    var resolved = lastId ?? "0-0"u8.ToArray();
+                    if (_streamResolvedIds.Length < keys * StreamId.MaxTextLength)
+                    {
+                        // Arguments resolved earlier in this command point into the old buffer, which stays alive meanwhile.
+                        var larger = GC.AllocateUninitializedArray<byte>(keys * StreamId.MaxTextLength, pinned: true);
+                        Buffer.BlockCopy(_streamResolvedIds, 0, larger, 0, resolvedLength);
+                        RebaseResolvedIds(streamsAt + keys, idAt, larger);
+                        _streamResolvedIds = larger;
+                    }
+                    resolved.CopyTo(_streamResolvedIds, resolvedLength);
+                    _args[idAt] = new ArgSlice((byte*)Marshal.UnsafeAddrOfPinnedArrayElement(_streamResolvedIds, resolvedLength), resolved.Length);
+                    resolvedLength += resolved.Length;
+                    continue;
+                }
+                if (idText.Length == 1 && idText[0] == '>')
+                {
+                    _writer.WriteError(StreamStrings.ErrGreaterOnlyInReadGroup);
+                    return false;
+                }
+            }
+            if (!StreamId.TryParseStrict(idText, 0, out _, out bool autoSeq) || autoSeq)
+            {
+                _writer.WriteError(StreamStrings.ErrInvalidId);
+                return false;
+            }
+        }
+        return true;
     }
 
     /// <summary>The key of one stream in an XREAD or XREADGROUP reply: in RESP2 it opens a [key, entries] pair; in RESP3 it is the map key.</summary>
@@ -224,8 +311,8 @@ public sealed unsafe partial class RespServerSession
     {
         if (_streamResolvedIds.Length == 0)
             return;
-        byte* oldStart = (byte*)System.Runtime.InteropServices.Marshal.UnsafeAddrOfPinnedArrayElement(_streamResolvedIds, 0);
-        byte* newStart = (byte*)System.Runtime.InteropServices.Marshal.UnsafeAddrOfPinnedArrayElement(larger, 0);
+        byte* oldStart = (byte*)Marshal.UnsafeAddrOfPinnedArrayElement(_streamResolvedIds, 0);
+        byte* newStart = (byte*)Marshal.UnsafeAddrOfPinnedArrayElement(larger, 0);
         for (int i = first; i < end; i++)
         {
             var arg = _args[i];

@@ -6,7 +6,7 @@ namespace Garnet.server;
 /// <summary>
 /// The stream commands, session side: arguments Redis checks before looking at the key are validated here (so
 /// their errors win over WRONGTYPE and missing-key replies); the command itself runs in <see cref="StreamObject"/>.
-/// XREAD, which spans keys and may block, is in StreamCommands.Read.cs.
+/// XREAD and XREADGROUP, which span keys and may block, are in StreamCommands.Read.cs; the group commands in StreamCommands.Groups.cs.
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
@@ -28,6 +28,15 @@ public sealed unsafe partial class RespServerSession
                 break;
             case RespCommand.XREAD: StreamRead(); break;
             case RespCommand.XSETID: StreamSetId(); break;
+            case RespCommand.XREADGROUP: StreamRead(); break;
+            case RespCommand.XGROUP: StreamGroup(); break;
+            case RespCommand.XINFO: StreamInfo(); break;
+            case RespCommand.XPENDING: StreamPending(); break;
+            case RespCommand.XAUTOCLAIM: StreamAutoClaim(); break;
+            case RespCommand.XACK:
+            case RespCommand.XCLAIM:
+                RunObjectCommand(GarnetObjectType.Stream, write: true);
+                break;
             default:
                 throw new InvalidOperationException($"{command} is not a stream command.");
         }
