@@ -132,6 +132,14 @@ public sealed partial class StreamObject
         {
             if (node.Count < 1 || node.Count > StreamNode.MaxEntries || node.Live < 1 || node.MasterLength > node.Used)
                 return false;
+            int master = StreamNode.ReadVarint(node.Data, 0, out ulong fields);
+            for (ulong i = 0; i < fields && master <= node.MasterLength; i++)
+            {
+                master = StreamNode.ReadVarint(node.Data, master, out ulong length);
+                master += (int)Math.Min(length, int.MaxValue / 2);
+            }
+            if (master != node.MasterLength)
+                return false;
             int entries = 0, live = 0;
             StreamId previous = default;
             for (int at = node.FirstEntry; at < node.Used;)
