@@ -19,6 +19,7 @@ public static partial class CommandTable
         .. HashCommands,
         .. SetCommands,
         .. SortedSetCommands,
+        .. StreamCommands,
         .. GeoCommands,
         .. BlockingCommands,
         .. SortCommands,

@@ -242,4 +242,21 @@ public enum RespCommand : ushort
     // Extensions
     REGISTERCS = 440,
     MODULE = 441,
+
+    // Streams
+    XADD = 450,
+    XLEN = 451,
+    XRANGE = 452,
+    XREVRANGE = 453,
+    XDEL = 454,
+    XTRIM = 455,
+    XREAD = 456,
+    XSETID = 457,
+    XGROUP = 458,
+    XREADGROUP = 459,
+    XACK = 460,
+    XPENDING = 461,
+    XCLAIM = 462,
+    XAUTOCLAIM = 463,
+    XINFO = 464,
 }

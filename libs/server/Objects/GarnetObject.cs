@@ -4,7 +4,7 @@ using System.Threading;
 namespace Garnet.server;
 
 /// <summary>
-/// A value that lives on the managed heap (list, hash, set, sorted set) and is referenced from its
+/// A value that lives on the managed heap (list, hash, set, sorted set, stream) and is referenced from its
 /// log record by a handle into the database's <see cref="ObjectTable"/>. Each family's class holds its
 /// data structure and runs its commands in <see cref="Operate"/>; the engine callbacks that call it
 /// hold the key's bucket latch (shared for reads, so read-only commands must not change anything).

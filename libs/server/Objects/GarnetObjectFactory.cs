@@ -13,6 +13,7 @@ public static class GarnetObjectFactory
         GarnetObjectType.Hash => new HashObject(),
         GarnetObjectType.Set => new SetObject(),
         GarnetObjectType.SortedSet => new SortedSetObject(),
+        GarnetObjectType.Stream => new StreamObject(),
         _ => CustomObjectTypes.Create(type), // Extensions: registered custom object types
     };
 
@@ -23,6 +24,7 @@ public static class GarnetObjectFactory
         GarnetObjectType.Hash => HashObject.Deserialize(reader),
         GarnetObjectType.Set => SetObject.Deserialize(reader),
         GarnetObjectType.SortedSet => SortedSetObject.Deserialize(reader),
+        GarnetObjectType.Stream => StreamObject.Deserialize(reader),
         _ => CustomObjectTypes.Deserialize(type, reader), // Extensions: registered custom object types
     };
 
@@ -32,6 +34,7 @@ public static class GarnetObjectFactory
     private static readonly GarnetObject s_emptyHash = new HashObject();
     private static readonly GarnetObject s_emptySet = new SetObject();
     private static readonly GarnetObject s_emptySortedSet = new SortedSetObject();
+    private static readonly GarnetObject s_emptyStream = new StreamObject();
 
     /// <summary>A shared empty object of <paramref name="type"/> for read-only commands on absent keys.</summary>
     public static GarnetObject Empty(GarnetObjectType type) => type switch
@@ -40,6 +43,7 @@ public static class GarnetObjectFactory
         GarnetObjectType.Hash => s_emptyHash,
         GarnetObjectType.Set => s_emptySet,
         GarnetObjectType.SortedSet => s_emptySortedSet,
+        GarnetObjectType.Stream => s_emptyStream,
         _ => CustomObjectTypes.Empty(type), // Extensions: registered custom object types
     };
 }

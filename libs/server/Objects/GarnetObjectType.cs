@@ -9,4 +9,5 @@ public enum GarnetObjectType : byte
     Hash = 2,
     Set = 3,
     SortedSet = 4,
+    Stream = 5,
 }

@@ -67,6 +67,7 @@ public static unsafe class ObjectRecord
         GarnetObjectType.Hash => "hash"u8,
         GarnetObjectType.Set => "set"u8,
         GarnetObjectType.SortedSet => "zset"u8,
+        GarnetObjectType.Stream => "stream"u8,
         _ => CustomObjectTypes.TypeName(type), // Extensions: a registered type's name
     };
 }

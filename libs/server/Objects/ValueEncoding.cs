@@ -32,6 +32,9 @@ public enum ValueEncoding : byte
 
     /// <summary>A sorted set in a skip list and hash table.</summary>
     Skiplist,
+
+    /// <summary>A stream (Redis has one encoding for streams).</summary>
+    Stream,
 }
 
 /// <summary>Names of <see cref="ValueEncoding"/> values.</summary>
@@ -48,6 +51,7 @@ public static class ValueEncodings
         ValueEncoding.Hashtable => "hashtable"u8,
         ValueEncoding.Intset => "intset"u8,
         ValueEncoding.Skiplist => "skiplist"u8,
+        ValueEncoding.Stream => "stream"u8,
         _ => throw new ArgumentOutOfRangeException(nameof(encoding)),
     };
 }

@@ -125,7 +125,7 @@ public sealed unsafe partial class RespServerSession
         latency.Record(info, Stopwatch.GetTimestamp() - start);
     }
 
-    /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog, lists, hashes, sets, sorted sets, geo, blocking, sort).</summary>
+    /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog, lists, hashes, sets, sorted sets, geo, blocking, sort, transactions, scripting, pub/sub, streams).</summary>
     private void Dispatch(RespCommand command)
     {
         int id = (int)command;
@@ -161,6 +161,8 @@ public sealed unsafe partial class RespServerSession
             ExecuteScriptingCommand(command);
         else if (id < 440)
             ExecutePubSubCommand(command);
+        else if (id >= 450 && id < 480)
+            ExecuteStreamCommand(command);
         else if (id >= ExtensionRegistry.FirstId)
             ExecuteCustomCommand(command); // registered custom commands (Commands/Extensions)
         else

@@ -48,9 +48,9 @@ public sealed unsafe partial class RespServerSession
         // which it cannot change: it finds nothing to remove.
         if (onlyRemoves && status.NotFound && !output.Ran && output.Result == ObjectResult.Ok)
             GarnetObjectFactory.Empty(input.Type).Operate(ref input, ref output);
-        // Clients blocked on the key (BLPOP, BZPOPMIN...) get a chance to pop what was written. Only
+        // Clients blocked on the key (BLPOP, BZPOPMIN, XREAD...) get a chance to pop what was written. Only
         // commands that can add elements (deny-oom) signal: a pop must not wake waiters to find nothing.
-        if (input.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && output.Result == ObjectResult.Ok && MayAddElements(in input))
+        if (input.Type is GarnetObjectType.List or GarnetObjectType.SortedSet or GarnetObjectType.Stream && output.Result == ObjectResult.Ok && MayAddElements(in input))
             NotifyKeyWritten(key);
         return status;
     }
@@ -134,7 +134,7 @@ public sealed unsafe partial class RespServerSession
         var output = new ObjectOutput();
         var status = ObjectStore.RMW(key, ref input, ref output);
         // Clients blocked on the key may pop from the stored list or sorted set (SORT ... STORE, ZUNIONSTORE...).
-        if (obj.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && output.Result == ObjectResult.Ok)
+        if (obj.Type is GarnetObjectType.List or GarnetObjectType.SortedSet or GarnetObjectType.Stream && output.Result == ObjectResult.Ok)
             NotifyKeyWritten(key);
         return status;
     }

@@ -94,6 +94,7 @@ internal static class KeyExtraction
         RespCommand.BLMPOP, RespCommand.BZMPOP, RespCommand.COPY, RespCommand.MOVE, RespCommand.EVAL, RespCommand.EVALSHA,
         RespCommand.EVAL_RO, RespCommand.EVALSHA_RO, RespCommand.FCALL, RespCommand.FCALL_RO, RespCommand.GEORADIUS,
         RespCommand.GEORADIUSBYMEMBER, RespCommand.SORT, RespCommand.SORT_RO, RespCommand.MEMORY, RespCommand.OBJECT,
+        RespCommand.XREAD, RespCommand.XREADGROUP, RespCommand.XGROUP, RespCommand.XINFO,
     ];
 
     private static readonly bool[] s_special = SpecialFlags();
@@ -220,6 +221,18 @@ internal static class KeyExtraction
                 if (argCount >= 3)
                     keys.Add(2, write: false);
                 return;
+
+            case RespCommand.XREAD:
+            case RespCommand.XREADGROUP:
+                AddStreamsKeys(args, argCount, write, keys);
+                return;
+
+            case RespCommand.XGROUP:
+            case RespCommand.XINFO:
+                // Every subcommand but HELP names the key in argument 2; XGROUP's write it.
+                if (argCount >= 3)
+                    keys.Add(2, write: info.Command == RespCommand.XGROUP);
+                return;
         }
 
         if (info.FirstKey > 0)
@@ -313,6 +326,23 @@ internal static class KeyExtraction
     private static bool TryReadNumKeys(ReadOnlySpan<ArgSlice> args, int argCount, int numKeysAt, out long count)
         => NumberFormat.TryParseLong(numKeysAt < argCount ? args[numKeysAt].Span : default, out count)
             && count > 0 && count <= argCount - numKeysAt - 1;
+
+    /// <summary>
+    /// XREAD / XREADGROUP ... STREAMS key [key ...] id [id ...]: the first half of the arguments after the first STREAMS
+    /// (Redis's keyword key spec); none when they do not pair up.
+    /// </summary>
+    private static void AddStreamsKeys(ReadOnlySpan<ArgSlice> args, int argCount, bool write, KeyList keys)
+    {
+        for (int i = 1; i < argCount; i++)
+        {
+            if (!args[i].EqualsUpper("STREAMS"u8))
+                continue;
+            int rest = argCount - i - 1;
+            if (rest > 0 && rest % 2 == 0)
+                AddKeys(i + 1, rest / 2, write, keys);
+            return;
+        }
+    }
 
     /// <summary>SORT key [BY pattern] [LIMIT offset count] [GET pattern ...] [ASC|DESC] [ALPHA] [STORE destination].</summary>
     private static void AddSortKeys(ReadOnlySpan<ArgSlice> args, int argCount, bool write, KeyList keys)

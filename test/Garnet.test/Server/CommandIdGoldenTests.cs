@@ -216,6 +216,21 @@ public sealed class CommandIdGoldenTests
         ["PUBSUB"] = 435,
         ["REGISTERCS"] = 440,
         ["MODULE"] = 441,
+        ["XADD"] = 450,
+        ["XLEN"] = 451,
+        ["XRANGE"] = 452,
+        ["XREVRANGE"] = 453,
+        ["XDEL"] = 454,
+        ["XTRIM"] = 455,
+        ["XREAD"] = 456,
+        ["XSETID"] = 457,
+        ["XGROUP"] = 458,
+        ["XREADGROUP"] = 459,
+        ["XACK"] = 460,
+        ["XPENDING"] = 461,
+        ["XCLAIM"] = 462,
+        ["XAUTOCLAIM"] = 463,
+        ["XINFO"] = 464,
     };
 
     [Test]

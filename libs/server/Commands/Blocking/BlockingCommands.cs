@@ -40,6 +40,11 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.BZMPOP:
                 BlockingMultiPop(GarnetObjectType.SortedSet, RespCommand.ZMPOP);
                 break;
+            case RespCommand.XREAD:
+            case RespCommand.XREADGROUP:
+                // Streams (Commands/Stream): XREAD / XREADGROUP ... BLOCK run again here when a key they wait on is written.
+                StreamRead();
+                break;
             default:
                 throw new InvalidOperationException($"{command} is not a blocking command.");
         }

@@ -72,7 +72,7 @@ internal static class DumpPayload
     public static bool TryDeserializeObject(byte type, ReadOnlySpan<byte> value, out GarnetObject? obj)
     {
         obj = null;
-        if (type is not CustomObjectType and (< (byte)GarnetObjectType.List or > (byte)GarnetObjectType.SortedSet))
+        if (type is not CustomObjectType and (< (byte)GarnetObjectType.List or > (byte)GarnetObjectType.Stream))
             return false;
         try
         {

@@ -292,7 +292,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Wakes clients blocked on a key that now holds a list or sorted set (RENAME, COPY, RESTORE).</summary>
     private void NotifyObjectInstalled(int database, ReadOnlySpan<byte> key, GarnetObject obj)
     {
-        if (obj.Type is GarnetObjectType.List or GarnetObjectType.SortedSet && _server.Blocking.Signal(database, key))
+        if (obj.Type is GarnetObjectType.List or GarnetObjectType.SortedSet or GarnetObjectType.Stream && _server.Blocking.Signal(database, key))
             _blockingSignaled = true;
     }
 

@@ -171,6 +171,8 @@ public sealed unsafe partial class RespServerSession
                 return (int)GarnetObjectType.Set;
             if (name.EqualsUpper("ZSET"u8))
                 return (int)GarnetObjectType.SortedSet;
+            if (name.EqualsUpper("STREAM"u8))
+                return (int)GarnetObjectType.Stream;
             return int.MaxValue;
         }
 

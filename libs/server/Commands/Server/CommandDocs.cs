@@ -47,6 +47,21 @@ internal static class CommandDocs
         [RespCommand.COMMAND] = "2.8.13",
         [RespCommand.MEMORY] = "4.0.0",
         [RespCommand.CLUSTER] = "3.0.0",
+        [RespCommand.XADD] = "5.0.0",
+        [RespCommand.XLEN] = "5.0.0",
+        [RespCommand.XRANGE] = "5.0.0",
+        [RespCommand.XREVRANGE] = "5.0.0",
+        [RespCommand.XDEL] = "5.0.0",
+        [RespCommand.XTRIM] = "5.0.0",
+        [RespCommand.XREAD] = "5.0.0",
+        [RespCommand.XSETID] = "5.0.0",
+        [RespCommand.XGROUP] = "5.0.0",
+        [RespCommand.XREADGROUP] = "5.0.0",
+        [RespCommand.XACK] = "5.0.0",
+        [RespCommand.XPENDING] = "5.0.0",
+        [RespCommand.XCLAIM] = "5.0.0",
+        [RespCommand.XAUTOCLAIM] = "6.2.0",
+        [RespCommand.XINFO] = "5.0.0",
     };
 
     private static readonly Dictionary<string, string> s_subcommandSince = new()
@@ -134,6 +149,9 @@ internal static class CommandDocs
                 return "server";
             case RespCommand.OBJECT:
                 return "generic";
+            case RespCommand.XGROUP:
+            case RespCommand.XINFO:
+                return "stream";
         }
         var categories = command.AclCategories;
         if ((categories & AclCategories.String) != 0)

@@ -6,7 +6,7 @@ using K = Garnet.server.KeyAccessSpec;
 
 namespace Garnet.server;
 
-/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION, OBJECT, ACL, CLUSTER).</summary>
+/// <summary>The subcommands of the container commands (CLIENT, CONFIG, COMMAND, MEMORY, FUNCTION, OBJECT, ACL, CLUSTER, XGROUP, XINFO).</summary>
 internal enum Subcommand : byte
 {
     ClientId,
@@ -92,6 +92,16 @@ internal enum Subcommand : byte
     ClusterShards,
     ClusterSlaves,
     ClusterSlots,
+    XGroupCreate,
+    XGroupSetId,
+    XGroupDestroy,
+    XGroupCreateConsumer,
+    XGroupDelConsumer,
+    XGroupHelp,
+    XInfoStream,
+    XInfoGroups,
+    XInfoConsumers,
+    XInfoHelp,
 }
 
 /// <summary>One subcommand: its id and its table entry (named "parent|sub", with the parent's command id).</summary>
@@ -170,6 +180,22 @@ internal static class SubcommandTable
             Entry(Subcommand.ObjectHelp, RespCommand.OBJECT, "HELP", 2, F.Loading | F.Stale, A.Keyspace | A.Slow, "Returns helpful text about the different subcommands."),
             Entry(Subcommand.ObjectIdleTime, RespCommand.OBJECT, "IDLETIME", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the time since the last access to a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
             Entry(Subcommand.ObjectRefCount, RespCommand.OBJECT, "REFCOUNT", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the reference count of a value of a key.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
+        ],
+        [RespCommand.XGROUP] =
+        [
+            Entry(Subcommand.XGroupCreate, RespCommand.XGROUP, "CREATE", -5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
+            Entry(Subcommand.XGroupCreateConsumer, RespCommand.XGROUP, "CREATECONSUMER", 5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer in a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
+            Entry(Subcommand.XGroupDelConsumer, RespCommand.XGROUP, "DELCONSUMER", 5, F.Write, A.Write | A.Stream | A.Slow, "Deletes a consumer from a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
+            Entry(Subcommand.XGroupDestroy, RespCommand.XGROUP, "DESTROY", 4, F.Write, A.Write | A.Stream | A.Slow, "Destroys a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
+            Entry(Subcommand.XGroupHelp, RespCommand.XGROUP, "HELP", 2, F.Loading | F.Stale, A.Stream | A.Slow, "Returns helpful text about the different subcommands."),
+            Entry(Subcommand.XGroupSetId, RespCommand.XGROUP, "SETID", -5, F.Write, A.Write | A.Stream | A.Slow, "Sets the last-delivered ID of a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
+        ],
+        [RespCommand.XINFO] =
+        [
+            Entry(Subcommand.XInfoConsumers, RespCommand.XINFO, "CONSUMERS", 4, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns a list of the consumers in a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Read),
+            Entry(Subcommand.XInfoGroups, RespCommand.XINFO, "GROUPS", 3, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns a list of the consumer groups of a stream.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Read),
+            Entry(Subcommand.XInfoHelp, RespCommand.XINFO, "HELP", 2, F.Loading | F.Stale, A.Stream | A.Slow, "Returns helpful text about the different subcommands."),
+            Entry(Subcommand.XInfoStream, RespCommand.XINFO, "STREAM", -3, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns information about a stream.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Read),
         ],
         [RespCommand.ACL] =
         [
