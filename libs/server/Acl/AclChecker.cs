@@ -64,10 +64,12 @@ internal static class AclChecker
             switch (info.Command)
             {
                 case RespCommand.PUBLISH:
+                case RespCommand.SPUBLISH:
                     if (!selector.AllowsChannel(args[1].Span, isPattern: false))
                         return new Result(AclDenial.Channel, 1, "");
                     break;
                 case RespCommand.SUBSCRIBE:
+                case RespCommand.SSUBSCRIBE:
                 case RespCommand.PSUBSCRIBE:
                     bool pattern = info.Command == RespCommand.PSUBSCRIBE;
                     for (int i = 1; i < argCount; i++)

@@ -176,12 +176,17 @@ public sealed unsafe partial class RespServerSession
     private bool LostChannelAccess()
     {
         var user = _aclUser.Current;
-        foreach (var channel in Subscriptions(pattern: false))
+        foreach (var channel in Subscriptions(SubscriptionKind.Channel))
         {
             if (!user.AllowsChannel(channel, isPattern: false))
                 return true;
         }
-        foreach (var pattern in Subscriptions(pattern: true))
+        foreach (var channel in Subscriptions(SubscriptionKind.ShardChannel))
+        {
+            if (!user.AllowsChannel(channel, isPattern: false))
+                return true;
+        }
+        foreach (var pattern in Subscriptions(SubscriptionKind.Pattern))
         {
             if (!user.AllowsChannel(pattern, isPattern: true))
                 return true;

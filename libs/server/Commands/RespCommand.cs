@@ -238,6 +238,9 @@ public enum RespCommand : ushort
     PUNSUBSCRIBE = 433,
     PUBLISH = 434,
     PUBSUB = 435,
+    SSUBSCRIBE = 436,
+    SUNSUBSCRIBE = 437,
+    SPUBLISH = 438,
 
     // Extensions
     REGISTERCS = 440,

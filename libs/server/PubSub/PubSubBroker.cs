@@ -27,6 +27,10 @@ public sealed class PubSubBroker
     private Subscription[] _patterns = Array.Empty<Subscription>();
 
     private int _channelCount;
+    private readonly bool _sharded;
+
+    /// <summary>A registry of channels and patterns; <paramref name="sharded"/>: of shard channels (no patterns), whose messages are "smessage"s.</summary>
+    public PubSubBroker(bool sharded = false) => _sharded = sharded;
 
     /// <summary>Number of channels with at least one subscriber (PUBSUB CHANNELS, INFO pubsub_channels).</summary>
     public int ChannelCount => Volatile.Read(ref _channelCount);
@@ -182,7 +186,7 @@ public sealed class PubSubBroker
                 var entry = FindChannel(channel, HashOf(channel));
                 if (entry != null)
                 {
-                    var encoded = PubSubMessages.Message(channel, message);
+                    var encoded = _sharded ? PubSubMessages.ShardMessage(channel, message) : PubSubMessages.Message(channel, message);
                     foreach (var subscriber in entry.Subscribers)
                     {
                         if (!subscriber.Enqueue(encoded))

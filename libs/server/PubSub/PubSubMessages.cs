@@ -11,13 +11,18 @@ namespace Garnet.server;
 internal static class PubSubMessages
 {
     /// <summary><c>*3 $7 message $channel $message</c>.</summary>
-    public static byte[] Message(ReadOnlySpan<byte> channel, ReadOnlySpan<byte> message)
+    public static byte[] Message(ReadOnlySpan<byte> channel, ReadOnlySpan<byte> message) => KindMessage("message"u8, channel, message);
+
+    /// <summary><c>*3 $8 smessage $channel $message</c> (sharded pub/sub).</summary>
+    public static byte[] ShardMessage(ReadOnlySpan<byte> channel, ReadOnlySpan<byte> message) => KindMessage("smessage"u8, channel, message);
+
+    private static byte[] KindMessage(ReadOnlySpan<byte> kind, ReadOnlySpan<byte> channel, ReadOnlySpan<byte> message)
     {
-        int length = 4 + BulkLength("message"u8.Length) + BulkLength(channel.Length) + BulkLength(message.Length);
+        int length = 4 + BulkLength(kind.Length) + BulkLength(channel.Length) + BulkLength(message.Length);
         var bytes = new byte[length];
         var span = bytes.AsSpan();
         int at = WriteHeader(span, (byte)'3');
-        at = WriteBulk(span, at, "message"u8);
+        at = WriteBulk(span, at, kind);
         at = WriteBulk(span, at, channel);
         WriteBulk(span, at, message);
         return bytes;

@@ -24,12 +24,20 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Patterns subscribed to (made at the first subscription).</summary>
     private HashSet<byte[]>? _subscribedPatterns;
 
-    /// <summary>The patterns or channels subscribed to.</summary>
-    private HashSet<byte[]> Subscriptions(bool pattern)
-        => pattern ? _subscribedPatterns ??= new(MemberComparer.Instance) : _subscribedChannels ??= new(MemberComparer.Instance);
+    /// <summary>Shard channels subscribed to (made at the first shard subscription).</summary>
+    private HashSet<byte[]>? _subscribedShardChannels;
+
+    /// <summary>The channels, patterns or shard channels subscribed to.</summary>
+    private HashSet<byte[]> Subscriptions(SubscriptionKind kind) => kind switch
+    {
+        SubscriptionKind.Pattern => _subscribedPatterns ??= new(MemberComparer.Instance),
+        SubscriptionKind.ShardChannel => _subscribedShardChannels ??= new(MemberComparer.Instance),
+        _ => _subscribedChannels ??= new(MemberComparer.Instance),
+    };
 
     private int _channelSubscriptions;
     private int _patternSubscriptions;
+    private int _shardChannelSubscriptions;
 
     /// <summary>Number of channels subscribed to (CLIENT LIST sub=).</summary>
     public int ChannelSubscriptions => Volatile.Read(ref _channelSubscriptions);
@@ -37,8 +45,18 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Number of patterns subscribed to (CLIENT LIST psub=).</summary>
     public int PatternSubscriptions => Volatile.Read(ref _patternSubscriptions);
 
+    /// <summary>Number of shard channels subscribed to (CLIENT LIST ssub=).</summary>
+    public int ShardChannelSubscriptions => Volatile.Read(ref _shardChannelSubscriptions);
+
     /// <summary>Whether the client has any subscription (CLIENT LIST flag 'P').</summary>
-    public bool IsSubscriber => ChannelSubscriptions + PatternSubscriptions > 0;
+    public bool IsSubscriber => ChannelSubscriptions + PatternSubscriptions + ShardChannelSubscriptions > 0;
+
+    /// <summary>
+    /// The count a (un)subscription confirmation carries: channels and patterns for those, shard channels for these
+    /// (Redis 7 counts the two apart).
+    /// </summary>
+    private int SubscriptionCount(SubscriptionKind kind)
+        => kind == SubscriptionKind.ShardChannel ? ShardChannelSubscriptions : ChannelSubscriptions + PatternSubscriptions;
 
     /// <summary>Whether the client is in RESP2's subscribe mode, where only the pub/sub commands, PING, QUIT and RESET run.</summary>
     internal bool InSubscribeMode => !_writer.Resp3 && IsSubscriber;
@@ -73,6 +91,8 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.UNSUBSCRIBE:
             case RespCommand.PSUBSCRIBE:
             case RespCommand.PUNSUBSCRIBE:
+            case RespCommand.SSUBSCRIBE:
+            case RespCommand.SUNSUBSCRIBE:
             case RespCommand.PING:
             case RespCommand.QUIT:
             case RespCommand.RESET:
@@ -166,81 +186,105 @@ public sealed unsafe partial class RespServerSession
     /// <summary>The subscriber fell too far behind (its outbox overflowed): disconnect it; publishers carry on.</summary>
     internal void DisconnectSlowSubscriber() => RequestKill();
 
-    /// <summary>SUBSCRIBE / PSUBSCRIBE one channel or pattern; writes the confirmation.</summary>
-    private void Subscribe(ReadOnlySpan<byte> name, bool pattern)
+    /// <summary>SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE one channel, pattern or shard channel; writes the confirmation.</summary>
+    private void Subscribe(ReadOnlySpan<byte> name, SubscriptionKind kind)
     {
-        var set = Subscriptions(pattern);
+        var set = Subscriptions(kind);
         var copy = name.ToArray();
         if (set.Add(copy))
         {
-            if (pattern)
+            switch (kind)
             {
-                Broker.SubscribePattern(copy, Outbox);
-                Interlocked.Increment(ref _patternSubscriptions);
-            }
-            else
-            {
-                Broker.SubscribeChannel(copy, Outbox);
-                Interlocked.Increment(ref _channelSubscriptions);
+                case SubscriptionKind.Pattern:
+                    Broker.SubscribePattern(copy, Outbox);
+                    Interlocked.Increment(ref _patternSubscriptions);
+                    break;
+                case SubscriptionKind.ShardChannel:
+                    _server.ShardPubSub.SubscribeChannel(copy, Outbox);
+                    Interlocked.Increment(ref _shardChannelSubscriptions);
+                    break;
+                default:
+                    Broker.SubscribeChannel(copy, Outbox);
+                    Interlocked.Increment(ref _channelSubscriptions);
+                    break;
             }
             // While subscribed, the client is in Redis's pubsub class for output limits.
-            if (ChannelSubscriptions + PatternSubscriptions == 1)
+            if (ChannelSubscriptions + PatternSubscriptions + ShardChannelSubscriptions == 1)
                 _sender.UseOutputLimit(_server.ClientLimits.PubSub);
         }
-        WriteSubscriptionReply(pattern ? "psubscribe"u8 : "subscribe"u8, name);
+        WriteSubscriptionReply(SubscribeReplyKind(kind), name, SubscriptionCount(kind));
     }
 
-    /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE one channel or pattern; writes the confirmation when <paramref name="reply"/>.</summary>
-    private void Unsubscribe(byte[] name, bool pattern, bool reply)
+    /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE / SUNSUBSCRIBE one name; writes the confirmation when <paramref name="reply"/>.</summary>
+    private void Unsubscribe(byte[] name, SubscriptionKind kind, bool reply)
     {
-        var set = Subscriptions(pattern);
+        var set = Subscriptions(kind);
         if (set.Remove(name))
         {
-            if (pattern)
+            switch (kind)
             {
-                Broker.UnsubscribePattern(name, _outbox!);
-                Interlocked.Decrement(ref _patternSubscriptions);
+                case SubscriptionKind.Pattern:
+                    Broker.UnsubscribePattern(name, _outbox!);
+                    Interlocked.Decrement(ref _patternSubscriptions);
+                    break;
+                case SubscriptionKind.ShardChannel:
+                    _server.ShardPubSub.UnsubscribeChannel(name, _outbox!);
+                    Interlocked.Decrement(ref _shardChannelSubscriptions);
+                    break;
+                default:
+                    Broker.UnsubscribeChannel(name, _outbox!);
+                    Interlocked.Decrement(ref _channelSubscriptions);
+                    break;
             }
-            else
-            {
-                Broker.UnsubscribeChannel(name, _outbox!);
-                Interlocked.Decrement(ref _channelSubscriptions);
-            }
-            if (ChannelSubscriptions + PatternSubscriptions == 0)
+            if (!IsSubscriber)
                 _sender.UseOutputLimit(_server.ClientLimits.Normal);
             // Messages published before the unsubscribe come before its confirmation.
             if (reply)
                 WriteQueuedMessagesBeforeReply();
         }
         if (reply)
-            WriteSubscriptionReply(pattern ? "punsubscribe"u8 : "unsubscribe"u8, name);
+            WriteSubscriptionReply(UnsubscribeReplyKind(kind), name, SubscriptionCount(kind));
     }
 
-    /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE without arguments: every channel (pattern), or the nil confirmation when there is none.</summary>
-    private void UnsubscribeAll(bool pattern, bool reply)
+    /// <summary>UNSUBSCRIBE / PUNSUBSCRIBE / SUNSUBSCRIBE without arguments: every name of the kind, or the nil confirmation when there is none.</summary>
+    private void UnsubscribeAll(SubscriptionKind kind, bool reply)
     {
-        var set = Subscriptions(pattern);
+        var set = Subscriptions(kind);
         if (set.Count == 0)
         {
             if (reply)
             {
                 _writer.WritePushHeader(3);
-                _writer.WriteBulk(pattern ? "punsubscribe"u8 : "unsubscribe"u8);
+                _writer.WriteBulk(UnsubscribeReplyKind(kind));
                 _writer.WriteNull();
-                _writer.WriteInteger(ChannelSubscriptions + PatternSubscriptions);
+                _writer.WriteInteger(SubscriptionCount(kind));
             }
             return;
         }
         foreach (var name in new List<byte[]>(set))
-            Unsubscribe(name, pattern, reply);
+            Unsubscribe(name, kind, reply);
     }
 
-    private void WriteSubscriptionReply(ReadOnlySpan<byte> kind, ReadOnlySpan<byte> name)
+    private static ReadOnlySpan<byte> SubscribeReplyKind(SubscriptionKind kind) => kind switch
+    {
+        SubscriptionKind.Pattern => "psubscribe"u8,
+        SubscriptionKind.ShardChannel => "ssubscribe"u8,
+        _ => "subscribe"u8,
+    };
+
+    private static ReadOnlySpan<byte> UnsubscribeReplyKind(SubscriptionKind kind) => kind switch
+    {
+        SubscriptionKind.Pattern => "punsubscribe"u8,
+        SubscriptionKind.ShardChannel => "sunsubscribe"u8,
+        _ => "unsubscribe"u8,
+    };
+
+    private void WriteSubscriptionReply(ReadOnlySpan<byte> kind, ReadOnlySpan<byte> name, int count)
     {
         _writer.WritePushHeader(3);
         _writer.WriteBulk(kind);
         _writer.WriteBulk(name);
-        _writer.WriteInteger(ChannelSubscriptions + PatternSubscriptions);
+        _writer.WriteInteger(count);
     }
 
     /// <summary>RESET and disconnect: drops every subscription, and with <paramref name="closing"/> the queued messages too.</summary>
@@ -248,9 +292,18 @@ public sealed unsafe partial class RespServerSession
     {
         if (_outbox == null)
             return;
-        UnsubscribeAll(pattern: false, reply: false);
-        UnsubscribeAll(pattern: true, reply: false);
+        UnsubscribeAll(SubscriptionKind.Channel, reply: false);
+        UnsubscribeAll(SubscriptionKind.Pattern, reply: false);
+        UnsubscribeAll(SubscriptionKind.ShardChannel, reply: false);
         if (closing)
             _outbox.Close();
     }
+}
+
+/// <summary>What a subscription is to: a channel, a pattern of channels, or a shard channel (sharded pub/sub).</summary>
+internal enum SubscriptionKind : byte
+{
+    Channel,
+    Pattern,
+    ShardChannel,
 }

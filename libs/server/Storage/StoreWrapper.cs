@@ -93,6 +93,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Pub/sub channels and patterns and their subscribers.</summary>
     public PubSubBroker PubSub { get; } = new();
 
+    /// <summary>Sharded pub/sub's channels (SSUBSCRIBE, SPUBLISH): a namespace of their own, delivered as "smessage".</summary>
+    public PubSubBroker ShardPubSub { get; } = new(sharded: true);
+
     /// <summary>When the server started.</summary>
     public DateTimeOffset StartTime { get; }
 

@@ -122,8 +122,9 @@ public class SubscribeModeTests : PubSubTestBase
     {
         using var client = ConnectRaw();
         string help = client.Execute("PUBSUB", "HELP");
-        Assert.That(help, Does.StartWith("*10\r\n+PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+CHANNELS [<pattern>]\r\n"));
+        Assert.That(help, Does.StartWith("*14\r\n+PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+CHANNELS [<pattern>]\r\n"));
         Assert.That(help, Does.Contain("+NUMSUB [<channel> ...]\r\n"));
+        Assert.That(help, Does.Contain("+SHARDNUMSUB [<shardchannel> ...]\r\n"));
         Assert.That(help, Does.EndWith("+HELP\r\n+    Print this help.\r\n"));
         Assert.That(client.Execute("pubsub", "nope"), Is.EqualTo("-ERR unknown subcommand 'nope'. Try PUBSUB HELP.\r\n"));
         Assert.That(client.Execute("PUBSUB", "NUMPAT", "x"), Is.EqualTo("-ERR wrong number of arguments for 'pubsub|numpat' command\r\n"));
