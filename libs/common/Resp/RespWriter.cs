@@ -72,6 +72,35 @@ public unsafe struct RespWriter
         return true;
     }
 
+    /// <summary>
+    /// The free space left in the send buffer (<paramref name="room"/> bytes), taking one if none is held, without
+    /// sending anything: for a callback that writes a reply in place while it holds a latch (see <see cref="Advance"/>).
+    /// Null when no sink is attached.
+    /// </summary>
+    public byte* FreeSpace(out int room)
+    {
+        if (_start == null)
+        {
+            if (_sink == null)
+            {
+                room = 0;
+                return null;
+            }
+            TakeBuffer();
+        }
+        room = (int)(_end - _current);
+        return _current;
+    }
+
+    /// <summary>Counts <paramref name="bytes"/> written in place at <see cref="FreeSpace"/> as written.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Advance(int bytes)
+    {
+        if (bytes > _end - _current)
+            throw new ArgumentOutOfRangeException(nameof(bytes));
+        _current += bytes;
+    }
+
     /// <summary>Sends what was written.</summary>
     public bool Flush()
     {
@@ -234,6 +263,26 @@ public unsafe struct RespWriter
         WriteRaw(value);
         Ensure(2);
         WriteCrlf();
+    }
+
+    /// <summary>
+    /// Encodes the bulk string <paramref name="value"/> at <paramref name="destination"/> (a <see cref="FreeSpace"/> of
+    /// <paramref name="room"/> bytes); returns the bytes written, or 0 when it does not fit.
+    /// </summary>
+    public static int TryEncodeBulk(byte* destination, int room, ReadOnlySpan<byte> value)
+    {
+        // '$', up to 10 digits, CRLF, the value, CRLF.
+        if (room < value.Length + 15)
+            return 0;
+        *destination = (byte)'$';
+        Utf8Formatter.TryFormat(value.Length, new Span<byte>(destination + 1, 10), out int digits);
+        byte* at = destination + 1 + digits;
+        *(ushort*)at = 0x0A0D;
+        at += 2;
+        value.CopyTo(new Span<byte>(at, value.Length));
+        at += value.Length;
+        *(ushort*)at = 0x0A0D;
+        return (int)(at + 2 - destination);
     }
 
     /// <summary>A bulk string of the decimal text of <paramref name="value"/>.</summary>

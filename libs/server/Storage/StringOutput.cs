@@ -1,3 +1,5 @@
+using Garnet.common;
+
 namespace Garnet.server;
 
 /// <summary>How a string-store callback ended, beyond found/not-found.</summary>
@@ -22,7 +24,7 @@ public enum StringResult : byte
 }
 
 /// <summary>The output of a string-store operation.</summary>
-public struct StringOutput
+public unsafe struct StringOutput
 {
     /// <summary>Where callbacks copy values the reply needs (null when the command needs none).</summary>
     public OutputBuffer? Buffer;
@@ -42,6 +44,19 @@ public struct StringOutput
     /// <summary>How a string copied out for RENAME, COPY or MOVE was produced, so its copy reports the same encoding.</summary>
     internal StringForm Form;
 
+    /// <summary>
+    /// For GET: free space in the connection's send buffer where the Reader writes the bulk reply itself, saving a
+    /// copy through <see cref="Buffer"/> (see <see cref="RespWriter.FreeSpace"/>); null when the reply goes through
+    /// <see cref="Buffer"/>.
+    /// </summary>
+    internal byte* Reply;
+
+    /// <summary>Bytes free at <see cref="Reply"/>.</summary>
+    internal int ReplyRoom;
+
+    /// <summary>Bytes the Reader wrote at <see cref="Reply"/> (0 when it copied into <see cref="Buffer"/> instead).</summary>
+    internal int ReplyWritten;
+
     public StringOutput(OutputBuffer? buffer)
     {
         Buffer = buffer;
@@ -50,5 +65,8 @@ public struct StringOutput
         Result = StringResult.Ok;
         ObjectType = GarnetObjectType.None;
         Form = StringForm.Encoded;
+        Reply = null;
+        ReplyRoom = 0;
+        ReplyWritten = 0;
     }
 }

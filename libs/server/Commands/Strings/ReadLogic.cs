@@ -1,4 +1,5 @@
 using System;
+using Garnet.common;
 using Tsavorite;
 
 namespace Garnet.server;
@@ -10,12 +11,17 @@ namespace Garnet.server;
 /// EXISTS, TYPE, MEMORY USAGE, OBJECT and DEBUG OBJECT look at a key without counting as an access to it
 /// (<see cref="ReadInfo.SkipAccessUpdate"/>); every other read, and TOUCH, does count.
 /// </summary>
-internal static class ReadLogic
+internal static unsafe class ReadLogic
 {
     public static bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo)
     {
         switch (input.Command)
         {
+            case RespCommand.GET when output.Reply != null:
+                output.ReplyWritten = RespWriter.TryEncodeBulk(output.Reply, output.ReplyRoom, record.Value);
+                if (output.ReplyWritten != 0)
+                    return true;
+                goto case RespCommand.MGET;
             case RespCommand.GET:
             case RespCommand.MGET:
             case RespCommand.GETEX:

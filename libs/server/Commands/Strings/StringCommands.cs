@@ -73,9 +73,17 @@ public sealed unsafe partial class RespServerSession
 
     private void Get()
     {
-        var output = default(StringOutput);
-        var status = ReadString(_args[1].Span, RespCommand.GET, ref output);
+        // The Reader writes the reply straight into the send buffer when it fits, saving a copy (see StringOutput.Reply).
+        var input = new StringInput(RespCommand.GET);
+        var output = new StringOutput(Output);
+        output.Reply = _writer.FreeSpace(out output.ReplyRoom);
+        var status = Store.Read(_args[1].Span, ref input, ref output);
         CountLookup(status.Found);
+        if (output.ReplyWritten != 0)
+        {
+            _writer.Advance(output.ReplyWritten);
+            return;
+        }
         if (WriteStringResultError(output.Result))
             return;
         if (status.Found)
