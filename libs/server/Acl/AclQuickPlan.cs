@@ -40,7 +40,9 @@ internal static class AclQuickPlan
 
     private static AclQuickStep StepFor(AclUser user, AclSelector root, RespCommandInfo info)
     {
-        if (!KeyExtraction.HasTableKeys(info) || !root.AllowsBuiltIn(info.Command))
+        // Channel restrictions (Redis 7's default for a new user is resetchannels) only concern the pub/sub commands,
+        // which name channels, not keys: they are left to the checker.
+        if (!KeyExtraction.HasTableKeys(info) || !root.AllowsBuiltIn(info.Command) || (!root.AllChannels && NamesChannels(info.Command)))
             return AclQuickStep.Checker;
         if (root.AllKeys)
             return AclQuickStep.Allow;
@@ -53,4 +55,7 @@ internal static class AclQuickPlan
         // and the checker words that.
         return info.KeyAccess.VariesWithArguments ? AclQuickStep.KeyPrefixByArguments : AclQuickStep.Checker;
     }
+
+    private static bool NamesChannels(RespCommand command)
+        => command is RespCommand.PUBLISH or RespCommand.SPUBLISH or RespCommand.SUBSCRIBE or RespCommand.SSUBSCRIBE or RespCommand.PSUBSCRIBE;
 }

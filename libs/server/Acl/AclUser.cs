@@ -59,7 +59,7 @@ internal sealed class AclUser
     public AclUser Freeze()
     {
         IsUnrestricted = Root.IsUnrestricted;
-        HasOnlyRoot = _selectors.Count == 0 && Root.AllChannels;
+        HasOnlyRoot = _selectors.Count == 0;
         OnlyKeyPrefix = null;
         if (HasOnlyRoot && !Root.AllKeys && Root.Keys.Count == 1 && Root.Keys[0].LiteralPrefix() is { } prefix)
         {
@@ -83,8 +83,8 @@ internal sealed class AclUser
     public KeyAccess OnlyKeyPrefixAccess { get; private set; }
 
     /// <summary>
-    /// Whether the root selector alone decides and channels are unrestricted: the dispatcher can then check a command
-    /// with fixed key positions inline (<see cref="RespServerSession"/>'s QuickAllows) instead of through <see cref="AclChecker"/>.
+    /// Whether the root selector alone decides (no other selectors): the dispatcher can then check a command with
+    /// fixed key positions inline (<see cref="RespServerSession"/>'s QuickAllows) instead of through <see cref="AclChecker"/>.
     /// </summary>
     public bool HasOnlyRoot { get; private set; }
 
