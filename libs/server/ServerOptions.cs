@@ -1,3 +1,4 @@
+using System.Collections.Generic;
 using Garnet.networking;
 
 namespace Garnet.server;
@@ -58,6 +59,13 @@ public sealed class ServerOptions
     /// tier): nothing is evicted, and the data may exceed the memory budget. Needs <see cref="LogDir"/>.
     /// </summary>
     public bool StorageTier { get; set; }
+
+    /// <summary>
+    /// With the storage tier, the log kept in several directories instead of <see cref="LogDir"/>, fastest first (each
+    /// write goes to all of them, a read comes from the first that still holds the range); the last keeps everything
+    /// and also holds the object log. Null: one device under <see cref="LogDir"/>.
+    /// </summary>
+    public IReadOnlyList<LogTier>? LogTiers { get; set; }
 
     /// <summary>With the storage tier, reads copy what they find on the device to the tail of the log. Default off.</summary>
     public bool CopyReadsToTail { get; set; }

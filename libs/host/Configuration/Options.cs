@@ -39,6 +39,9 @@ public sealed class Options
     [Option('l', "logdir", HelpText = "Directory for the log files of the databases: with --storage-tier, where records that leave memory are kept (default: the current directory); without it, where read-only pages are written. (default: none)")]
     public string? LogDir { get; set; }
 
+    [Option("storage-tiers", HelpText = "With --storage-tier, keep the log in several directories instead of --logdir, fastest first: DIR:SIZE,...,DIR. Every write goes to all of them and a read comes from the first that still holds the record; a directory with a SIZE keeps only the newest SIZE bytes of the log (at least two --segment files), the last keeps everything and also holds the object log. (default: none)")]
+    public string? StorageTiers { get; set; }
+
     [Option("segment", HelpText = "Size of each log file with --storage-tier (a power of two, at least one page); compaction deletes whole files. (default: 1g)")]
     public string? SegmentSize { get; set; }
 

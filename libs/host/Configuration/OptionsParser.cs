@@ -120,9 +120,43 @@ public static class OptionsParser
         server.CopyReadsToTail = options.CopyReadsToTail;
         if (server.CopyReadsToTail && !server.StorageTier)
             throw new OptionsException("--copy-reads-to-tail copies what reads find on the disk of --storage-tier, which is off");
+        if (options.StorageTiers != null)
+            server.LogTiers = ParseLogTiers(options, server);
         bool compacts = server.CompactionFrequencySecs > 0 && server.CompactionType != Tsavorite.CompactionType.None;
         if (!server.StorageTier && (compacts || options.SegmentSize != null))
             throw new OptionsException("--segment and --compaction-freq with a --compaction-type work on the files of --storage-tier, which is off");
+    }
+
+    /// <summary>--storage-tiers: "DIR:SIZE,...,DIR", fastest first; every tier but the last may keep only its newest SIZE bytes.</summary>
+    private static List<LogTier> ParseLogTiers(Options options, ServerOptions server)
+    {
+        if (!server.StorageTier)
+            throw new OptionsException("--storage-tiers keeps the log files of --storage-tier, which is off");
+        if (EmptyToNull(options.LogDir) != null)
+            throw new OptionsException("--storage-tiers and --logdir both say where the log files go: give one of them");
+        var tiers = new List<LogTier>();
+        foreach (string part in options.StorageTiers!.Split(','))
+        {
+            string entry = part.Trim();
+            if (entry.Length == 0)
+                throw new OptionsException($"--storage-tiers: '{options.StorageTiers}' has an empty directory");
+            // A size follows the last ':' when what follows parses as one; otherwise the whole entry is the directory.
+            long capacity = -1;
+            int colon = entry.LastIndexOf(':');
+            if (colon > 0 && SizeParser.TryParse(entry[(colon + 1)..], out long bytes))
+            {
+                if (bytes < 2 * server.SegmentSize)
+                    throw new OptionsException($"--storage-tiers: {entry} keeps less than two --segment files of {SizeParser.Format(server.SegmentSize)}");
+                capacity = bytes;
+                entry = entry[..colon];
+            }
+            tiers.Add(new LogTier(entry, capacity));
+        }
+        if (tiers.Count < 2)
+            throw new OptionsException("--storage-tiers: give at least two directories (one directory is --logdir)");
+        if (tiers[^1].Capacity != -1)
+            throw new OptionsException($"--storage-tiers: the last directory ({tiers[^1].Directory}) keeps everything, so it takes no size");
+        return tiers;
     }
 
     private static OptionsParseResult FromErrors(ParserResult<Options> result, IEnumerable<Error> errors)
@@ -267,7 +301,7 @@ public static class OptionsParser
 
         server.LogDir = EmptyToNull(options.LogDir);
         server.StorageTier = options.EnableStorageTier;
-        if (server.StorageTier)
+        if (server.StorageTier && options.StorageTiers == null)
             server.LogDir ??= Directory.GetCurrentDirectory();
         ApplyStorageTierOptions(options, server);
         server.CheckpointDir = EmptyToNull(options.CheckpointDir);

@@ -45,12 +45,27 @@ public sealed class GarnetDatabase
     internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions)
     {
         Index = index;
-        if (options.StorageTier && options.LogDir == null)
-            throw new ArgumentException("The storage tier needs a log directory (LogDir).", nameof(options));
-        if (options.LogDir != null)
+        if (options.StorageTier && options.LogDir == null && options.LogTiers is not { Count: > 0 })
+            throw new ArgumentException("The storage tier needs a log directory (LogDir or LogTiers).", nameof(options));
+        string instance = Guid.NewGuid().ToString("N");
+        if (options.StorageTier && options.LogTiers is { Count: > 0 } tiers)
         {
-            string directory = Path.Combine(options.LogDir, $"db{index}", Guid.NewGuid().ToString("N"));
-            Directory.CreateDirectory(directory);
+            var devices = new IDevice[tiers.Count];
+            var capacities = new long[tiers.Count];
+            string directory = "";
+            for (int i = 0; i < tiers.Count; i++)
+            {
+                directory = DatabaseDirectory(tiers[i].Directory, index, instance);
+                devices[i] = new LocalFileDevice(Path.Combine(directory, "hlog"), options.SegmentSize, deleteOnClose: true);
+                capacities[i] = tiers[i].Capacity;
+            }
+            LogDevice = new TieredDevice(devices, capacities);
+            // The object log's entries are read for any record of the log, so it lives with the tier that keeps all.
+            ObjectLogDevice = new LocalFileDevice(Path.Combine(directory, "obj"), deleteOnClose: true);
+        }
+        else if (options.LogDir != null)
+        {
+            string directory = DatabaseDirectory(options.LogDir, index, instance);
             LogDevice = new LocalFileDevice(Path.Combine(directory, "hlog"), options.StorageTier ? options.SegmentSize : LocalFileDevice.DefaultSegmentSize,
                 deleteOnClose: true);
             ObjectLogDevice = new LocalFileDevice(Path.Combine(directory, "obj"), deleteOnClose: true);
@@ -73,6 +88,14 @@ public sealed class GarnetDatabase
         MainStore.ExternalMemorySize = () => Objects.HeapSize;
         MainStore.EvictionObserver = new DatabaseEvictionObserver(Objects, watchVersions);
         _tryRelease = TryRelease;
+    }
+
+    /// <summary>A directory of its own for this database's files under <paramref name="root"/>, created.</summary>
+    private static string DatabaseDirectory(string root, int index, string instance)
+    {
+        string directory = Path.Combine(root, $"db{index}", instance);
+        Directory.CreateDirectory(directory);
+        return directory;
     }
 
     /// <summary>The heap objects (lists, hashes, sets, sorted sets) that the store's object records refer to.</summary>

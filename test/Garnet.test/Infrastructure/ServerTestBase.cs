@@ -36,6 +36,13 @@ public abstract class ServerTestBase
             _directory = Path.Combine(Path.GetTempPath(), "garnet-test-" + Guid.NewGuid().ToString("N"));
             Directory.CreateDirectory(_directory);
         }
+        LogTier[]? tiers = null;
+        if (options.LogTierCapacities is { } capacities)
+        {
+            tiers = new LogTier[capacities.Length];
+            for (int i = 0; i < tiers.Length; i++)
+                tiers[i] = new LogTier(Path.Combine(_directory!, "tier" + i), capacities[i]);
+        }
         Server = new GarnetServer(new ServerOptions
         {
             Address = "127.0.0.1",
@@ -49,7 +56,8 @@ public abstract class ServerTestBase
             EnableDebugCommand = options.EnableDebugCommand,
             Password = options.Password,
             AclFile = options.AclFile,
-            LogDir = _directory,
+            LogDir = tiers == null ? _directory : null,
+            LogTiers = tiers,
             StorageTier = options.StorageTier,
             SegmentSize = options.SegmentSize,
             CopyReadsToTail = options.CopyReadsToTail,

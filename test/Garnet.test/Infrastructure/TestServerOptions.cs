@@ -24,6 +24,12 @@ public sealed record TestServerOptions
     /// <summary>With the storage tier, reads copy what they find on the device to the tail.</summary>
     public bool CopyReadsToTail { get; init; }
 
+    /// <summary>
+    /// With the storage tier, keep the log in one directory per entry (tier0, tier1, ... under the fixture's directory),
+    /// each keeping that many bytes (-1 all; the last must be -1), instead of one log directory.
+    /// </summary>
+    public long[]? LogTierCapacities { get; init; }
+
     /// <summary>Bytes of each log file with the storage tier.</summary>
     public long SegmentSize { get; init; } = 1L << 30;
 
