@@ -56,6 +56,9 @@ public sealed class GarnetServer : IDisposable
     /// <summary>The TCP port actually bound (useful with port 0).</summary>
     public int Port => ((IPEndPoint)_tcpServer.BoundEndPoint).Port;
 
+    /// <summary>What the epoll event loops of both listeners have done so far (all zero for other socket models).</summary>
+    public Garnet.networking.EventLoopCounters EventLoopCounters => _tcpServer.EventLoopCounters + (_unixServer?.EventLoopCounters ?? default);
+
     /// <summary>What the operator should know about how the server started (limits it lowered, exposure); filled by <see cref="Start"/>.</summary>
     public IReadOnlyList<string> StartWarnings => _startWarnings;
     private readonly List<string> _startWarnings = [];

@@ -4,9 +4,10 @@ namespace Garnet.networking;
 /// <param name="Cycles">Passes that handled at least one event.</param>
 /// <param name="EmptyPolls">Busy polls that found nothing to do (see <see cref="NetworkServerOptions.BusyPoll"/>).</param>
 /// <param name="Sleeps">Times a loop went to sleep until the next event.</param>
-public readonly record struct EventLoopCounters(long Cycles, long EmptyPolls, long Sleeps)
+/// <param name="HandOvers">Times a loop's thread handed the loop to another before waiting for a disk read.</param>
+public readonly record struct EventLoopCounters(long Cycles, long EmptyPolls, long Sleeps, long HandOvers)
 {
     /// <summary>Adds two sets of counters.</summary>
     public static EventLoopCounters operator +(EventLoopCounters a, EventLoopCounters b)
-        => new(a.Cycles + b.Cycles, a.EmptyPolls + b.EmptyPolls, a.Sleeps + b.Sleeps);
+        => new(a.Cycles + b.Cycles, a.EmptyPolls + b.EmptyPolls, a.Sleeps + b.Sleeps, a.HandOvers + b.HandOvers);
 }

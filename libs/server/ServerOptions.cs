@@ -67,6 +67,13 @@ public sealed class ServerOptions
     /// </summary>
     public IReadOnlyList<LogTier>? LogTiers { get; set; }
 
+    /// <summary>
+    /// Makes the device of a database's log (each tier's, with <see cref="LogTiers"/>) from its base path and segment
+    /// size, for embedders that keep the log elsewhere than in local files or watch its I/O; the device is disposed with
+    /// the database. Null: a <see cref="Tsavorite.LocalFileDevice"/> that deletes its files on close.
+    /// </summary>
+    public System.Func<string, long, Tsavorite.IDevice>? LogDeviceFactory { get; set; }
+
     /// <summary>With the storage tier, reads copy what they find on the device to the tail of the log. Default off.</summary>
     public bool CopyReadsToTail { get; set; }
 

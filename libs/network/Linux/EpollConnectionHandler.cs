@@ -41,6 +41,9 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
     /// <summary>The consumer asked to close; the connection closes as soon as the backlog has drained.</summary>
     private volatile bool _closeWhenSent;
 
+    /// <summary>Out of the epoll set while a thread that handed its loop over finishes this connection's batch.</summary>
+    private volatile bool _held;
+
     /// <param name="fd">The accepted descriptor (<see cref="NativeAcceptLoop"/>); the connection owns and closes it.</param>
     public EpollConnectionHandler(NetworkServer server, int fd, NetworkServerOptions options, EpollLoop loop, string localEndpoint, string remoteEndpoint)
         : base(server, socket: null, fd, options, localEndpoint, remoteEndpoint)
@@ -141,6 +144,50 @@ internal sealed unsafe class EpollConnectionHandler : ConnectionHandler
 
     /// <inheritdoc />
     public override void ReleaseOtherConnections() => _loop.HandOffOthers(this);
+
+    /// <summary>Gets whether a thread that handed its loop over is finishing this connection's batch.</summary>
+    internal bool IsHeld => _held;
+
+    /// <summary>
+    /// Takes the socket out of the loop's epoll set, so the loop's next leader does not dispatch it while this thread
+    /// finishes its batch (see EpollLoop.Leadership.cs); false if it is not watched (closing, or handed to another loop).
+    /// </summary>
+    internal bool Hold()
+    {
+        lock (_sendLock)
+        {
+            if (_transportClosed || !_registered)
+                return false;
+            LinuxSockets.Remove(_loop.EpollDescriptor, _fd);
+            _registered = false;
+            _held = true;
+            return true;
+        }
+    }
+
+    /// <summary>Puts the socket back in the epoll set after <see cref="Hold"/>, waiting to write if the batch left a backlog.</summary>
+    internal void Unhold()
+    {
+        lock (_sendLock)
+        {
+            if (!_held)
+                return;
+            _held = false;
+            if (_transportClosed)
+                return;
+            var interest = _waitingForWritable || _closeWhenSent ? LinuxSockets.EPOLLOUT : LinuxSockets.EPOLLIN;
+            try
+            {
+                LinuxSockets.Add(_loop.EpollDescriptor, _fd, interest, _token);
+                _registered = true;
+            }
+            catch (SocketException)
+            {
+                // The loop is stopping (its epoll set is being closed); the connection closes with it.
+                _ = LinuxSockets.Shutdown(_fd, SocketShutdown.Both);
+            }
+        }
+    }
 
     /// <summary>Closes the connection after an unexpected failure in the loop's handling of it.</summary>
     internal void CloseAfterLoopError(Exception e) => Close(CloseReason.ReceiveError, e);

@@ -15,7 +15,9 @@ namespace Garnet.networking.Linux;
 /// Interest is level-triggered, so a connection is read once per wake-up and the kernel reports it again while bytes
 /// remain: no read that ends in EAGAIN, and no re-arming. Connections live in a table owned by this thread; an event
 /// carries the slot and a generation, so an event for a connection closed earlier in the same batch is recognised and
-/// skipped. Connections join through a queue and an eventfd, so the table is only ever touched by this thread.
+/// skipped. Connections join through a queue and an eventfd, so only the thread leading the loop adds to the table;
+/// a thread that handed the loop over before a disk read (see EpollLoop.Leadership.cs) may still free a slot, under
+/// the table's lock.
 /// <para>
 /// With a busy-poll window the loop keeps polling, without sleeping, for that long after its last events. A client's
 /// request then finds the loop awake: the client's send only queues the event instead of also waking a sleeping thread
@@ -24,7 +26,7 @@ namespace Garnet.networking.Linux;
 /// An idle loop still sleeps, so the cost is at most one window of polling per burst of events.
 /// </para>
 /// </remarks>
-internal sealed unsafe class EpollLoop : IDisposable
+internal sealed unsafe partial class EpollLoop : IDisposable, Tsavorite.IBlockingReadObserver
 {
     private const int MaxEvents = 256;
     private const ulong WakeToken = ulong.MaxValue;
@@ -36,11 +38,12 @@ internal sealed unsafe class EpollLoop : IDisposable
     private readonly long _busyPollTicks;
     private readonly int _epoll;
     private readonly int _wakeFd;
-    private readonly Thread _thread;
+    private readonly int _receiveBufferSize;
     private readonly ConcurrentQueue<EpollConnectionHandler> _joining = new();
     private readonly List<EpollConnectionHandler?> _slots = [];
     private readonly List<uint> _generations = [];
     private readonly Stack<int> _freeSlots = new();
+    private readonly object _tableLock = new();
     private volatile bool _stopping;
 
     /// <summary>A consumer on this loop holds the thread for long (see <see cref="HandOffOthers"/>); new connections go elsewhere.</summary>
@@ -57,7 +60,7 @@ internal sealed unsafe class EpollLoop : IDisposable
     public EpollLoop(string name, Func<EpollLoop, EpollLoop> handOffTarget, TimeSpan busyPoll, int receiveBufferSize)
     {
         _handOffTarget = handOffTarget;
-        ReceiveBuffer = PinnedBuffer.Allocate(receiveBufferSize);
+        _receiveBufferSize = receiveBufferSize;
         _busyPollTicks = (long)(busyPoll.TotalSeconds * Stopwatch.Frequency);
         _epoll = LinuxSockets.CreateEpoll();
         try
@@ -70,26 +73,27 @@ internal sealed unsafe class EpollLoop : IDisposable
             LinuxSockets.CloseDescriptor(_epoll);
             throw;
         }
-        _thread = new Thread(Run) { IsBackground = true, Name = name };
-        _thread.Start();
+        _name = name;
+        StartThread();
     }
 
-    /// <summary>Gets the loop running on the calling thread, if any.</summary>
+    /// <summary>Gets the loop the calling thread leads (polls and dispatches for), if any.</summary>
     internal static EpollLoop? Current => t_current;
 
     internal int EpollDescriptor => _epoll;
 
     /// <summary>
     /// The buffer this loop's connections receive into when they hold no partial command (most receives): one per
-    /// thread instead of one per connection. Loop thread only; a connection never keeps it past its receive.
+    /// thread of the loop instead of one per connection (a thread that handed the loop over keeps its own while it
+    /// finishes its connection's batch). A connection never keeps it past its receive.
     /// </summary>
-    internal PinnedBuffer ReceiveBuffer { get; }
+    internal PinnedBuffer ReceiveBuffer => t_receiveBuffer ??= PinnedBuffer.Allocate(_receiveBufferSize);
 
     /// <summary>Gets whether a consumer on this loop is holding its thread for long.</summary>
     internal bool IsBusy => _busy;
 
     /// <summary>Gets what this loop has done so far; read from any thread.</summary>
-    internal EventLoopCounters Counters => new(Volatile.Read(ref _cycles), Volatile.Read(ref _emptyPolls), Volatile.Read(ref _sleeps));
+    internal EventLoopCounters Counters => new(Volatile.Read(ref _cycles), Volatile.Read(ref _emptyPolls), Volatile.Read(ref _sleeps), Volatile.Read(ref _handOvers));
 
     /// <summary>Hands a new connection to this loop; it is set up (consumer, interest) on the loop's thread.</summary>
     public void Adopt(EpollConnectionHandler connection)
@@ -109,24 +113,32 @@ internal sealed unsafe class EpollLoop : IDisposable
             return;
         _busy = true;
         var target = _handOffTarget(this);
-        for (var i = 0; i < _slots.Count; i++)
+        lock (_tableLock)
         {
-            if (_slots[i] is { } connection && connection != keep)
+            for (var i = 0; i < _slots.Count; i++)
             {
-                connection.Detach();
-                target.Adopt(connection);
+                // A connection held by a thread that handed the loop over is still being served by that thread.
+                if (_slots[i] is { IsHeld: false } connection && connection != keep)
+                {
+                    connection.Detach();
+                    target.Adopt(connection);
+                }
             }
         }
         while (_joining.TryDequeue(out var joining))
             target.Adopt(joining);
     }
 
-    /// <summary>Frees the slot of a connection that closed. Loop thread only.</summary>
+    /// <summary>Frees the slot of a connection that closed (on the loop's thread, or one that handed it over).</summary>
     internal void Forget(int slot)
     {
-        _slots[slot] = null;
-        _generations[slot]++;
-        _freeSlots.Push(slot);
+        lock (_tableLock)
+        {
+            _slots[slot] = null;
+            _generations[slot]++;
+            _freeSlots.Push(slot);
+            _connectionCount--;
+        }
     }
 
     /// <summary>
@@ -136,13 +148,16 @@ internal sealed unsafe class EpollLoop : IDisposable
     /// </summary>
     internal void CloseAllExcept(ConnectionHandler? except)
     {
-        for (var i = 0; i < _slots.Count; i++)
+        EpollConnectionHandler?[] slots;
+        lock (_tableLock)
+            slots = _slots.ToArray();
+        foreach (var connection in slots)
         {
-            if (_slots[i] is { } connection && connection != except)
+            if (connection is not null && connection != except)
                 connection.CloseForShutdown();
         }
-        while (_joining.TryDequeue(out var connection))
-            connection.CloseForShutdown();
+        while (_joining.TryDequeue(out var joining))
+            joining.CloseForShutdown();
     }
 
     /// <summary>Stops the loop once its current events are handled and waits for it unless called from the loop itself.</summary>
@@ -150,14 +165,19 @@ internal sealed unsafe class EpollLoop : IDisposable
     {
         _stopping = true;
         LinuxSockets.Signal(_wakeFd);
-        if (t_current != this)
-            _thread.Join();
+        ReleaseFollowers();
+        if (t_member != this)
+            JoinThreads();
     }
 
-    private void Run()
+    /// <summary>
+    /// Polls and dispatches until the loop stops or this thread hands the loop over before a disk read (then it returns
+    /// once its connection's batch is done, and the connection is watched again).
+    /// </summary>
+    private void Lead(byte* events)
     {
         t_current = this;
-        var events = (byte*)NativeMemory.Alloc((nuint)(MaxEvents * LinuxSockets.EventSize));
+        Tsavorite.BlockingReads.Observer = this;
         try
         {
             var pollUntil = 0L;
@@ -182,10 +202,20 @@ internal sealed unsafe class EpollLoop : IDisposable
                 {
                     if (LinuxSockets.Errno == LinuxSockets.EINTR)
                         continue;
+                    _stopping = true;
                     break;
                 }
                 for (var i = 0; i < count; i++)
+                {
                     Dispatch(LinuxSockets.EventData(events, i), LinuxSockets.EventMask(events, i));
+                    if (t_current != this)
+                    {
+                        // Handed over during that dispatch: the rest of these events are the new leader's (the interest
+                        // is level-triggered, so its next wait reports them again).
+                        FinishHeldConnection();
+                        return;
+                    }
+                }
                 Volatile.Write(ref _cycles, _cycles + 1);
                 if (_busyPollTicks > 0)
                     pollUntil = Stopwatch.GetTimestamp() + _busyPollTicks;
@@ -193,12 +223,20 @@ internal sealed unsafe class EpollLoop : IDisposable
         }
         finally
         {
-            // Normally empty by now; whatever is left (the connection whose consumer disposed the server) closes here.
-            CloseAllExcept(null);
-            NativeMemory.Free(events);
-            LinuxSockets.CloseDescriptor(_wakeFd);
-            LinuxSockets.CloseDescriptor(_epoll);
+            if (t_current == this)
+            {
+                t_current = null;
+                Tsavorite.BlockingReads.Observer = null;
+            }
         }
+    }
+
+    /// <summary>Closes what is left (normally nothing) and the descriptors: by the last of the loop's threads to end.</summary>
+    private void CleanUp()
+    {
+        CloseAllExcept(null);
+        LinuxSockets.CloseDescriptor(_wakeFd);
+        LinuxSockets.CloseDescriptor(_epoll);
     }
 
     private void Dispatch(ulong data, uint events)
@@ -214,6 +252,7 @@ internal sealed unsafe class EpollLoop : IDisposable
         var slot = (int)(uint)data;
         if ((uint)slot >= (uint)_slots.Count || _generations[slot] != (uint)(data >> 32) || _slots[slot] is not { } connection)
             return;
+        t_dispatching = connection;
         try
         {
             connection.OnEvents(events);
@@ -223,6 +262,7 @@ internal sealed unsafe class EpollLoop : IDisposable
             // Consumer failures are handled inside; anything else still ends only this connection, not the loop.
             connection.CloseAfterLoopError(e);
         }
+        t_dispatching = null;
         if (_busy)
             _busy = false;
     }
@@ -230,21 +270,27 @@ internal sealed unsafe class EpollLoop : IDisposable
     private void Join(EpollConnectionHandler connection)
     {
         int slot;
-        if (_freeSlots.Count > 0)
+        ulong token;
+        lock (_tableLock)
         {
-            slot = _freeSlots.Pop();
-            _slots[slot] = connection;
-        }
-        else
-        {
-            slot = _slots.Count;
-            _slots.Add(connection);
-            _generations.Add(0);
+            if (_freeSlots.Count > 0)
+            {
+                slot = _freeSlots.Pop();
+                _slots[slot] = connection;
+            }
+            else
+            {
+                slot = _slots.Count;
+                _slots.Add(connection);
+                _generations.Add(0);
+            }
+            _connectionCount++;
+            token = ((ulong)_generations[slot] << 32) | (uint)slot;
         }
         // A connection that fails to start closes itself, which frees the slot again.
         try
         {
-            connection.Start(this, slot, ((ulong)_generations[slot] << 32) | (uint)slot);
+            connection.Start(this, slot, token);
         }
         catch (Exception e)
         {

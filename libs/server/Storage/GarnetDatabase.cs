@@ -56,7 +56,7 @@ public sealed class GarnetDatabase
             for (int i = 0; i < tiers.Count; i++)
             {
                 directory = DatabaseDirectory(tiers[i].Directory, index, instance);
-                devices[i] = new LocalFileDevice(Path.Combine(directory, "hlog"), options.SegmentSize, deleteOnClose: true);
+                devices[i] = CreateLogDevice(options, Path.Combine(directory, "hlog"), options.SegmentSize);
                 capacities[i] = tiers[i].Capacity;
             }
             LogDevice = new TieredDevice(devices, capacities);
@@ -66,8 +66,7 @@ public sealed class GarnetDatabase
         else if (options.LogDir != null)
         {
             string directory = DatabaseDirectory(options.LogDir, index, instance);
-            LogDevice = new LocalFileDevice(Path.Combine(directory, "hlog"), options.StorageTier ? options.SegmentSize : LocalFileDevice.DefaultSegmentSize,
-                deleteOnClose: true);
+            LogDevice = CreateLogDevice(options, Path.Combine(directory, "hlog"), options.StorageTier ? options.SegmentSize : LocalFileDevice.DefaultSegmentSize);
             ObjectLogDevice = new LocalFileDevice(Path.Combine(directory, "obj"), deleteOnClose: true);
         }
         MainStore = new TsavoriteKV(new KVSettings
@@ -89,6 +88,9 @@ public sealed class GarnetDatabase
         MainStore.EvictionObserver = new DatabaseEvictionObserver(Objects, watchVersions);
         _tryRelease = TryRelease;
     }
+
+    private static IDevice CreateLogDevice(ServerOptions options, string basePath, long segmentSize)
+        => options.LogDeviceFactory?.Invoke(basePath, segmentSize) ?? new LocalFileDevice(basePath, segmentSize, deleteOnClose: true);
 
     /// <summary>A directory of its own for this database's files under <paramref name="root"/>, created.</summary>
     private static string DatabaseDirectory(string root, int index, string instance)

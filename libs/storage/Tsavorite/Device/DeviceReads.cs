@@ -28,6 +28,7 @@ public static unsafe class DeviceReads
         byte* buffer = (byte*)NativeMemory.AlignedAlloc(length, (nuint)Math.Max(sector, 8));
         try
         {
+            BlockingReads.Announce();
             uint error = device.Read((ulong)start, new Span<byte>(buffer, (int)length));
             if (error != 0)
                 throw new TsavoriteException($"Reading {destination.Length} bytes at device address {address} of {device.Name} failed with error {error}.");

@@ -140,6 +140,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
             long end = Math.Min(pageEnd, Alignment.RoundUp(address + want, sector));
             int length = (int)(end - start);
             EnsureCapacity(length);
+            BlockingReads.Announce();
             uint error = log.Device.Read((ulong)start, new Span<byte>(_buffer, length));
             if (error != 0)
                 return error;

@@ -111,6 +111,7 @@ public sealed unsafe partial class TsavoriteKV
     private void ReadChunk(DeviceScanState state, long from, long to, long address)
     {
         state.Ensure((int)(to - from));
+        BlockingReads.Announce();
         uint error = Log.Device.Read((ulong)from, new Span<byte>(state.Chunk, (int)(to - from)));
         if (error == 0)
             return;

@@ -1,0 +1,200 @@
+using System;
+using System.Globalization;
+using System.IO;
+using System.Text;
+using System.Threading;
+using Garnet.networking;
+using Garnet.server;
+using NUnit.Framework;
+using Tsavorite;
+
+namespace Garnet.test.Storage;
+
+/// <summary>
+/// A client whose command waits for the disk holds up only itself: with one event loop, while a GET of a key on the
+/// device is stuck in the device (a gate the test holds shut), other clients of that loop are served, and the stuck
+/// client gets its replies, in order, once the read completes.
+/// </summary>
+[TestFixture]
+public sealed class DiskReadHandOverTests
+{
+    private const long Memory = 4L << 20;
+
+    private GarnetServer _server = null!;
+    private string _directory = null!;
+    private GatedDevice? _device;
+
+    [SetUp]
+    public void StartServer()
+    {
+        _directory = Path.Combine(Path.GetTempPath(), "garnet-test-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(_directory);
+        _server = new GarnetServer(new ServerOptions
+        {
+            Address = "127.0.0.1",
+            Port = 0,
+            MemorySize = Memory,
+            PageSize = 16L << 10,
+            MaxMemory = Memory,
+            Databases = 1,
+            StorageTier = true,
+            LogDir = _directory,
+            EventLoops = 1,
+            SocketIo = SocketIoModel.Epoll,
+            LogDeviceFactory = (path, segment) => _device = new GatedDevice(new LocalFileDevice(path, segment, deleteOnClose: true)),
+        });
+        _server.Start();
+    }
+
+    [TearDown]
+    public void StopServer()
+    {
+        _device?.Open();
+        _server.Dispose();
+        Directory.Delete(_directory, recursive: true);
+    }
+
+    private static string Value(int key) => key.ToString(CultureInfo.InvariantCulture) + new string('v', 300);
+
+    /// <summary>Writes keys until four times the memory went by, so the first ones are on the device.</summary>
+    private static int Fill(RawClient client)
+    {
+        int keys = 0;
+        for (long written = 0; written < 4 * Memory; written += 200 * 340)
+        {
+            var batch = new StringBuilder();
+            for (int i = 0; i < 200; i++, keys++)
+                batch.Append(RawClient.Encode("SET", "key:" + keys.ToString(CultureInfo.InvariantCulture), Value(keys)));
+            client.SendRaw(batch.ToString());
+            for (int i = 0; i < 200; i++)
+                Assert.That(client.ReadReply(), Is.EqualTo("+OK\r\n"));
+        }
+        return keys;
+    }
+
+    private static string Bulk(string value) => $"${value.Length}\r\n{value}\r\n";
+
+    [Test]
+    public void OtherClientsOfTheLoopAreServedWhileOneWaitsForTheDisk()
+    {
+        using var stuck = new RawClient(_server.Port);
+        using var other = new RawClient(_server.Port);
+        int keys = Fill(stuck);
+        var device = _device!;
+        long handOversBefore = _server.EventLoopCounters.HandOvers;
+
+        device.Close();
+        // A pipeline: the on-device key first, then a key in memory; the replies must come in this order.
+        stuck.SendRaw(RawClient.Encode("GET", "key:0") + RawClient.Encode("GET", "key:" + (keys - 1).ToString(CultureInfo.InvariantCulture)));
+        Assert.That(device.WaitForAReader(TimeSpan.FromSeconds(30)), Is.True, "the GET reached the device");
+
+        // The loop's only other thread of work is this client: it is served while the read waits.
+        Assert.That(other.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+        Assert.That(other.Execute("GET", "key:" + (keys - 2).ToString(CultureInfo.InvariantCulture)), Is.EqualTo(Bulk(Value(keys - 2))));
+        Assert.That(other.Execute("SET", "fresh", "1"), Is.EqualTo("+OK\r\n"));
+        Assert.That(_server.EventLoopCounters.HandOvers, Is.GreaterThan(handOversBefore));
+
+        device.Open();
+        Assert.That(stuck.ReadReply(), Is.EqualTo(Bulk(Value(0))));
+        Assert.That(stuck.ReadReply(), Is.EqualTo(Bulk(Value(keys - 1))));
+        // Both connections go on as usual, the stuck one back on the loop.
+        Assert.That(stuck.Execute("GET", "key:1"), Is.EqualTo(Bulk(Value(1))));
+        Assert.That(stuck.Execute("GET", "fresh"), Is.EqualTo(Bulk("1")));
+        Assert.That(other.Execute("GET", "key:2"), Is.EqualTo(Bulk(Value(2))));
+    }
+
+    [Test]
+    public void ManyClientsReadingTheDiskAtOnceAllGetTheirValuesInOrder()
+    {
+        int keys;
+        using (var setup = new RawClient(_server.Port))
+            keys = Fill(setup);
+        var clients = new Thread[8];
+        var failures = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        for (int c = 0; c < clients.Length; c++)
+        {
+            int self = c;
+            clients[c] = new Thread(() =>
+            {
+                try
+                {
+                    using var client = new RawClient(_server.Port);
+                    var random = new Random(self);
+                    for (int round = 0; round < 40; round++)
+                    {
+                        var picked = new int[20];
+                        var batch = new StringBuilder();
+                        for (int i = 0; i < picked.Length; i++)
+                        {
+                            picked[i] = random.Next(keys);
+                            batch.Append(RawClient.Encode("GET", "key:" + picked[i].ToString(CultureInfo.InvariantCulture)));
+                        }
+                        client.SendRaw(batch.ToString());
+                        foreach (int key in picked)
+                        {
+                            string reply = client.ReadReply();
+                            if (reply != Bulk(Value(key)))
+                                failures.Enqueue($"client {self}: key:{key} got {reply[..Math.Min(40, reply.Length)]}");
+                        }
+                    }
+                }
+                catch (Exception e)
+                {
+                    failures.Enqueue($"client {self}: {e.Message}");
+                }
+            });
+            clients[c].Start();
+        }
+        foreach (var thread in clients)
+            thread.Join();
+        Assert.That(failures, Is.Empty);
+        Assert.That(_server.EventLoopCounters.HandOvers, Is.GreaterThan(0), "reads of the device handed the loop over");
+    }
+
+    /// <summary>A device whose blocking reads wait while the test keeps its gate shut.</summary>
+    private sealed class GatedDevice(IDevice inner) : IDevice
+    {
+        private readonly ManualResetEventSlim _open = new(true);
+        private readonly SemaphoreSlim _readers = new(0);
+
+        public void Close() => _open.Reset();
+
+        public void Open() => _open.Set();
+
+        public bool WaitForAReader(TimeSpan timeout) => _readers.Wait(timeout);
+
+        public string Name => "gated(" + inner.Name + ")";
+
+        public uint SectorSize => inner.SectorSize;
+
+        public long SegmentSize => inner.SegmentSize;
+
+        public void WriteAsync(IntPtr source, ulong destinationAddress, uint length, DeviceIOCompletionCallback callback, object? context)
+            => inner.WriteAsync(source, destinationAddress, length, callback, context);
+
+        public void ReadAsync(ulong sourceAddress, IntPtr destination, uint length, DeviceIOCompletionCallback callback, object? context)
+            => inner.ReadAsync(sourceAddress, destination, length, callback, context);
+
+        public uint Read(ulong sourceAddress, Span<byte> destination)
+        {
+            if (!_open.IsSet)
+            {
+                _readers.Release();
+                // Only a guard against a hung test: the test opens the gate.
+                _open.Wait(TimeSpan.FromSeconds(60));
+            }
+            return inner.Read(sourceAddress, destination);
+        }
+
+        public void TruncateUntilAddress(long address) => inner.TruncateUntilAddress(address);
+
+        public void WaitForPendingWrites() => inner.WaitForPendingWrites();
+
+        public void Dispose()
+        {
+            inner.Dispose();
+            _open.Dispose();
+            _readers.Dispose();
+        }
+    }
+}
