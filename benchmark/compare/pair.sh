@@ -8,7 +8,8 @@
 #
 # SERVER_X, SERVER_Y: paths to GarnetServer executables (e.g. this checkout's and a worktree's at an
 # older commit), or redis-server. WARMUP=S (default 4) sets the unmeasured warm-up before each run;
-# X_ARGS / Y_ARGS add server options (e.g. X_ARGS="--auth ACL --acl-file users.acl"). Prints each round's ops/s and ratio X/Y, then the median ratio.
+# X_ARGS / Y_ARGS add server options (e.g. X_ARGS="--auth ACL --acl-file users.acl"); CLIENTS (2), BATCH (64),
+# DBSIZE (1024) and VALUELENGTH (8) change the load. Prints each round's ops/s and ratio X/Y, then the median ratio.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -35,8 +36,8 @@ start_server() { # bin port extra-args
 wait_port() { for _ in $(seq 1 200); do (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null && return 0; sleep 0.05; done; return 1; }
 
 bench() { # port out
-    taskset -c 1 "$RESPBENCH" --port "$1" --op "$OP" --threads 1 --clients 2 --batchsize 64 --dbsize 1024 \
-        --keylength 8 --valuelength 8 --runtime "$RUNTIME" "${EXTRA[@]}" > "$2" 2>&1
+    taskset -c 1 "$RESPBENCH" --port "$1" --op "$OP" --threads 1 --clients "${CLIENTS:-2}" --batchsize "${BATCH:-64}" \
+        --dbsize "${DBSIZE:-1024}" --keylength 8 --valuelength "${VALUELENGTH:-8}" --runtime "$RUNTIME" "${EXTRA[@]}" > "$2" 2>&1
 }
 
 ops() { grep -o 'ops/s=[0-9]*' "$1" | tail -1 | cut -d= -f2; }

@@ -11,9 +11,10 @@ using Tsavorite;
 namespace Garnet.test.Storage;
 
 /// <summary>
-/// A client whose command waits for the disk holds up only itself: with one event loop, while a GET of a key on the
+/// A client whose command waits for a slow disk holds up only itself: with one event loop, while a GET of a key on the
 /// device is stuck in the device (a gate the test holds shut), other clients of that loop are served, and the stuck
-/// client gets its replies, in order, once the read completes.
+/// client gets its replies, in order, once the read completes. The loop hands over only once it has seen that reads
+/// are slow (page-cache reads are cheaper than a hand-over), so the tests make the device's reads slow first.
 /// </summary>
 [TestFixture]
 public sealed class DiskReadHandOverTests
@@ -83,6 +84,11 @@ public sealed class DiskReadHandOverTests
         var device = _device!;
         long handOversBefore = _server.EventLoopCounters.HandOvers;
 
+        // A slow read first, as from a disk rather than the page cache: the loop hands over only for slow reads.
+        device.ReadDelay = TimeSpan.FromMilliseconds(2);
+        Assert.That(other.Execute("GET", "key:5"), Is.EqualTo(Bulk(Value(5))));
+        device.ReadDelay = TimeSpan.Zero;
+
         device.Close();
         // A pipeline: the on-device key first, then a key in memory; the replies must come in this order.
         stuck.SendRaw(RawClient.Encode("GET", "key:0") + RawClient.Encode("GET", "key:" + (keys - 1).ToString(CultureInfo.InvariantCulture)));
@@ -109,6 +115,8 @@ public sealed class DiskReadHandOverTests
         int keys;
         using (var setup = new RawClient(_server.Port))
             keys = Fill(setup);
+        // Reads as slow as a disk's, so that the loop hands over for them.
+        _device!.ReadDelay = TimeSpan.FromMilliseconds(0.2);
         var clients = new Thread[8];
         var failures = new System.Collections.Concurrent.ConcurrentQueue<string>();
         for (int c = 0; c < clients.Length; c++)
@@ -157,6 +165,9 @@ public sealed class DiskReadHandOverTests
         private readonly ManualResetEventSlim _open = new(true);
         private readonly SemaphoreSlim _readers = new(0);
 
+        /// <summary>How long each read takes at least.</summary>
+        public TimeSpan ReadDelay { get; set; }
+
         public void Close() => _open.Reset();
 
         public void Open() => _open.Set();
@@ -182,6 +193,12 @@ public sealed class DiskReadHandOverTests
                 _readers.Release();
                 // Only a guard against a hung test: the test opens the gate.
                 _open.Wait(TimeSpan.FromSeconds(60));
+            }
+            if (ReadDelay > TimeSpan.Zero)
+            {
+                var until = System.Diagnostics.Stopwatch.GetTimestamp() + (long)(ReadDelay.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
+                while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
+                    Thread.Sleep(0);
             }
             return inner.Read(sourceAddress, destination);
         }

@@ -28,8 +28,9 @@ public static unsafe class DeviceReads
         byte* buffer = (byte*)NativeMemory.AlignedAlloc(length, (nuint)Math.Max(sector, 8));
         try
         {
-            BlockingReads.Announce();
-            uint error = device.Read((ulong)start, new Span<byte>(buffer, (int)length));
+            uint error;
+            using (BlockingReads.Begin())
+                error = device.Read((ulong)start, new Span<byte>(buffer, (int)length));
             if (error != 0)
                 throw new TsavoriteException($"Reading {destination.Length} bytes at device address {address} of {device.Name} failed with error {error}.");
             new ReadOnlySpan<byte>(buffer + (address - start), destination.Length).CopyTo(destination);

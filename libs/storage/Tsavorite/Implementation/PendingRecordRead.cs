@@ -140,8 +140,9 @@ internal sealed unsafe class PendingRecordRead : IDisposable
             long end = Math.Min(pageEnd, Alignment.RoundUp(address + want, sector));
             int length = (int)(end - start);
             EnsureCapacity(length);
-            BlockingReads.Announce();
-            uint error = log.Device.Read((ulong)start, new Span<byte>(_buffer, length));
+            uint error;
+            using (BlockingReads.Begin())
+                error = log.Device.Read((ulong)start, new Span<byte>(_buffer, length));
             if (error != 0)
                 return error;
             int room = (int)(end - address);

@@ -111,8 +111,9 @@ public sealed unsafe partial class TsavoriteKV
     private void ReadChunk(DeviceScanState state, long from, long to, long address)
     {
         state.Ensure((int)(to - from));
-        BlockingReads.Announce();
-        uint error = Log.Device.Read((ulong)from, new Span<byte>(state.Chunk, (int)(to - from)));
+        uint error;
+        using (BlockingReads.Begin())
+            error = Log.Device.Read((ulong)from, new Span<byte>(state.Chunk, (int)(to - from)));
         if (error == 0)
             return;
         CountDeviceReadError();
