@@ -6,6 +6,8 @@ namespace Tsavorite;
 /// Upsert: write a key's value blindly. A live record in the mutable region is overwritten in place
 /// (InPlaceWriter); a deleted or expired one there is reused if the new value fits; otherwise a new
 /// record (InitialWriter) goes to reused space or the tail and is linked by a CAS on the hash entry.
+/// A key whose chain goes on on the device (the storage tier) is read back first (the operation reports itself
+/// pending, as Read does), so the write knows whether the key existed: for the key count and the Found status.
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
