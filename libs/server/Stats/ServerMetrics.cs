@@ -132,7 +132,7 @@ public static class ServerMetrics
         }
     }
 
-    /// <summary>INFO keyspace: each database holding keys, counted by scanning its log.</summary>
+    /// <summary>INFO keyspace: each database holding keys (see <see cref="KeyspaceCounts"/>).</summary>
     private static void CollectKeyspace(StoreWrapper server, IServerMetricsWriter writer)
     {
         for (int i = 0; i < server.DatabaseCount; i++)

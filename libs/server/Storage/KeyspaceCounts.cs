@@ -4,9 +4,11 @@ using Tsavorite;
 namespace Garnet.server;
 
 /// <summary>
-/// The live keys of one database, those with an expiration, and their remaining time to live (INFO keyspace and the
-/// metrics endpoint), counted by scanning its log. The caller must not be epoch-protected: a thread protected on one
-/// store while waiting for another store's epoch could deadlock with a thread doing the opposite.
+/// The keys of one database, those with an expiration, and their remaining time to live (INFO keyspace and the
+/// metrics endpoint). The key count is the engine's (<see cref="TsavoriteKV.KeyCount"/>, expired keys not reclaimed
+/// yet included, as Redis counts them); the expirations are counted by scanning the log, skipped when no record
+/// carries one. The caller must not be epoch-protected: a thread protected on one store while waiting for another
+/// store's epoch could deadlock with a thread doing the opposite.
 /// </summary>
 internal struct KeyspaceCounts : IScanFunctions
 {
@@ -18,21 +20,32 @@ internal struct KeyspaceCounts : IScanFunctions
     /// <summary>The average remaining time to live of the keys that expire, in milliseconds (0 when none does).</summary>
     public readonly long AverageTtlMilliseconds => Expires == 0 ? 0 : TtlMillisecondsTotal / Expires;
 
+    /// <summary>The key count of database <paramref name="index"/> (0 if it was never written): O(1), no scan.</summary>
+    public static long KeysOf(StoreWrapper server, int index)
+    {
+        var database = server.PeekDatabase(index);
+        return database == null ? 0 : database.MainStore.KeyCount;
+    }
+
     /// <summary>Counts database <paramref name="index"/> of <paramref name="server"/> (none if it was never written).</summary>
     public static KeyspaceCounts Count(StoreWrapper server, int index)
     {
-        var counter = new KeyspaceCounts { NowTicks = Expiration.NowTicks };
         while (true)
         {
+            var counter = new KeyspaceCounts { NowTicks = Expiration.NowTicks };
             var database = server.PeekDatabase(index);
             if (database == null || database.NeverWritten)
+                return counter;
+            counter.Keys = database.MainStore.KeyCount;
+            if (counter.Keys == 0 || !database.MainStore.MayHoldExpirations)
                 return counter;
             using var session = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
             if (!database.TryEnter(session))
                 continue; // flushed meanwhile: count its replacement
             try
             {
-                session.Scan(ref counter);
+                // Expired keys not reclaimed yet are in keys=, so they are in expires= too (as in Redis).
+                session.Scan(ref counter, flags: ScanFlags.IncludeExpired);
             }
             finally
             {
@@ -42,9 +55,9 @@ internal struct KeyspaceCounts : IScanFunctions
         }
     }
 
+    /// <summary>A live key the scan reports: counted if it has an expiration (the key count is the engine's).</summary>
     public bool OnRecord(in LogRecord record, long address)
     {
-        Keys++;
         long expiration = record.Expiration;
         if (expiration != 0)
         {

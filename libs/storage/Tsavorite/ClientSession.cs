@@ -14,12 +14,14 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     private TFunctions _functions;
     private readonly EpochProtection _protection;
     private readonly PendingRecordRead _disk = new();
+    private readonly KeyCountDelta _keys;
 
     internal ClientSession(TsavoriteKV store, TFunctions functions, EpochProtection? sharedProtection = null)
     {
         _store = store;
         _functions = functions;
         _protection = sharedProtection ?? new EpochProtection();
+        _keys = store.NewKeyCountDelta();
     }
 
     /// <summary>
@@ -148,11 +150,11 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
     public Status Upsert(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output)
     {
         if (_protection.Protected)
-            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output, Held);
+            return UpsertCompleting(key, value, ref input, ref output);
         _store.Epoch.Resume();
         try
         {
-            return _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output, Held);
+            return UpsertCompleting(key, value, ref input, ref output);
         }
         finally
         {
@@ -247,15 +249,30 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
         return status;
     }
 
-    private Status RMWCompleting(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, bool onlyIfIndexed)
+    private Status UpsertCompleting(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output)
     {
-        var status = _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed, _disk);
+        var status = _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output, Held, _disk, _keys);
         if (!status.IsPending)
             return status;
         do
         {
             FetchPending(key);
-            status = _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed, _disk);
+            status = _store.InternalUpsert<TInput, TOutput, TFunctions>(ref _functions, key, value, ref input, ref output, Held, _disk, _keys);
+        }
+        while (status.IsPending);
+        _disk.Clear();
+        return status;
+    }
+
+    private Status RMWCompleting(ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, bool onlyIfIndexed)
+    {
+        var status = _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed, _disk, _keys);
+        if (!status.IsPending)
+            return status;
+        do
+        {
+            FetchPending(key);
+            status = _store.InternalRMW<TInput, TOutput, TFunctions>(ref _functions, key, ref input, ref output, Held, onlyIfIndexed, _disk, _keys);
         }
         while (status.IsPending);
         _disk.Clear();
@@ -264,13 +281,13 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
 
     private Status DeleteCompleting(ReadOnlySpan<byte> key)
     {
-        var status = _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held, _disk);
+        var status = _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held, _disk, _keys);
         if (!status.IsPending)
             return status;
         do
         {
             FetchPending(key);
-            status = _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held, _disk);
+            status = _store.InternalDelete<TInput, TOutput, TFunctions>(ref _functions, key, Held, _disk, _keys);
         }
         while (status.IsPending);
         _disk.Clear();
@@ -320,6 +337,7 @@ public sealed class ClientSession<TInput, TOutput, TFunctions> : IDisposable
         if (_protection.Protected)
             EndUnsafe();
         _disk.Dispose();
+        _store.ReleaseKeyCountDelta(_keys);
     }
 }
 

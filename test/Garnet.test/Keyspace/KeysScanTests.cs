@@ -4,7 +4,7 @@ using NUnit.Framework;
 
 namespace Garnet.test.Keyspace;
 
-/// <summary>KEYS, SCAN, RANDOMKEY and DBSIZE.</summary>
+/// <summary>KEYS, SCAN and RANDOMKEY (DBSIZE: DbSizeTests).</summary>
 public class KeysScanTests : ServerTestBase
 {
     private static void SetMany(RawClient client, string prefix, int count)
@@ -276,20 +276,5 @@ public class KeysScanTests : ServerTestBase
         System.Threading.Thread.Sleep(20);
         Assert.That(client.Execute("RANDOMKEY"), Is.EqualTo("$-1\r\n"));
         Assert.That(client.Execute("RANDOMKEY", "x"), Is.EqualTo(Resp.WrongArity("randomkey")));
-    }
-
-    [Test]
-    public void DbSizeCountsLiveKeys()
-    {
-        using var client = ConnectRaw();
-        Assert.That(client.Execute("DBSIZE"), Is.EqualTo(":0\r\n"));
-        SetMany(client, "k", 100);
-        Assert.That(client.Execute("DBSIZE"), Is.EqualTo(":100\r\n"));
-        client.Execute("SET", "k1", "rewritten with a much longer value than before");
-        client.Execute("DEL", "k2");
-        client.Execute("PEXPIRE", "k3", "1");
-        System.Threading.Thread.Sleep(20);
-        Assert.That(client.Execute("DBSIZE"), Is.EqualTo(":98\r\n"));
-        Assert.That(client.Execute("DBSIZE", "x"), Is.EqualTo(Resp.WrongArity("dbsize")));
     }
 }

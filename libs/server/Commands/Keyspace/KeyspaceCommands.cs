@@ -7,7 +7,7 @@ namespace Garnet.server;
 
 /// <summary>
 /// The keyspace commands: deleting and probing keys, expirations (ExpireCommands.cs), renaming and
-/// copying (RenameCommands.cs), iteration (ScanCommands.cs), DUMP and RESTORE
+/// copying (RenameCommands.cs), iteration (ScanCommands.cs), DBSIZE, DUMP and RESTORE
 /// (DumpRestoreCommands.cs), OBJECT (ObjectCommand.cs) and flushing.
 /// </summary>
 public sealed unsafe partial class RespServerSession
@@ -46,6 +46,12 @@ public sealed unsafe partial class RespServerSession
             default: throw new InvalidOperationException($"{command} is not a keyspace command.");
         }
     }
+
+    /// <summary>
+    /// DBSIZE: the database's key count, kept by the engine as keys come and go (O(1), no walk of the log). As in
+    /// Redis, keys that expired but were not reclaimed yet (by a lazy or active expiry) are counted.
+    /// </summary>
+    private void DbSize() => _writer.WriteInteger(Store.Store.KeyCount);
 
     /// <summary>Reads <paramref name="key"/> for a keyspace <paramref name="command"/> (see ReadLogic); values land in the output buffer.</summary>
     private Status ReadKey(ReadOnlySpan<byte> key, RespCommand command, ref StringOutput output)

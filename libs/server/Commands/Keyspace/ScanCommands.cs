@@ -5,7 +5,7 @@ using Tsavorite;
 namespace Garnet.server;
 
 /// <summary>
-/// KEYS, SCAN, RANDOMKEY and DBSIZE: walks of the database's log (see the engine's Scan). Keys are
+/// KEYS, SCAN and RANDOMKEY: walks of the database's log (see the engine's Scan). Keys are
 /// copied into a session-owned <see cref="KeyBuffer"/> during the walk and replied afterwards.
 /// </summary>
 /// <remarks>
@@ -139,14 +139,6 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteBulk(Output.Span);
     }
 
-    /// <summary>DBSIZE: the number of live keys.</summary>
-    private void DbSize()
-    {
-        var count = new KeyCount();
-        Store.Scan(ref count);
-        _writer.WriteInteger(count.Count);
-    }
-
     /// <summary>Collects the keys that match a pattern and type, stopping after a number of live records.</summary>
     private struct KeyScan : IScanFunctions
     {
@@ -223,17 +215,6 @@ public sealed unsafe partial class RespServerSession
             if (Random.Shared.Next(Seen) == 0)
                 _chosen.Set(record.Key);
             return Seen < _limit;
-        }
-    }
-
-    private struct KeyCount : IScanFunctions
-    {
-        public long Count;
-
-        public bool OnRecord(in LogRecord record, long address)
-        {
-            Count++;
-            return true;
         }
     }
 }

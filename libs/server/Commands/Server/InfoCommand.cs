@@ -224,8 +224,8 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// "dbN:keys=..,expires=..,avg_ttl=.." for every database holding keys, counted by scanning its
-    /// log outside this session's epoch protection (see <see cref="KeyspaceCounts"/>).
+    /// "dbN:keys=..,expires=..,avg_ttl=.." for every database holding keys: keys= is the engine's count, expires= and
+    /// avg_ttl are counted by scanning the log outside this session's epoch protection (see <see cref="KeyspaceCounts"/>).
     /// </summary>
     private void AppendKeyspace(InfoBuilder info)
     {

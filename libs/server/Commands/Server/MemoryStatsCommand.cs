@@ -119,23 +119,12 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteVerbatim(Encoding.UTF8.GetBytes(MemoryDiagnosis.Diagnose(report)));
     }
 
-    /// <summary>
-    /// Live keys per database of <paramref name="report"/>, by log scans; they run outside this session's epoch
-    /// protection, as INFO keyspace's do.
-    /// </summary>
+    /// <summary>Keys per database of <paramref name="report"/>: the engine's counts, no scan.</summary>
     private long[] CountKeysOf(MemoryReport report)
     {
         var keys = new long[report.Databases.Count];
-        EndBatch();
-        try
-        {
-            for (int i = 0; i < keys.Length; i++)
-                keys[i] = KeyspaceCounts.Count(_server, report.Databases[i].Index).Keys;
-        }
-        finally
-        {
-            BeginBatch();
-        }
+        for (int i = 0; i < keys.Length; i++)
+            keys[i] = KeyspaceCounts.KeysOf(_server, report.Databases[i].Index);
         return keys;
     }
 

@@ -6,7 +6,11 @@ public enum CompactionType
     /// <summary>No compaction.</summary>
     None,
 
-    /// <summary>The range is dropped with whatever it holds (for a cache whose oldest data may go).</summary>
+    /// <summary>
+    /// The range is dropped with whatever it holds (for a cache whose oldest data may go). The keys whose newest
+    /// record is in it are deleted (a tombstone each, found by looking them up as <see cref="Lookup"/> does), so that
+    /// the key count stays exact.
+    /// </summary>
     Shift,
 
     /// <summary>

@@ -14,17 +14,24 @@ namespace Tsavorite;
 /// A record is live when its key's chain, followed through memory and then the device, leads to it. Each copy is
 /// linked under the bucket's exclusive latch after checking that, so a write of the key meanwhile wins (its record
 /// is newer and found first), and readers see the old record or the copy. Copies are made with scans kept out (as
-/// the head mover does), so a scan never meets a key both before and after it moved. Deleted and expired records
-/// are left behind: everything older than them is in the compacted part too.
+/// the head mover does), so a scan never meets a key both before and after it moved. Deleted records are left behind:
+/// everything older than them is in the compacted part too. A key whose newest record is dropped with the range
+/// (expired, or any with <see cref="CompactionType.Shift"/>) gets a tombstone at the tail first, under the same latch,
+/// and leaves the key count (see <see cref="KeyCount"/>): a write of the key racing with the compaction then finds it
+/// absent, as it will be once the begin address moves, and counts it again.
 /// </remarks>
 public sealed unsafe partial class TsavoriteKV
 {
     private readonly object _compactionLock = new();
     private long _recordsCompacted;
     private long _compactions;
+    private long _keysDroppedByCompaction;
 
     /// <summary>Live records compaction copied to the tail so far.</summary>
     public long RecordsCompacted => Volatile.Read(ref _recordsCompacted);
+
+    /// <summary>Keys compaction deleted because their newest record was dropped with its range (expired, or by Shift).</summary>
+    public long KeysDroppedByCompaction => Volatile.Read(ref _keysDroppedByCompaction);
 
     /// <summary>Compactions that moved the begin address.</summary>
     public long Compactions => Volatile.Read(ref _compactions);
@@ -52,7 +59,7 @@ public sealed unsafe partial class TsavoriteKV
                 Epoch.Resume();
             try
             {
-                if (type != CompactionType.Shift && !CopyLiveRecords(begin, untilAddress, type, shouldStop))
+                if (!CopyLiveRecords(begin, untilAddress, type, shouldStop))
                     return Log.BeginAddress;
             }
             finally
@@ -66,13 +73,16 @@ public sealed unsafe partial class TsavoriteKV
         }
     }
 
-    /// <summary>Copies the live records of [<paramref name="from"/>, <paramref name="until"/>) to the tail; false if stopped.</summary>
+    /// <summary>
+    /// Copies the live records of [<paramref name="from"/>, <paramref name="until"/>) to the tail, or with
+    /// <see cref="CompactionType.Shift"/> deletes their keys; false if stopped.
+    /// </summary>
     private bool CopyLiveRecords(long from, long until, CompactionType type, Func<bool>? shouldStop)
     {
         using var chain = new PendingRecordRead();
         using var walker = new DeviceRecordWalker(Log);
         HashSet<string>? rewritten = type == CompactionType.Scan ? KeysWrittenSince(until) : null;
-        var copier = new CompactionCopier(this, chain, rewritten, shouldStop);
+        var copier = new CompactionCopier(this, chain, rewritten, type == CompactionType.Shift, shouldStop);
         return walker.ForEach(from, until, ref copier);
     }
 
@@ -135,8 +145,11 @@ public sealed unsafe partial class TsavoriteKV
         }
     }
 
-    /// <summary>Copies one record of the compacted part to the tail if it is live.</summary>
-    private struct CompactionCopier(TsavoriteKV store, PendingRecordRead chain, HashSet<string>? rewritten, Func<bool>? shouldStop) : IRecordVisitor
+    /// <summary>
+    /// Copies one record of the compacted part to the tail if it is its key's newest and live; deletes the key when
+    /// that record is expired, or when everything in the part is dropped (<paramref name="dropAll"/>).
+    /// </summary>
+    private struct CompactionCopier(TsavoriteKV store, PendingRecordRead chain, HashSet<string>? rewritten, bool dropAll, Func<bool>? shouldStop) : IRecordVisitor
     {
         private int _sinceRefresh;
 
@@ -150,20 +163,21 @@ public sealed unsafe partial class TsavoriteKV
                     return false;
             }
             var info = record.Info;
-            if (!info.Valid || info.Abandoned || info.Tombstone || IsExpired(in record))
+            if (!info.Valid || info.Abandoned || info.Tombstone)
                 return true;
             if (rewritten != null && rewritten.Contains(KeyText(record.Key)))
                 return true;
-            store.CopyIfLive(in record, address, chain);
+            store.CopyIfLive(in record, address, chain, drop: dropAll || IsExpired(in record));
             return true;
         }
     }
 
     /// <summary>
     /// Copies the record at device address <paramref name="address"/> (a copy of it is <paramref name="record"/>) to
-    /// the tail if its key's chain leads to it, under the bucket's exclusive latch, with scans kept out. The caller is protected.
+    /// the tail if its key's chain leads to it, under the bucket's exclusive latch, with scans kept out; or, to
+    /// <paramref name="drop"/> it, links a tombstone in its place. The caller is protected.
     /// </summary>
-    private void CopyIfLive(in LogRecord record, long address, PendingRecordRead chain)
+    private void CopyIfLive(in LogRecord record, long address, PendingRecordRead chain, bool drop)
     {
         var key = record.Key;
         long hash = KeyHash.Hash(key);
@@ -180,7 +194,7 @@ public sealed unsafe partial class TsavoriteKV
             bool retry;
             try
             {
-                retry = TryCopyIfLive(key, hash, tag, address, chain);
+                retry = TryCopyIfLive(key, hash, tag, address, chain, drop);
             }
             finally
             {
@@ -194,7 +208,7 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     /// <summary>One attempt of <see cref="CopyIfLive"/>; true when it must be tried again (no room in the log yet).</summary>
-    private bool TryCopyIfLive(ReadOnlySpan<byte> key, long hash, int tag, long address, PendingRecordRead chain)
+    private bool TryCopyIfLive(ReadOnlySpan<byte> key, long hash, int tag, long address, PendingRecordRead chain, bool drop)
     {
         var bucket = Index.Locate(hash);
         while (!bucket.TryLatchExclusive(Epoch))
@@ -220,6 +234,11 @@ public sealed unsafe partial class TsavoriteKV
             {
                 chain.Clear();
                 return false;
+            }
+            if (drop)
+            {
+                chain.Clear();
+                return !TryLinkCompactionTombstone(key, entry, tag, entryAddress);
             }
             var source = chain.Record;
             int size = source.UsedSize;
@@ -254,6 +273,27 @@ public sealed unsafe partial class TsavoriteKV
         {
             HashBucket.ReleaseExclusive(bucket.Pointer);
         }
+    }
+
+    /// <summary>
+    /// Deletes a key whose newest record compaction drops: a tombstone at the tail over its chain, with the bucket's
+    /// exclusive latch held by the caller. False when there is no room yet (the head mover makes it).
+    /// </summary>
+    private bool TryLinkCompactionTombstone(ReadOnlySpan<byte> key, long* entry, int tag, long entryAddress)
+    {
+        var fields = new RecordFieldInfo(0);
+        int size = RecordLayout.AllocatedSize(key.Length, in fields);
+        if (Log.TryAllocate(size, out long newAddress, AllocationClass.Reserve) != AllocationStatus.Success)
+            return false;
+        var tombstone = Log.GetRecord(newAddress);
+        tombstone.Initialize(key, in fields, size, entryAddress);
+        tombstone.Access = NewAccessWord();
+        tombstone.Info.Tombstone = true;
+        if (!TryLink(entry, tag, entryAddress, newAddress, ref tombstone))
+            return false;
+        CountKeysInBackground(-1);
+        Interlocked.Increment(ref _keysDroppedByCompaction);
+        return true;
     }
 
     /// <summary>Reads the records of a device range in chunks and hands each to a visitor.</summary>

@@ -462,6 +462,7 @@ public sealed unsafe partial class TsavoriteKV
         else
             Budget.CountExpired();
         record.Info.Tombstone = true;
+        CountKeysInBackground(-1); // the key's newest record: it is gone (see KeyCount)
         UnlinkDropped(entry, tag, entryAddress, address);
     }
 

@@ -9,7 +9,7 @@ namespace Tsavorite;
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalDelete<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, HeldLocks? held = null, PendingRecordRead? disk = null)
+    internal Status InternalDelete<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, HeldLocks? held, PendingRecordRead? disk, KeyCountDelta keys)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
@@ -32,7 +32,7 @@ public sealed unsafe partial class TsavoriteKV
                 long* entry = Index.FindTag(bucket.Pointer, tag);
                 outcome = entry == null
                     ? Done(new Status(Status.Basic.NotFound), out status)
-                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, held != null, disk, out status);
+                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, held != null, disk, keys, out status);
             }
             finally
             {
@@ -52,7 +52,7 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome DeleteLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag, bool holdsKeyLocks,
-        PendingRecordRead? disk, out Status status)
+        PendingRecordRead? disk, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
@@ -78,7 +78,7 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks,
-            out var deleteStatus);
+            keys, out var deleteStatus);
         if (outcome == OperationOutcome.Done && !deleteStatus.IsOutOfMemory)
             status = expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.Found);
         else

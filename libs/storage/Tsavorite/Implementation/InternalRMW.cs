@@ -10,8 +10,8 @@ namespace Tsavorite;
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalRMW<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held = null, bool onlyIfIndexed = false,
-        PendingRecordRead? disk = null)
+    internal Status InternalRMW<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ref TInput input, ref TOutput output, HeldLocks? held, bool onlyIfIndexed,
+        PendingRecordRead? disk, KeyCountDelta keys)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
@@ -36,7 +36,7 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 outcome = HashIndex.EntryHoldsTag(entry, tag)
-                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, held != null, disk, out status)
+                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, held != null, disk, keys, out status)
                     : Retry(out status);
             }
             finally
@@ -51,7 +51,7 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome RMWLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
@@ -65,13 +65,13 @@ public sealed unsafe partial class TsavoriteKV
             fromDisk = address != 0;
         }
         if (address == 0)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, fromDisk, holdsKeyLocks, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, fromDisk, holdsKeyLocks, keys, out status);
 
         bool expired = !record.Info.Tombstone && IsExpired(in record);
         bool live = !record.Info.Tombstone && !expired;
         bool mutable = !fromDisk && address >= Log.ReadOnlyAddress;
         if (!live)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, fromDisk, holdsKeyLocks, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, fromDisk, holdsKeyLocks, keys, out status);
 
         var rmwInfo = new RMWInfo { Address = address };
         if (mutable)
@@ -79,7 +79,7 @@ public sealed unsafe partial class TsavoriteKV
             if (functions.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo))
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
+                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
                 if (!rmwInfo.SkipAccessUpdate)
                     TouchRecord(ref record);
                 NoteIfExpiring(ref record);
@@ -90,7 +90,7 @@ public sealed unsafe partial class TsavoriteKV
         else if (!functions.NeedCopyUpdate(in record, ref input, ref output, ref rmwInfo))
         {
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
             status = rmwInfo.Action == OperationAction.CancelOperation ? new Status(Status.Basic.Canceled) : new Status(Status.Basic.Found);
             return OperationOutcome.Done;
         }
@@ -101,18 +101,18 @@ public sealed unsafe partial class TsavoriteKV
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             case OperationAction.ExpireAndStop:
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
         }
-        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, out status);
+        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
     }
 
     /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
     private OperationOutcome DeleteByUpdater<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks,
-            out var deleteStatus);
+            keys, out var deleteStatus);
         status = deleteStatus.IsOutOfMemory ? deleteStatus : new Status(Status.Basic.NotFound);
         return outcome;
     }
@@ -120,7 +120,7 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>Writes the updated copy of a live record to new space and links it in place of the old one.</summary>
     private OperationOutcome CopyUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
         ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long address, ref LogRecord source, bool sourceMutable, bool fromDisk,
-        bool holdsKeyLocks, out Status status)
+        bool holdsKeyLocks, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         // A mutable source heading the chain is unlinked by the new record and its space reused.
@@ -145,7 +145,7 @@ public sealed unsafe partial class TsavoriteKV
             Abandon(newAddress, ref destination);
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
                 return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref source, sourceMutable, fromDisk, holdsKeyLocks,
-                    out status);
+                    keys, out status);
             status = new Status(Status.Basic.Canceled);
             return OperationOutcome.Done;
         }
@@ -165,7 +165,7 @@ public sealed unsafe partial class TsavoriteKV
     /// </summary>
     private OperationOutcome InitialUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
         ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, bool fromDisk,
-        bool holdsKeyLocks, out Status status)
+        bool holdsKeyLocks, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         var rmwInfo = new RMWInfo { Address = reusableAddress };
@@ -189,9 +189,13 @@ public sealed unsafe partial class TsavoriteKV
             if (!functions.InitialUpdater(ref reusable, ref input, ref output, ref rmwInfo))
             {
                 reusable.Info.Tombstone = true;
+                if (expired)
+                    keys.Value--; // the expired record it replaced is gone
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             }
+            if (!expired)
+                keys.Value++;
             NoteIfExpiring(ref reusable);
             functions.PostInitialUpdater(ref reusable, ref input, ref output, ref rmwInfo);
             status = new Status(Status.Basic.NotFound, Status.Record.Created);
@@ -222,6 +226,9 @@ public sealed unsafe partial class TsavoriteKV
         }
         if (!TryLink(entry, tag, entryAddress, newAddress, ref newRecord))
             return Retry(out status);
+        // An expired record still counted as a key (see KeyCount); an absent or deleted one did not.
+        if (!expired)
+            keys.Value++;
         if (expired && !fromDisk)
             functions.DisposeRecord(ref reusable, DisposeReason.Expired);
         if (replaceOld)

@@ -6,10 +6,13 @@ namespace Tsavorite;
 /// Upsert: write a key's value blindly. A live record in the mutable region is overwritten in place
 /// (InPlaceWriter); a deleted or expired one there is reused if the new value fits; otherwise a new
 /// record (InitialWriter) goes to reused space or the tail and is linked by a CAS on the hash entry.
+/// A key whose chain goes on on the device (the storage tier) is read back first (the operation reports itself
+/// pending, as Read does), so the write knows whether the key existed: for the key count and the Found status.
 /// </summary>
 public sealed unsafe partial class TsavoriteKV
 {
-    internal Status InternalUpsert<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output, HeldLocks? held = null)
+    internal Status InternalUpsert<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TInput input, ref TOutput output, HeldLocks? held,
+        PendingRecordRead? disk, KeyCountDelta keys)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long hash = KeyHash.Hash(key);
@@ -30,7 +33,7 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 outcome = HashIndex.EntryHoldsTag(entry, tag)
-                    ? UpsertLatched(ref functions, key, value, ref input, ref output, entry, tag, held != null, out status)
+                    ? UpsertLatched(ref functions, key, value, ref input, ref output, entry, tag, held != null, disk, keys, out status)
                     : Retry(out status);
             }
             finally
@@ -51,14 +54,24 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome UpsertLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value,
-        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
-        long address = TraceBack(key, entryAddress, out var record);
+        long address = TraceBack(key, entryAddress, out var record, out long onDisk);
+        // Whether the key counts before the write (see KeyCount): that needs its newest record, wherever it is, so a
+        // chain that goes on on the device is read back as Read and RMW do. That record is a read-only copy.
+        bool fromDisk = false;
+        if (address == 0 && onDisk != 0)
+        {
+            if (!UseDiskRecord(disk, onDisk, out address, out record))
+                return Done(new Status(Status.Basic.Pending), out status);
+            fromDisk = address != 0;
+        }
+        bool counted = address != 0 && !record.Info.Tombstone;
         bool existed = false;
         bool replaceOld = false;
-        if (address != 0 && address >= Log.ReadOnlyAddress)
+        if (address != 0 && !fromDisk && address >= Log.ReadOnlyAddress)
         {
             existed = !record.Info.Tombstone && !IsExpired(in record);
             if (existed)
@@ -92,9 +105,13 @@ public sealed unsafe partial class TsavoriteKV
                     if (!functions.InitialWriter(ref record, value, ref input, ref output, ref upsertInfo))
                     {
                         record.Info.Tombstone = true;
+                        if (counted)
+                            keys.Value--; // the expired record it replaced is gone
                         status = new Status(Status.Basic.Canceled);
                         return OperationOutcome.Done;
                     }
+                    if (!counted)
+                        keys.Value++;
                     NoteIfExpiring(ref record);
                     functions.PostInitialWriter(ref record, ref input, ref output, ref upsertInfo);
                     status = new Status(Status.Basic.NotFound, Status.Record.Created);
@@ -135,7 +152,9 @@ public sealed unsafe partial class TsavoriteKV
         }
         if (!TryLink(entry, tag, entryAddress, newAddress, ref newRecord))
             return Retry(out status);
-        if (address != 0 && !record.Info.Tombstone)
+        if (!counted)
+            keys.Value++;
+        if (counted && !fromDisk)
             functions.DisposeRecord(ref record, existed ? DisposeReason.Superseded : DisposeReason.Expired);
         if (replaceOld)
             Abandon(address, ref record);

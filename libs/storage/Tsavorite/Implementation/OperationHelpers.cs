@@ -222,13 +222,15 @@ public sealed unsafe partial class TsavoriteKV
     /// A record <paramref name="fromDisk"/> is a copy read back from the device: it gets a tombstone at the tail and is not disposed of.
     /// </summary>
     internal OperationOutcome DeleteFoundRecord<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
+        // The record is present (live or expired, not a tombstone): each way of deleting it takes the key off the count.
         if (mutable)
         {
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
             record.Info.Tombstone = true;
+            keys.Value--;
             if (HeadsChainAlone(address, entryAddress, in record))
                 TryElideDeleted(key, entry, tag, address, ref record);
             status = new Status(Status.Basic.NotFound);
@@ -263,6 +265,7 @@ public sealed unsafe partial class TsavoriteKV
                 // readers take the latch, and the head mover settles a record only under it.
                 functions.DisposeRecord(ref record, DisposeReason.Deleted);
                 record.Info.Tombstone = true;
+                keys.Value--;
                 status = new Status(Status.Basic.NotFound);
                 return OperationOutcome.Done;
         }
@@ -275,6 +278,7 @@ public sealed unsafe partial class TsavoriteKV
             status = default;
             return OperationOutcome.Retry;
         }
+        keys.Value--;
         if (!fromDisk)
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
         status = new Status(Status.Basic.NotFound, Status.Record.Created);
