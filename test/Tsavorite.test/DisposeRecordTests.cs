@@ -88,6 +88,23 @@ public sealed class DisposeRecordTests
     }
 
     [Test]
+    public void CanceledDeleteOfAReadOnlyRecordLeavesItAndWritesNoTombstone()
+    {
+        Write("k"u8, "value"u8);
+        _ts.Store.Log.ShiftReadOnlyToTail();
+        long tail = _ts.Store.Log.TailAddress;
+        using var session = _ts.NewSession(Counts);
+        session.Functions = new TestFunctions(Counts) { CancelShadowDeletes = true };
+
+        Assert.That(session.Delete("k"u8).IsCanceled, Is.True);
+
+        Assert.That(Counts.Disposals, Is.Empty);
+        Assert.That(_ts.Store.Log.TailAddress, Is.EqualTo(tail), "no tombstone");
+        Assert.That(Session.Read("k"u8, out var value).Found, Is.True);
+        Assert.That(value, Is.EqualTo("value"u8.ToArray()));
+    }
+
+    [Test]
     public void CanceledDeleteDisposesNothing()
     {
         Write("k"u8, "value"u8);

@@ -178,6 +178,9 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
     /// <summary>InPlaceDeleter cancels (Delete has no input to carry the knob).</summary>
     public bool CancelDeletes { get; init; }
 
+    /// <summary>ShadowDeleter cancels: deletes of read-only or on-device records do not go ahead.</summary>
+    public bool CancelShadowDeletes { get; init; }
+
     public bool Reader(in LogRecord record, ref TestInput input, ref TestOutput output, ref ReadInfo readInfo)
     {
         if (!Enter(Callback.Reader, in input, ref readInfo.Action))
@@ -348,6 +351,14 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
     {
         Counts.Add(Callback.InPlaceDeleter);
         if (!CancelDeletes)
+            return true;
+        deleteInfo.Action = OperationAction.CancelOperation;
+        return false;
+    }
+
+    public bool ShadowDeleter(in LogRecord record, ref DeleteInfo deleteInfo)
+    {
+        if (!CancelShadowDeletes)
             return true;
         deleteInfo.Action = OperationAction.CancelOperation;
         return false;

@@ -205,6 +205,10 @@ internal sealed class ActiveExpiration : IDisposable
 
         public readonly bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowTicks);
 
+        // The key may have been written again since the scan saw it expired, and the new record may already be
+        // read-only (or on the device): it is not the one to delete.
+        public readonly bool ShadowDeleter(in LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowTicks);
+
         public readonly bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo) => throw NotUsed();
 
         public readonly RecordFieldInfo GetUpsertFieldInfo(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref StringInput input) => throw NotUsed();

@@ -76,6 +76,12 @@ public sealed unsafe partial class TsavoriteKV
             if (!functions.InPlaceDeleter(ref record, ref deleteInfo))
                 return Done(new Status(Status.Basic.Canceled), out status);
         }
+        else
+        {
+            var deleteInfo = new DeleteInfo { Address = address };
+            if (!functions.ShadowDeleter(in record, ref deleteInfo))
+                return Done(new Status(Status.Basic.Canceled), out status);
+        }
 
         var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks,
             keys, out var deleteStatus);

@@ -87,6 +87,13 @@ public interface ISessionFunctions<TInput, TOutput>
     /// </summary>
     bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo);
 
+    /// <summary>
+    /// Fires when Delete finds a live record outside the mutable region (read-only, or read back from the device),
+    /// before a tombstone at the tail shadows it. Return false to cancel (a conditional delete: the record is not the
+    /// one the caller meant). By default the delete goes ahead.
+    /// </summary>
+    bool ShadowDeleter(in LogRecord record, ref DeleteInfo deleteInfo) => true;
+
     // ---- Record lifetime ----
 
     /// <summary>
