@@ -12,9 +12,10 @@ namespace Garnet.server;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Only records in the mutable region are deleted. A read-only record's space cannot be reused, and
-/// deleting it would append a tombstone, costing memory instead of freeing it; reads already treat it
-/// as absent.
+/// Records in memory are deleted: in the mutable region their space goes to revivification; a read-only one gets a
+/// tombstone at the tail (a few dozen bytes), which takes its key off the key count at once (DBSIZE and INFO
+/// keyspace count expired keys until they are deleted, as Redis's do), and the head of the log drops both later.
+/// Records on the device of a storage tier are left to reads and compaction: the walk never reads the device.
 /// </para>
 /// <para>
 /// The walk collects a batch of expired keys with a scan, then deletes them (a scan holds bucket
@@ -105,15 +106,14 @@ internal sealed class ActiveExpiration : IDisposable
         }
     }
 
-    /// <summary>Walks the mutable region once, deleting expired keys; <paramref name="completed"/> tells whether it reached the end.</summary>
+    /// <summary>Walks the records in memory once, deleting expired keys; <paramref name="completed"/> tells whether it reached the end.</summary>
     private long Walk(GarnetDatabase database, CancellationToken token, out bool completed)
     {
         completed = false;
         using var session = database.MainStore.NewSession<StringInput, StringOutput, ExpiredRecordDeleter>(new ExpiredRecordDeleter(database.Objects));
         long deleted = 0;
-        // Only the mutable region's records are deleted (see the remarks): the walk starts there, so it never reads
-        // the read-only pages, nor the device of a storage tier.
-        long from = database.MainStore.Log.ReadOnlyAddress;
+        // Only records in memory (see the remarks): the walk starts at the head, so it never reads the device.
+        long from = database.MainStore.Log.HeadAddress;
         while (!token.IsCancellationRequested && !database.Retired)
         {
             _keys.Clear();
@@ -147,7 +147,7 @@ internal sealed class ActiveExpiration : IDisposable
     /// <summary>Stops the task and waits for a pass in progress to end (it checks between batches).</summary>
     public void Dispose() => _loop.Dispose();
 
-    /// <summary>Collects the keys of expired records in the mutable region, up to a batch.</summary>
+    /// <summary>Collects the keys of expired records in memory, up to a batch.</summary>
     private struct ExpiredKeyScan : IScanFunctions
     {
         private readonly KeyBuffer _keys;
