@@ -56,15 +56,9 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
-        long address = TraceBack(key, entryAddress, out var record, out long onDisk);
-        bool fromDisk = false;
-        if (address == 0 && onDisk != 0)
-        {
-            // Whether the key exists is on the device: a live record there is shadowed by a tombstone at the tail.
-            if (!UseDiskRecord(disk, onDisk, out address, out record))
-                return Done(new Status(Status.Basic.Pending), out status);
-            fromDisk = address != 0;
-        }
+        // Whether the key exists may be on the device: a live record there is shadowed by a tombstone at the tail.
+        if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))
+            return Done(new Status(Status.Basic.Pending), out status);
         if (address == 0 || record.Info.Tombstone)
             return Done(new Status(Status.Basic.NotFound), out status);
 

@@ -55,15 +55,9 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
-        long address = TraceBack(key, entryAddress, out var record, out long onDisk);
         // A record read back from the device is a read-only source: it is never changed or disposed of, only copied.
-        bool fromDisk = false;
-        if (address == 0 && onDisk != 0)
-        {
-            if (!UseDiskRecord(disk, onDisk, out address, out record))
-                return Done(new Status(Status.Basic.Pending), out status);
-            fromDisk = address != 0;
-        }
+        if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))
+            return Done(new Status(Status.Basic.Pending), out status);
         if (address == 0)
             return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, fromDisk, holdsKeyLocks, keys, out status);
 

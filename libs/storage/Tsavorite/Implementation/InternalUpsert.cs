@@ -58,16 +58,10 @@ public sealed unsafe partial class TsavoriteKV
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = new HashBucketEntry(*entry).Address;
-        long address = TraceBack(key, entryAddress, out var record, out long onDisk);
         // Whether the key counts before the write (see KeyCount): that needs its newest record, wherever it is, so a
-        // chain that goes on on the device is read back as Read and RMW do. That record is a read-only copy.
-        bool fromDisk = false;
-        if (address == 0 && onDisk != 0)
-        {
-            if (!UseDiskRecord(disk, onDisk, out address, out record))
-                return Done(new Status(Status.Basic.Pending), out status);
-            fromDisk = address != 0;
-        }
+        // chain that goes on on the device is read back as Read and RMW do.
+        if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))
+            return Done(new Status(Status.Basic.Pending), out status);
         bool counted = address != 0 && !record.Info.Tombstone;
         bool existed = false;
         bool replaceOld = false;

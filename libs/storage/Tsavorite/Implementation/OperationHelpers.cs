@@ -51,6 +51,25 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     /// <summary>
+    /// The key's newest record for a write (Upsert, RMW, Delete): in memory, or, when the chain goes on on the device,
+    /// the copy <paramref name="disk"/> read back (<paramref name="fromDisk"/>: a read-only source, never changed or
+    /// disposed of). <paramref name="address"/> is 0 when the key has no record. False when the device part has not
+    /// been read yet: the operation asks for it and reports itself pending.
+    /// </summary>
+    internal bool TraceBackForWrite(ReadOnlySpan<byte> key, long entryAddress, PendingRecordRead? disk, out long address, out LogRecord record,
+        out bool fromDisk)
+    {
+        address = TraceBack(key, entryAddress, out record, out long onDisk);
+        fromDisk = false;
+        if (address != 0 || onDisk == 0)
+            return true;
+        if (!UseDiskRecord(disk, onDisk, out address, out record))
+            return false;
+        fromDisk = address != 0;
+        return true;
+    }
+
+    /// <summary>
     /// For an operation whose key's chain left memory at <paramref name="onDisk"/>: the key's newest record on the device,
     /// if <paramref name="disk"/> read that chain back (<paramref name="address"/> 0 when the chain holds none). False
     /// when it has not: the operation asks for it and reports itself pending (see <see cref="PendingRecordRead"/>).
