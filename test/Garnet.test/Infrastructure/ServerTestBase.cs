@@ -67,8 +67,15 @@ public abstract class ServerTestBase
             PubSubOutputLimit = new Garnet.networking.OutputLimit(options.PubSubOutputLimit, 8L << 20, 60),
             EventLoops = options.EventLoops,
             SocketIo = options.SocketIo,
+            LogDeviceFactory = options.LogDeviceFactory,
         });
+        BeforeStart(Server);
         Server.Start();
+    }
+
+    /// <summary>Runs before the server starts: registrations through the embedding API.</summary>
+    protected virtual void BeforeStart(GarnetServer server)
+    {
     }
 
     [TearDown]

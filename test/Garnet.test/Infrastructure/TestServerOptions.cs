@@ -30,6 +30,9 @@ public sealed record TestServerOptions
     /// </summary>
     public long[]? LogTierCapacities { get; init; }
 
+    /// <summary>Makes the log's device (see ServerOptions.LogDeviceFactory); null for local files.</summary>
+    public System.Func<string, long, Tsavorite.IDevice>? LogDeviceFactory { get; init; }
+
     /// <summary>Bytes of each log file with the storage tier.</summary>
     public long SegmentSize { get; init; } = 1L << 30;
 

@@ -1,6 +1,5 @@
 using System;
 using System.Globalization;
-using System.IO;
 using System.Text;
 using Garnet.server;
 using Garnet.test.Extensions;
@@ -14,42 +13,26 @@ namespace Garnet.test.Storage;
 /// update makes them live objects at the tail again.
 /// </summary>
 [TestFixture]
-public sealed class CustomObjectStorageTierTests
+public sealed class CustomObjectStorageTierTests : ServerTestBase
 {
     private const long Memory = 4L << 20;
     private const int Keys = 6000;
     private const int FieldsPerKey = 20;
 
-    private GarnetServer _server = null!;
-    private string _directory = null!;
-
-    [SetUp]
-    public void StartServer()
+    protected override TestServerOptions ServerOptions => new()
     {
-        _directory = Path.Combine(Path.GetTempPath(), "garnet-test-" + Guid.NewGuid().ToString("N"));
-        Directory.CreateDirectory(_directory);
-        _server = new GarnetServer(new ServerOptions
-        {
-            Address = "127.0.0.1",
-            Port = 0,
-            MemorySize = Memory,
-            PageSize = 16L << 10,
-            MaxMemory = Memory,
-            Databases = 1,
-            StorageTier = true,
-            LogDir = _directory,
-        });
-        _server.Register.NewObjectCommand(new DictSet());
-        _server.Register.NewObjectCommand(new DictGet());
-        _server.Register.NewObjectCommand(new DictDel());
-        _server.Start();
-    }
+        MemorySize = Memory,
+        PageSize = 16L << 10,
+        MaxMemory = Memory,
+        Databases = 1,
+        StorageTier = true,
+    };
 
-    [TearDown]
-    public void StopServer()
+    protected override void BeforeStart(GarnetServer server)
     {
-        _server.Dispose();
-        Directory.Delete(_directory, recursive: true);
+        server.Register.NewObjectCommand(new DictSet());
+        server.Register.NewObjectCommand(new DictGet());
+        server.Register.NewObjectCommand(new DictDel());
     }
 
     private static string Field(int key, int field) => "f" + field.ToString(CultureInfo.InvariantCulture);
@@ -59,7 +42,7 @@ public sealed class CustomObjectStorageTierTests
     [Test]
     public void CustomObjectsLeaveMemoryAndComeBack()
     {
-        using var client = new RawClient(_server.Port);
+        using var client = ConnectRaw();
         // 6,000 dictionaries of 20 fields: the sample type reports ~1 KB of heap each, 6 MB over a 4 MB budget.
         for (int k = 0; k < Keys; k++)
         {

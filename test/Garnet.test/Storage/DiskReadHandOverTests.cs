@@ -1,10 +1,8 @@
 using System;
 using System.Globalization;
-using System.IO;
 using System.Text;
 using System.Threading;
 using Garnet.networking;
-using Garnet.server;
 using NUnit.Framework;
 using Tsavorite;
 
@@ -17,43 +15,27 @@ namespace Garnet.test.Storage;
 /// are slow (page-cache reads are cheaper than a hand-over), so the tests make the device's reads slow first.
 /// </summary>
 [TestFixture]
-public sealed class DiskReadHandOverTests
+public sealed class DiskReadHandOverTests : ServerTestBase
 {
     private const long Memory = 4L << 20;
 
-    private GarnetServer _server = null!;
-    private string _directory = null!;
     private GatedDevice? _device;
 
-    [SetUp]
-    public void StartServer()
+    protected override TestServerOptions ServerOptions => new()
     {
-        _directory = Path.Combine(Path.GetTempPath(), "garnet-test-" + Guid.NewGuid().ToString("N"));
-        Directory.CreateDirectory(_directory);
-        _server = new GarnetServer(new ServerOptions
-        {
-            Address = "127.0.0.1",
-            Port = 0,
-            MemorySize = Memory,
-            PageSize = 16L << 10,
-            MaxMemory = Memory,
-            Databases = 1,
-            StorageTier = true,
-            LogDir = _directory,
-            EventLoops = 1,
-            SocketIo = SocketIoModel.Epoll,
-            LogDeviceFactory = (path, segment) => _device = new GatedDevice(new LocalFileDevice(path, segment, deleteOnClose: true)),
-        });
-        _server.Start();
-    }
+        MemorySize = Memory,
+        PageSize = 16L << 10,
+        MaxMemory = Memory,
+        Databases = 1,
+        StorageTier = true,
+        EventLoops = 1,
+        SocketIo = SocketIoModel.Epoll,
+        LogDeviceFactory = (path, segment) => _device = new GatedDevice(new LocalFileDevice(path, segment, deleteOnClose: true)),
+    };
 
+    /// <summary>Runs before the base class stops the server: a read still stuck in the device must end first.</summary>
     [TearDown]
-    public void StopServer()
-    {
-        _device?.Open();
-        _server.Dispose();
-        Directory.Delete(_directory, recursive: true);
-    }
+    public void OpenTheGate() => _device?.Open();
 
     private static string Value(int key) => key.ToString(CultureInfo.InvariantCulture) + new string('v', 300);
 
@@ -78,11 +60,11 @@ public sealed class DiskReadHandOverTests
     [Test]
     public void OtherClientsOfTheLoopAreServedWhileOneWaitsForTheDisk()
     {
-        using var stuck = new RawClient(_server.Port);
-        using var other = new RawClient(_server.Port);
+        using var stuck = ConnectRaw();
+        using var other = ConnectRaw();
         int keys = Fill(stuck);
         var device = _device!;
-        long handOversBefore = _server.EventLoopCounters.HandOvers;
+        long handOversBefore = Server.EventLoopCounters.HandOvers;
 
         // A slow read first, as from a disk rather than the page cache: the loop hands over only for slow reads.
         device.ReadDelay = TimeSpan.FromMilliseconds(2);
@@ -98,7 +80,7 @@ public sealed class DiskReadHandOverTests
         Assert.That(other.Execute("PING"), Is.EqualTo("+PONG\r\n"));
         Assert.That(other.Execute("GET", "key:" + (keys - 2).ToString(CultureInfo.InvariantCulture)), Is.EqualTo(Bulk(Value(keys - 2))));
         Assert.That(other.Execute("SET", "fresh", "1"), Is.EqualTo("+OK\r\n"));
-        Assert.That(_server.EventLoopCounters.HandOvers, Is.GreaterThan(handOversBefore));
+        Assert.That(Server.EventLoopCounters.HandOvers, Is.GreaterThan(handOversBefore));
 
         device.Open();
         Assert.That(stuck.ReadReply(), Is.EqualTo(Bulk(Value(0))));
@@ -113,7 +95,7 @@ public sealed class DiskReadHandOverTests
     public void ManyClientsReadingTheDiskAtOnceAllGetTheirValuesInOrder()
     {
         int keys;
-        using (var setup = new RawClient(_server.Port))
+        using (var setup = ConnectRaw())
             keys = Fill(setup);
         // Reads as slow as a disk's, so that the loop hands over for them.
         _device!.ReadDelay = TimeSpan.FromMilliseconds(0.2);
@@ -126,7 +108,7 @@ public sealed class DiskReadHandOverTests
             {
                 try
                 {
-                    using var client = new RawClient(_server.Port);
+                    using var client = ConnectRaw();
                     var random = new Random(self);
                     for (int round = 0; round < 40; round++)
                     {
@@ -156,7 +138,7 @@ public sealed class DiskReadHandOverTests
         foreach (var thread in clients)
             thread.Join();
         Assert.That(failures, Is.Empty);
-        Assert.That(_server.EventLoopCounters.HandOvers, Is.GreaterThan(0), "reads of the device handed the loop over");
+        Assert.That(Server.EventLoopCounters.HandOvers, Is.GreaterThan(0), "reads of the device handed the loop over");
     }
 
     /// <summary>A device whose blocking reads wait while the test keeps its gate shut.</summary>
