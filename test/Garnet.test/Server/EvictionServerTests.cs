@@ -175,6 +175,10 @@ public sealed class EvictionServerTests : ServerTestBase
         Assert.That(InfoNumber(client, "used_memory_log"), Is.LessThanOrEqualTo(before / 10));
         Assert.That(InfoNumber(client, "evicted_keys"), Is.Zero);
         Assert.That(client.Execute("GET", "persistent"), Is.EqualTo(Bulk("value")));
+        // DBSIZE counts expired keys until they are deleted, as Redis's does: the pages the head mover kept may still
+        // hold a few, which active expiration deletes within its next passes.
+        while (DbSize(client) > 1 && DateTime.UtcNow < deadline.AddSeconds(5))
+            Thread.Sleep(100);
         Assert.That(DbSize(client), Is.EqualTo(1));
     }
 

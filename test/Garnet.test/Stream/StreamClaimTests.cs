@@ -104,10 +104,12 @@ public class StreamClaimTests : ServerTestBase
         {
             while (true)
             {
+                // Whether the producer was done is read before the stream: an empty read after that means nothing more comes.
+                bool done = producerDone.IsSet;
                 var entries = db.StreamReadGroup("jobs", "workers", name, ">", count: 5);
                 if (entries.Length == 0)
                 {
-                    if (producerDone.IsSet && db.StreamReadGroup("jobs", "workers", name, ">", count: 1) is { Length: 0 })
+                    if (done)
                         return;
                     Thread.Sleep(1);
                     continue;
