@@ -105,13 +105,17 @@ public sealed unsafe partial class TsavoriteKV
                 }
                 try
                 {
-                    // Waiting refreshed the epoch, so the head may have passed the record meanwhile.
-                    if (address < Log.HeadAddress)
+                    // Waiting refreshed the epoch, so the head may have passed the record meanwhile. The chains are then
+                    // followed down to this head, not the current one: the head may pass the record again while it is
+                    // reported (its memory stays readable until this thread refreshes), and a chain cut off at a newer
+                    // head would not lead to it.
+                    long scanHead = Log.HeadAddress;
+                    if (address < scanHead)
                         continue;
                     // In-place updates change value lengths under the exclusive latch, so sizes are read under the shared one.
                     size = MeasureRecord(in record, keyLength, room);
                     if (size > 0)
-                        stop = !ReportScanned(ref functions, in record, key, hash, bucket.Pointer, address, end, flags);
+                        stop = !ReportScanned(ref functions, in record, key, hash, bucket.Pointer, address, end, scanHead, flags);
                 }
                 finally
                 {
@@ -146,24 +150,24 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>
     /// Hands the record at <paramref name="address"/> (or, for a key that moved past the end, its
     /// newest record) to the callback if the flags call for it. Returns false when the callback asks
-    /// to stop. The key's bucket latch is held.
+    /// to stop. The key's bucket latch is held; chains are followed down to <paramref name="head"/>.
     /// </summary>
     private bool ReportScanned<TScanFunctions>(ref TScanFunctions functions, in LogRecord record, ReadOnlySpan<byte> key, long hash, long* bucket,
-        long address, long end, ScanFlags flags)
+        long address, long end, long head, ScanFlags flags)
         where TScanFunctions : IScanFunctions
     {
         bool includeExpired = (flags & ScanFlags.IncludeExpired) != 0;
         bool live = record.Info.Valid && !record.Info.Tombstone;
         if ((flags & ScanFlags.IncludeMovedPastEnd) == 0)
         {
-            if (live && (includeExpired || !IsExpired(in record)) && NewestAddress(key, hash, bucket) == address)
+            if (live && (includeExpired || !IsExpired(in record)) && NewestAddress(key, hash, bucket, head) == address)
                 return functions.OnRecord(in record, address);
             return true;
         }
 
         if (record.Info.Valid && record.Info.Tombstone)
             return true; // the key was deleted here; a later version is a new key
-        long newest = NewestAddress(key, hash, bucket);
+        long newest = NewestAddress(key, hash, bucket, head);
         if (newest == address)
             return live && (includeExpired || !IsExpired(in record)) ? functions.OnRecord(in record, address) : true;
         if (newest < end)
@@ -173,7 +177,7 @@ public sealed unsafe partial class TsavoriteKV
         // reports it unless that record still lies ahead. One the scan passed does not count: the key may have
         // been left then to a newer record below the end that the move has since abandoned (this one, perhaps).
         // A key may so be reported twice, and from each of several abandoned copies.
-        long newestBelowEnd = NewestBelow(key, newest, end);
+        long newestBelowEnd = NewestBelow(key, newest, end, head);
         if (record.Info.Valid ? newestBelowEnd != address : newestBelowEnd > address)
             return true;
         var latest = Log.GetRecord(newest);
@@ -183,18 +187,34 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     /// <summary>The newest record of <paramref name="key"/> below <paramref name="end"/> in the chain from <paramref name="address"/>, or 0.</summary>
-    private long NewestBelow(ReadOnlySpan<byte> key, long address, long end)
+    private long NewestBelow(ReadOnlySpan<byte> key, long address, long end, long head)
     {
         while (address >= end)
-            address = TraceBack(key, Log.GetRecord(address).Info.PreviousAddress, out _);
+            address = TraceBackTo(key, Log.GetRecord(address).Info.PreviousAddress, head);
         return address;
     }
 
-    /// <summary>The address of the newest record of <paramref name="key"/>, or 0 if there is none. The bucket latch is held.</summary>
-    private long NewestAddress(ReadOnlySpan<byte> key, long hash, long* bucket)
+    /// <summary>The address of the newest record of <paramref name="key"/> in memory, or 0 if there is none. The bucket latch is held.</summary>
+    private long NewestAddress(ReadOnlySpan<byte> key, long hash, long* bucket, long head)
     {
         long* entry = Index.FindTag(bucket, HashBucketEntry.TagOf(hash));
-        return entry == null ? 0 : TraceBack(key, new HashBucketEntry(*entry).Address, out _);
+        return entry == null ? 0 : TraceBackTo(key, new HashBucketEntry(*entry).Address, head);
+    }
+
+    /// <summary>
+    /// As <see cref="TraceBack(ReadOnlySpan{byte}, long, out LogRecord)"/>, down to a head the scan read earlier: the records
+    /// between it and the current head are still readable, since the scanning thread has not refreshed its epoch since.
+    /// </summary>
+    private long TraceBackTo(ReadOnlySpan<byte> key, long address, long head)
+    {
+        while (address >= head)
+        {
+            var candidate = Log.GetRecord(address);
+            if (candidate.KeyLength == key.Length && candidate.Key.SequenceEqual(key) && !candidate.Info.Abandoned)
+                return address;
+            address = candidate.Info.PreviousAddress;
+        }
+        return 0;
     }
 
     /// <summary>
