@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
@@ -31,6 +32,12 @@ internal sealed unsafe partial class EpollLoop
 {
     /// <summary>Threads a loop may have, leading, finishing a batch after handing over, or idle.</summary>
     private const int MaxThreads = 32;
+
+    /// <summary>
+    /// How long a follower waits to be woken before it ends: a burst of slow reads leaves threads (each with its
+    /// receive buffer) that steady disk reads keep busy, but that an idle or page-cache-bound loop gives back.
+    /// </summary>
+    private static readonly TimeSpan FollowerIdleLifetime = TimeSpan.FromSeconds(5);
 
     /// <summary>The loop the calling thread belongs to, leading it or not.</summary>
     [System.ThreadStatic]
@@ -88,7 +95,13 @@ internal sealed unsafe partial class EpollLoop
             while (!_stopping)
             {
                 Interlocked.Increment(ref _idleFollowers);
-                _leaderWanted.Wait();
+                if (!_leaderWanted.Wait(FollowerIdleLifetime))
+                {
+                    if (TryRetire())
+                        return;
+                    // A leader counted on this thread just as it timed out: its wake-up is on the way.
+                    _leaderWanted.Wait();
+                }
                 if (_stopping)
                     break;
                 Lead(events);
@@ -100,6 +113,28 @@ internal sealed unsafe partial class EpollLoop
             if (Interlocked.Decrement(ref _liveThreads) == 0)
                 CleanUp();
         }
+    }
+
+    /// <summary>
+    /// Ends an idle follower: it leaves the idle count, unless a thread handing the loop over has just taken one from
+    /// it to wake a follower (then one of the idle ones, perhaps this, must take that wake-up). Its receive buffer goes
+    /// with it.
+    /// </summary>
+    private bool TryRetire()
+    {
+        while (true)
+        {
+            int idle = Volatile.Read(ref _idleFollowers);
+            if (idle == 0)
+                return false;
+            if (Interlocked.CompareExchange(ref _idleFollowers, idle - 1, idle) == idle)
+                break;
+        }
+        lock (_threads)
+            _threads.Remove(Thread.CurrentThread);
+        t_receiveBuffer = null;
+        t_member = null;
+        return true;
     }
 
     /// <inheritdoc />

@@ -93,7 +93,8 @@ internal sealed unsafe partial class EpollLoop : IDisposable, Tsavorite.IBlockin
     internal bool IsBusy => _busy;
 
     /// <summary>Gets what this loop has done so far; read from any thread.</summary>
-    internal EventLoopCounters Counters => new(Volatile.Read(ref _cycles), Volatile.Read(ref _emptyPolls), Volatile.Read(ref _sleeps), Volatile.Read(ref _handOvers));
+    internal EventLoopCounters Counters => new(Volatile.Read(ref _cycles), Volatile.Read(ref _emptyPolls), Volatile.Read(ref _sleeps), Volatile.Read(ref _handOvers),
+        Volatile.Read(ref _liveThreads));
 
     /// <summary>Hands a new connection to this loop; it is set up (consumer, interest) on the loop's thread.</summary>
     public void Adopt(EpollConnectionHandler connection)

@@ -139,6 +139,16 @@ public sealed class DiskReadHandOverTests : ServerTestBase
             thread.Join();
         Assert.That(failures, Is.Empty);
         Assert.That(Server.EventLoopCounters.HandOvers, Is.GreaterThan(0), "reads of the device handed the loop over");
+
+        // The threads those hand-overs started end once they have been idle for a while: the loop is back to one.
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (Server.EventLoopCounters.Threads > 1 && DateTime.UtcNow < deadline)
+            Thread.Sleep(100);
+        Assert.That(Server.EventLoopCounters.Threads, Is.EqualTo(1), "idle followers ended");
+        using var after = ConnectRaw();
+        _device.ReadDelay = TimeSpan.FromMilliseconds(2);
+        for (int key = 0; key < 20; key++)
+            Assert.That(after.Execute("GET", "key:" + key.ToString(CultureInfo.InvariantCulture)), Is.EqualTo(Bulk(Value(key))));
     }
 
     /// <summary>A device whose blocking reads wait while the test keeps its gate shut.</summary>
