@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Tsavorite;
 
@@ -42,6 +43,7 @@ public sealed unsafe partial class TsavoriteKV
     /// The read with the bucket latched. <paramref name="cacheBehind"/> is the chain head behind which the record
     /// read from the device is to be copied into the read cache, or 0.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Status ReadLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, int tag, long* bucket, ref TInput input,
         ref TOutput output, HeldLocks? held, PendingRecordRead? disk, out long cacheBehind)
         where TFunctions : ISessionFunctions<TInput, TOutput>

@@ -47,7 +47,7 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>Reads served by a copy in the read cache.</summary>
     public long ReadCacheHits => Volatile.Read(ref _readCacheHits);
 
-    /// <summary>Reads that went to the device while the store has a read cache.</summary>
+    /// <summary>Reads that found their record on the device (so not in the read cache), counted when the read cache has one.</summary>
     public long ReadCacheMisses => Volatile.Read(ref _readCacheMisses);
 
     /// <summary>Records copied into the read cache.</summary>
