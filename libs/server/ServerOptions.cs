@@ -77,6 +77,19 @@ public sealed class ServerOptions
     /// <summary>With the storage tier, reads copy what they find on the device to the tail of the log. Default off.</summary>
     public bool CopyReadsToTail { get; set; }
 
+    /// <summary>
+    /// With the storage tier, records reads find on the device are copied into a read cache of
+    /// <see cref="ReadCacheMemorySize"/> bytes between the index and the log (instead of <see cref="CopyReadsToTail"/>,
+    /// which it overrides), so a hot set is served from memory without growing the log. Default off.
+    /// </summary>
+    public bool ReadCache { get; set; }
+
+    /// <summary>Bytes of the read cache, allocated page by page as it fills. Default 1 GB.</summary>
+    public long ReadCacheMemorySize { get; set; } = 1L << 30;
+
+    /// <summary>Bytes of a read cache page (a power of two); larger records are not cached. Default 32 MB.</summary>
+    public long ReadCachePageSize { get; set; } = 1L << 25;
+
     /// <summary>Bytes of each log file with the storage tier (a power of two). Default 1 GB.</summary>
     public long SegmentSize { get; set; } = 1L << 30;
 

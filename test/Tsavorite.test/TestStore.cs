@@ -40,6 +40,15 @@ internal sealed record StoreOptions
 
     /// <summary>Default off: with the storage tier, reads copy records they find on the device to the tail.</summary>
     public bool CopyReadsToTail { get; init; }
+
+    /// <summary>Default off: with the storage tier, reads copy records they find on the device into the read cache.</summary>
+    public bool ReadCache { get; init; }
+
+    /// <summary>Default 64 KB: 16 read cache pages of 4 KB.</summary>
+    public long ReadCacheMemorySize { get; init; } = 1L << 16;
+
+    /// <summary>Default 12: 4 KB read cache pages.</summary>
+    public int ReadCachePageSizeBits { get; init; } = 12;
 }
 
 /// <summary>A store with one session for the test thread; disposing it disposes both.</summary>
@@ -61,6 +70,9 @@ internal sealed unsafe class TestStore : IDisposable
             Budget = options.Budget,
             StorageTier = options.StorageTier,
             CopyReadsToTail = options.CopyReadsToTail,
+            ReadCache = options.ReadCache,
+            ReadCacheMemorySize = options.ReadCacheMemorySize,
+            ReadCachePageSizeBits = options.ReadCachePageSizeBits,
         });
         Counts = new CallbackCounts { ChainHeadOf = ChainHead };
         Session = NewSession(Counts);

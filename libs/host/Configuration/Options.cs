@@ -57,6 +57,15 @@ public sealed class Options
     [Option("copy-reads-to-tail", HelpText = "With --storage-tier, a record a read finds on disk is copied to the tail of the log, so the next reads of its key are served from memory. (default: off)")]
     public bool CopyReadsToTail { get; set; }
 
+    [Option("readcache", HelpText = "With --storage-tier, records reads find on disk are copied into a read cache in memory between the index and the log (evicted FIFO with a second chance for records read meanwhile), so the next reads of their keys are served from memory; writes of a key drop its copy. Overrides --copy-reads-to-tail. (default: off)")]
+    public bool EnableReadCache { get; set; }
+
+    [Option("readcache-memory", HelpText = "Bytes of the read cache with --readcache, allocated page by page as it fills (at least four --readcache-page pages). (default: 1g)")]
+    public string? ReadCacheMemorySize { get; set; }
+
+    [Option("readcache-page", HelpText = "Size of a read cache page with --readcache (a power of two, 4k to 1g); larger records are not cached. (default: 32m)")]
+    public string? ReadCachePageSize { get; set; }
+
     [Option("storage-tier", HelpText = "Keep records that leave memory in log files under --logdir and read them back when needed, so the data can exceed --memory; nothing is evicted. (default: off, the log is a cache of what fits in memory)")]
     public bool EnableStorageTier { get; set; }
 

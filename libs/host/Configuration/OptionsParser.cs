@@ -120,11 +120,29 @@ public static class OptionsParser
         server.CopyReadsToTail = options.CopyReadsToTail;
         if (server.CopyReadsToTail && !server.StorageTier)
             throw new OptionsException("--copy-reads-to-tail copies what reads find on the disk of --storage-tier, which is off");
+        ApplyReadCacheOptions(options, server);
         if (options.StorageTiers != null)
             server.LogTiers = ParseLogTiers(options, server);
         bool compacts = server.CompactionFrequencySecs > 0 && server.CompactionType != Tsavorite.CompactionType.None;
         if (!server.StorageTier && (compacts || options.SegmentSize != null))
             throw new OptionsException("--segment and --compaction-freq with a --compaction-type work on the files of --storage-tier, which is off");
+    }
+
+    /// <summary>--readcache, --readcache-memory and --readcache-page: a cache of what reads find on the disk of the storage tier.</summary>
+    private static void ApplyReadCacheOptions(Options options, ServerOptions server)
+    {
+        server.ReadCache = options.EnableReadCache;
+        if (options.ReadCachePageSize != null)
+        {
+            long page = ParseSize(options.ReadCachePageSize, "readcache-page", MinPageSize, MaxPageSize);
+            if (!BitOperations.IsPow2(page))
+                throw new OptionsException($"--readcache-page: {options.ReadCachePageSize} ({page} bytes) is not a power of two");
+            server.ReadCachePageSize = page;
+        }
+        if (options.ReadCacheMemorySize != null)
+            server.ReadCacheMemorySize = ParseSize(options.ReadCacheMemorySize, "readcache-memory", 4 * server.ReadCachePageSize, long.MaxValue);
+        if (server.ReadCache && !server.StorageTier)
+            throw new OptionsException("--readcache caches what reads find on the disk of --storage-tier, which is off");
     }
 
     /// <summary>--storage-tiers: "DIR:SIZE,...,DIR", fastest first; every tier but the last may keep only its newest SIZE bytes.</summary>

@@ -80,6 +80,9 @@ public sealed class GarnetDatabase
             Budget = budget,
             StorageTier = options.StorageTier,
             CopyReadsToTail = options.CopyReadsToTail,
+            ReadCache = options.ReadCache,
+            ReadCacheMemorySize = options.ReadCacheMemorySize,
+            ReadCachePageSizeBits = System.Numerics.BitOperations.Log2((ulong)options.ReadCachePageSize),
         });
         Objects = new ObjectTable(MainStore, options.EncodingThresholds);
         MainStore.Log.ObjectSerializer = new ObjectFlushSerializer(Objects);

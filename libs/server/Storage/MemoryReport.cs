@@ -97,6 +97,15 @@ internal struct StoreFigures
     public long ReadsCopiedToTail;
     public long RecordsCompacted;
 
+    /// <summary>The read cache (--readcache): bytes of its pages, reads it served, reads that went on to the device, copies made, dropped by writes, evicted, given a second chance.</summary>
+    public long ReadCacheBytes;
+    public long ReadCacheHits;
+    public long ReadCacheMisses;
+    public long ReadCacheInserts;
+    public long ReadCacheInvalidations;
+    public long ReadCacheEvictions;
+    public long ReadCacheSecondChances;
+
     /// <summary>Fraction of the index's entries in use (entries / (buckets × 7)).</summary>
     public readonly double IndexFill => Buckets == 0 ? 0 : (double)Entries / (Buckets * TsavoriteKV.EntriesPerBucket);
 
@@ -138,6 +147,13 @@ internal struct StoreFigures
             Compactions = store.Compactions,
             ReadsCopiedToTail = store.ReadsCopiedToTail,
             RecordsCompacted = store.RecordsCompacted,
+            ReadCacheBytes = store.ReadCacheMemoryBytes,
+            ReadCacheHits = store.ReadCacheHits,
+            ReadCacheMisses = store.ReadCacheMisses,
+            ReadCacheInserts = store.ReadCacheInserts,
+            ReadCacheInvalidations = store.ReadCacheInvalidations,
+            ReadCacheEvictions = store.ReadCacheEvictions,
+            ReadCacheSecondChances = store.ReadCacheSecondChances,
         };
     }
 
@@ -168,5 +184,12 @@ internal struct StoreFigures
         Compactions += other.Compactions;
         ReadsCopiedToTail += other.ReadsCopiedToTail;
         RecordsCompacted += other.RecordsCompacted;
+        ReadCacheBytes += other.ReadCacheBytes;
+        ReadCacheHits += other.ReadCacheHits;
+        ReadCacheMisses += other.ReadCacheMisses;
+        ReadCacheInserts += other.ReadCacheInserts;
+        ReadCacheInvalidations += other.ReadCacheInvalidations;
+        ReadCacheEvictions += other.ReadCacheEvictions;
+        ReadCacheSecondChances += other.ReadCacheSecondChances;
     }
 }

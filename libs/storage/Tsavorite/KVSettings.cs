@@ -47,6 +47,20 @@ public sealed class KVSettings
     /// </summary>
     public bool CopyReadsToTail { get; set; }
 
+    /// <summary>
+    /// With the storage tier, a record a read found on the device is copied into the read cache, a memory of its own
+    /// between the index and the log, so the next reads of its key find it there; writes of the key drop the copy, and
+    /// the read cache makes room FIFO with a second chance for copies read meanwhile (Garnet's --readcache). Takes
+    /// precedence over <see cref="CopyReadsToTail"/>. Default off.
+    /// </summary>
+    public bool ReadCache { get; set; }
+
+    /// <summary>Bytes of the read cache (rounded down to a power-of-two number of pages, at least four). Default 1 GB, allocated page by page as it fills.</summary>
+    public long ReadCacheMemorySize { get; set; } = 1L << 30;
+
+    /// <summary>Read cache page size as a power of two. Default 25 (32 MB). Records larger than a page are not cached.</summary>
+    public int ReadCachePageSizeBits { get; set; } = 25;
+
     /// <summary>Reuse the space of deleted and expired records in the mutable region. Default on.</summary>
     public bool EnableRevivification { get; set; } = true;
 

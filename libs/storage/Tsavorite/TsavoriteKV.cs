@@ -31,7 +31,12 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         if (settings.EnableRevivification)
             FreePool = new FreeRecordPool(Epoch, settings.RevivificationBinCapacity);
         Budget = settings.Budget ?? new MemoryBudget();
-        CopyReadsToTail = settings.CopyReadsToTail && settings.StorageTier;
+        if (settings.ReadCache && settings.StorageTier)
+        {
+            ReadCache = new ReadCacheLog(settings.ReadCacheMemorySize, settings.ReadCachePageSizeBits);
+            Index.ReadCache = ReadCache;
+        }
+        CopyReadsToTail = settings.CopyReadsToTail && settings.StorageTier && ReadCache == null;
         Log.HeadMoveRequested = RequestHeadMove;
         Log.BudgetPageCap = () => Budget.PageCapFor(this);
         Budget.Register(this);
@@ -127,6 +132,7 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         // The index before the log: its resize thread reads the log.
         Index.Dispose();
         Log.Dispose();
+        ReadCache?.Dispose();
         if (_ownsDevice)
             Log.Device.Dispose();
         FreePool?.Release();

@@ -4,7 +4,7 @@ using static Garnet.test.Host.OptionsParserTests;
 
 namespace Garnet.test.Host;
 
-/// <summary>The storage tier's options (--storage-tier, --logdir, --storage-tiers, --segment, compaction, --copy-reads-to-tail): defaults, values and every kind of bad value.</summary>
+/// <summary>The storage tier's options (--storage-tier, --logdir, --storage-tiers, --segment, compaction, --copy-reads-to-tail, --readcache): defaults, values and every kind of bad value.</summary>
 [TestFixture]
 public sealed class StorageTierOptionsTests
 {
@@ -22,6 +22,21 @@ public sealed class StorageTierOptionsTests
             Assert.That(server.CompactionMaxSegments, Is.EqualTo(32));
             Assert.That(server.CompactionType, Is.EqualTo(Tsavorite.CompactionType.None));
             Assert.That(server.CopyReadsToTail, Is.False);
+            Assert.That(server.ReadCache, Is.False);
+            Assert.That(server.ReadCacheMemorySize, Is.EqualTo(1L << 30));
+            Assert.That(server.ReadCachePageSize, Is.EqualTo(1L << 25));
+        });
+    }
+
+    [Test]
+    public void TheReadCacheOptionsSetTheirSettings()
+    {
+        ServerOptions server = Settings("--storage-tier", "--readcache", "--readcache-memory", "256m", "--readcache-page", "1m").Server;
+        Assert.Multiple(() =>
+        {
+            Assert.That(server.ReadCache, Is.True);
+            Assert.That(server.ReadCacheMemorySize, Is.EqualTo(256L << 20));
+            Assert.That(server.ReadCachePageSize, Is.EqualTo(1L << 20));
         });
     }
 
@@ -67,6 +82,11 @@ public sealed class StorageTierOptionsTests
     [TestCase(new[] { "--compaction-freq", "5", "--compaction-type", "lookup" }, "work on the files of --storage-tier, which is off")]
     [TestCase(new[] { "--copy-reads-to-tail" }, "--copy-reads-to-tail copies what reads find on the disk of --storage-tier, which is off")]
     [TestCase(new[] { "--storage-tiers", "/a:1g,/b" }, "--storage-tiers keeps the log files of --storage-tier, which is off")]
+    [TestCase(new[] { "--readcache" }, "--readcache caches what reads find on the disk of --storage-tier, which is off")]
+    [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-page", "3m" }, "--readcache-page: 3m (3145728 bytes) is not a power of two")]
+    [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-page", "1k" }, "--readcache-page: 1k is out of range")]
+    [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-memory", "64m" }, "--readcache-memory: 64m is out of range (128m to any)")] // four pages
+    [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-memory", "much" }, "--readcache-memory: 'much' is not a size")]
     [TestCase(new[] { "--storage-tier", "--page", "1m", "--segment", "3m" }, "--segment: 3m (3145728 bytes) is not a power of two")]
     [TestCase(new[] { "--storage-tier", "--segment", "1k" }, "--segment: 1k is out of range (32m to 1t)")] // at least a page
     [TestCase(new[] { "--storage-tier", "--segment", "lots" }, "--segment: 'lots' is not a size")]

@@ -24,6 +24,15 @@ public sealed record TestServerOptions
     /// <summary>With the storage tier, reads copy what they find on the device to the tail.</summary>
     public bool CopyReadsToTail { get; init; }
 
+    /// <summary>With the storage tier, reads copy what they find on the device into a read cache.</summary>
+    public bool ReadCache { get; init; }
+
+    /// <summary>Bytes of the read cache (the server's default when 0).</summary>
+    public long ReadCacheMemorySize { get; init; }
+
+    /// <summary>Bytes of a read cache page (the server's default when 0).</summary>
+    public long ReadCachePageSize { get; init; }
+
     /// <summary>
     /// With the storage tier, keep the log in one directory per entry (tier0, tier1, ... under the fixture's directory),
     /// each keeping that many bytes (-1 all; the last must be -1), instead of one log directory.

@@ -57,6 +57,15 @@ public sealed unsafe partial class RespServerSession
         info.Line("log_pending_reads", total.PendingReads);
         info.Line("log_device_read_errors", total.DeviceReadErrors);
         info.Line("log_reads_copied_to_tail", total.ReadsCopiedToTail);
+        // The read cache: copies of records reads found on the device, in memory of their own (--readcache).
+        info.Line("read_cache", _server.Options.ReadCache && _server.Options.StorageTier ? 1 : 0);
+        info.Line("read_cache_bytes", total.ReadCacheBytes);
+        info.Line("read_cache_hits", total.ReadCacheHits);
+        info.Line("read_cache_misses", total.ReadCacheMisses);
+        info.Line("read_cache_inserts", total.ReadCacheInserts);
+        info.Line("read_cache_invalidations", total.ReadCacheInvalidations);
+        info.Line("read_cache_evictions", total.ReadCacheEvictions);
+        info.Line("read_cache_second_chances", total.ReadCacheSecondChances);
         info.Line("log_device_write_errors", total.FlushErrors);
         info.Line("log_compactions", total.Compactions);
         info.Line("log_records_compacted", total.RecordsCompacted);

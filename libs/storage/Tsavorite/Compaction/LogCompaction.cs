@@ -218,7 +218,7 @@ public sealed unsafe partial class TsavoriteKV
             long* entry = Index.FindTag(bucket.Pointer, tag);
             if (entry == null)
                 return false;
-            long entryAddress = new HashBucketEntry(*entry).Address;
+            long entryAddress = EntryAddressForWrite(entry, tag);
             if (TraceBack(key, entryAddress, out _, out long onDisk) != 0 || onDisk < address)
                 return false; // a newer record in memory, or the chain no longer reaches this one
             // Read the chain back (this also gives an object record's copy its object).

@@ -413,7 +413,7 @@ public sealed unsafe partial class TsavoriteKV
                 long* entry = Index.FindTag(bucket, tag);
                 if (entry == null)
                     return true;
-                long entryAddress = new HashBucketEntry(*entry).Address;
+                long entryAddress = EntryAddressForWrite(entry, tag);
                 if (TraceBack(key, entryAddress, out _) != address)
                     return true; // superseded: dead
                 if (record.Info.Tombstone)

@@ -55,7 +55,7 @@ public sealed unsafe partial class TsavoriteKV
         PendingRecordRead? disk, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
-        long entryAddress = new HashBucketEntry(*entry).Address;
+        long entryAddress = EntryAddressForWrite(entry, tag);
         // Whether the key exists may be on the device: a live record there is shadowed by a tombstone at the tail.
         if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))
             return Done(new Status(Status.Basic.Pending), out status);

@@ -54,7 +54,7 @@ public sealed unsafe partial class TsavoriteKV
         ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
-        long entryAddress = new HashBucketEntry(*entry).Address;
+        long entryAddress = EntryAddressForWrite(entry, tag);
         // A record read back from the device is a read-only source: it is never changed or disposed of, only copied.
         if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))
             return Done(new Status(Status.Basic.Pending), out status);

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Tsavorite;
 
@@ -21,38 +22,72 @@ public sealed unsafe partial class TsavoriteKV
             bucket = Index.Locate(hash);
             latch = held == null || !held.Covers(bucket.Pointer, exclusive: false);
         }
+        Status status;
+        long cacheBehind;
         try
         {
-            long* entry = Index.FindTag(bucket.Pointer, tag);
-            if (entry == null)
-                return new Status(Status.Basic.NotFound);
-            long entryAddress = new HashBucketEntry(*entry).Address;
-            long address = TraceBack(key, entryAddress, out var record, out long onDisk);
-            bool inMemory = address != 0;
-            if (!inMemory && onDisk != 0 && !UseDiskRecord(disk, onDisk, out address, out record))
-                return new Status(Status.Basic.Pending);
-            if (address == 0 || record.Info.Tombstone)
-                return new Status(Status.Basic.NotFound);
-            if (IsExpired(in record))
-                return new Status(Status.Basic.NotFound, Status.Record.Expired);
-
-            var readInfo = new ReadInfo { Address = address };
-            if (functions.Reader(in record, ref input, ref output, ref readInfo))
-            {
-                if (!readInfo.SkipAccessUpdate && inMemory)
-                    TouchRecord(ref record);
-                else if (!inMemory && CopyReadsToTail)
-                    CopyReadToTail(entry, tag, entryAddress, in record, disk!);
-                return new Status(Status.Basic.Found);
-            }
-            return readInfo.Action == OperationAction.CancelOperation
-                ? new Status(Status.Basic.Canceled)
-                : new Status(Status.Basic.NotFound);
+            status = ReadLatched(ref functions, key, tag, bucket.Pointer, ref input, ref output, held, disk, out cacheBehind);
         }
         finally
         {
             if (latch)
                 HashBucket.ReleaseShared(bucket.Pointer);
         }
+        // Copied into the read cache only now: making room there takes other buckets' latches.
+        if (cacheBehind != 0)
+            InsertIntoReadCache(hash, tag, cacheBehind, disk!.Record);
+        return status;
+    }
+
+    /// <summary>
+    /// The read with the bucket latched. <paramref name="cacheBehind"/> is the chain head behind which the record
+    /// read from the device is to be copied into the read cache, or 0.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private Status ReadLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, int tag, long* bucket, ref TInput input,
+        ref TOutput output, HeldLocks? held, PendingRecordRead? disk, out long cacheBehind)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        cacheBehind = 0;
+        long* entry = Index.FindTag(bucket, tag);
+        if (entry == null)
+            return new Status(Status.Basic.NotFound);
+        long entryAddress = new HashBucketEntry(*entry).Address;
+        long onDisk;
+        LogRecord record;
+        long address = ReadCacheLog.IsCacheAddress(entryAddress)
+            ? TraceBackThroughReadCache(key, entryAddress, out record, out onDisk)
+            : TraceBack(key, entryAddress, out record, out onDisk);
+        bool inMemory = address != 0;
+        if (!inMemory && onDisk != 0 && !UseDiskRecord(disk, onDisk, out address, out record))
+            return new Status(Status.Basic.Pending);
+        if (address == 0 || record.Info.Tombstone)
+            return new Status(Status.Basic.NotFound);
+        if (IsExpired(in record))
+            return new Status(Status.Basic.NotFound, Status.Record.Expired);
+
+        var readInfo = new ReadInfo { Address = address };
+        if (functions.Reader(in record, ref input, ref output, ref readInfo))
+        {
+            if (inMemory)
+            {
+                if (ReadCacheLog.IsCacheAddress(address))
+                    NoteReadCacheHit(ref record);
+                else if (!readInfo.SkipAccessUpdate)
+                    TouchRecord(ref record);
+            }
+            else if (CopyReadsToTail)
+            {
+                CopyReadToTail(entry, tag, entryAddress, in record, disk!);
+            }
+            else if (ReadCache != null && held == null)
+            {
+                cacheBehind = entryAddress;
+            }
+            return new Status(Status.Basic.Found);
+        }
+        return readInfo.Action == OperationAction.CancelOperation
+            ? new Status(Status.Basic.Canceled)
+            : new Status(Status.Basic.NotFound);
     }
 }

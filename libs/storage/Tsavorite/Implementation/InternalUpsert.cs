@@ -57,7 +57,7 @@ public sealed unsafe partial class TsavoriteKV
         ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
-        long entryAddress = new HashBucketEntry(*entry).Address;
+        long entryAddress = EntryAddressForWrite(entry, tag);
         // Whether the key counts before the write (see KeyCount): that needs its newest record, wherever it is, so a
         // chain that goes on on the device is read back as Read and RMW do.
         if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))

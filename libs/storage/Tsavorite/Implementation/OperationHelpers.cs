@@ -31,6 +31,9 @@ public sealed unsafe partial class TsavoriteKV
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal long TraceBack(ReadOnlySpan<byte> key, long address, out LogRecord record, out long onDisk)
     {
+        // Read cache records (only ever at a chain's front) are copies: the chain of record goes on past them.
+        if (ReadCacheLog.IsCacheAddress(address))
+            address = ReadCache!.SkipPrefix(address);
         long head = Log.HeadAddress;
         while (address >= head)
         {

@@ -32,6 +32,11 @@ namespace Tsavorite;
 /// plain writes. Records of other buckets met on the way are only read (their key and previous
 /// address, which never change in a record that stays linked).
 /// </para>
+/// <para>
+/// Read cache records at the front of a chain (see TsavoriteKV's ReadCache) are left behind: each new entry leads
+/// into the log, the copies are unreachable once the old bucket is marked moved, and their memory stays readable
+/// until every thread refreshed its epoch, as the old table's does.
+/// </para>
 /// </remarks>
 internal static unsafe class BucketSplit
 {
@@ -60,7 +65,12 @@ internal static unsafe class BucketSplit
                 // the new table; the entry is uncounted when the old table is released.
                 if (entry.IsFree || entry.Tentative || entry.Address == 0)
                     continue;
-                SplitChain(ref context, entry.Tag, entry.Address);
+                // Read cache records in front of the chain stay with the old table: they are copies, and the new
+                // entries lead straight into the log (the read cache then finds them unlinked when it empties their page).
+                long address = entry.Address;
+                if (ReadCacheLog.IsCacheAddress(address))
+                    address = index.ReadCache!.SkipPrefix(address);
+                SplitChain(ref context, entry.Tag, address);
             }
         }
     }

@@ -62,6 +62,9 @@ internal sealed unsafe class HashIndex : IDisposable
         SetGrowthLimit();
     }
 
+    /// <summary>The store's read cache, whose records a resize leaves behind (see <see cref="BucketSplit"/>); null when it has none.</summary>
+    internal ReadCacheLog? ReadCache { get; set; }
+
     /// <summary>The table operations start from (the old one while a resize runs).</summary>
     internal BucketTable Table => Volatile.Read(ref _table);
 

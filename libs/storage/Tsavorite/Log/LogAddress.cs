@@ -17,4 +17,10 @@ public static class LogAddress
     /// "no record" and a log scan can start at a well-defined place.
     /// </summary>
     public const long FirstValidAddress = 64;
+
+    /// <summary>
+    /// The bit that marks an address in the read cache (<see cref="ReadCacheLog"/>) rather than the log. Log addresses
+    /// stay below it, so "address &gt;= ReadCacheBit" is the one test that tells them apart.
+    /// </summary>
+    public const long ReadCacheBit = 1L << (AddressBits - 1);
 }
