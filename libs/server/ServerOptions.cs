@@ -87,8 +87,8 @@ public sealed class ServerOptions
     /// <summary>Bytes of the read cache, allocated page by page as it fills. Default 1 GB.</summary>
     public long ReadCacheMemorySize { get; set; } = 1L << 30;
 
-    /// <summary>Bytes of a read cache page (a power of two); larger records are not cached. Default 32 MB.</summary>
-    public long ReadCachePageSize { get; set; } = 1L << 25;
+    /// <summary>Bytes of a read cache page (a power of two); larger records are not cached. Default 4 MB, as Garnet.</summary>
+    public long ReadCachePageSize { get; set; } = 1L << 22;
 
     /// <summary>Bytes of each log file with the storage tier (a power of two). Default 1 GB.</summary>
     public long SegmentSize { get; set; } = 1L << 30;

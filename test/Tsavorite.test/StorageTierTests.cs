@@ -219,6 +219,30 @@ public sealed class StorageTierTests
     }
 
     [Test]
+    public void TheIndexGrowsWithTheKeysNotWithTheChainsOnTheDevice()
+    {
+        // From one bucket, with most records on the device while the index grows: a split cannot tell the keys of a
+        // chain on the device apart, so both halves keep it; counting both copies grew the index on and on.
+        using var device = NewDevice();
+        using var ts = new TestStore(TieredLog(device, indexMaxSize: 1L << 26) with { IndexSize = HashBucket.Size });
+        var session = ts.Session;
+        const int Keys = 20_000;
+        for (int i = 0; i < Keys; i++)
+            Assert.That(session.Upsert(TestData.FixedKey(i), TestData.Value(i, 40), default).IsOutOfMemory, Is.False);
+        Assert.That(ts.Log.HeadAddress, Is.GreaterThan(ts.Log.BeginAddress + (8L * Frames * PageSize)), "most of the log left memory");
+
+        // Growth aims at a few keys per bucket (seven entries each): a sixteenth of the keys is plenty, and far from
+        // the maximum (a million buckets).
+        Assert.That(ts.Store.IndexBucketCount, Is.LessThanOrEqualTo(Keys / 2), "buckets");
+        Assert.That(ts.Store.IndexBucketCount, Is.GreaterThanOrEqualTo(Keys / 64), "the index grew");
+        for (int i = 0; i < Keys; i += 7)
+        {
+            Assert.That(session.Read(TestData.FixedKey(i), out var value).Found, Is.True, $"key {i}");
+            Assert.That(value, Is.EqualTo(TestData.Value(i, 40)));
+        }
+    }
+
+    [Test]
     public void ReadsCopiedToTheTailServeTheNextReadsFromMemory()
     {
         using var device = NewDevice();

@@ -63,7 +63,7 @@ public sealed class Options
     [Option("readcache-memory", HelpText = "Bytes of the read cache with --readcache, allocated page by page as it fills (at least four --readcache-page pages). (default: 1g)")]
     public string? ReadCacheMemorySize { get; set; }
 
-    [Option("readcache-page", HelpText = "Size of a read cache page with --readcache (a power of two, 4k to 1g); larger records are not cached. (default: 32m)")]
+    [Option("readcache-page", HelpText = "Size of a read cache page with --readcache (a power of two, 4k to 1g); larger records are not cached. (default: 4m, as Garnet)")]
     public string? ReadCachePageSize { get; set; }
 
     [Option("storage-tier", HelpText = "Keep records that leave memory in log files under --logdir and read them back when needed, so the data can exceed --memory; nothing is evicted. (default: off, the log is a cache of what fits in memory)")]

@@ -24,7 +24,7 @@ public sealed class StorageTierOptionsTests
             Assert.That(server.CopyReadsToTail, Is.False);
             Assert.That(server.ReadCache, Is.False);
             Assert.That(server.ReadCacheMemorySize, Is.EqualTo(1L << 30));
-            Assert.That(server.ReadCachePageSize, Is.EqualTo(1L << 25));
+            Assert.That(server.ReadCachePageSize, Is.EqualTo(1L << 22));
         });
     }
 

@@ -100,28 +100,35 @@ internal static unsafe class BucketSplit
         // does for TraceBack, and a half with no record in memory gets no entry; with it, the chain goes on on the
         // device, where its keys cannot be told apart without reading it, so such a half points where the chain
         // leaves memory (both halves may share that rest of the chain; traversals compare keys).
+        // Entries that lead only to that shared rest are counted once between them: growing the index never splits
+        // them (each later split copies them into both halves again), so counting each copy would read as a fuller
+        // index after every growth and grow it again, up to its maximum.
+        int counted = 0;
         if (current >= LogAddress.FirstValidAddress && log.StorageTier && current >= log.BeginAddress)
         {
             if (lowHead == 0)
                 lowHead = current;
+            else
+                counted++;
             if (highHead == 0)
                 highHead = current;
+            else
+                counted++;
+            if (lowHead == current || highHead == current)
+                counted++;
+        }
+        else
+        {
+            counted = (lowHead != 0 ? 1 : 0) + (highHead != 0 ? 1 : 0);
         }
         MarkIfShared(ref context, lowHead, address);
         MarkIfShared(ref context, highHead, address);
-        int created = 0;
         if (lowHead != 0)
-        {
             Insert(context.Index, context.Low, HashBucketEntry.Make(tag, lowHead, tentative: false));
-            created++;
-        }
         if (highHead != 0)
-        {
             Insert(context.Index, context.High, HashBucketEntry.Make(tag, highHead, tentative: false));
-            created++;
-        }
         // The old entry goes with its table; the new ones are counted in the same stripe.
-        context.Index.Entries.Add(tag, created - 1);
+        context.Index.Entries.Add(tag, counted - 1);
     }
 
     /// <summary>
