@@ -273,6 +273,8 @@ public sealed unsafe partial class TsavoriteKV
             return copied;
         if (Log.StorageTier)
             ReleasePagedOutObjects(head, pageEnd);
+        else
+            Log.FreeExternalValues(head, pageEnd); // dropped records' values; copies took theirs along
         Log.ReleaseFrames(giveBack: _reclaimingIdle);
         evicted = true;
         Interlocked.Increment(ref _pagesEvicted);
@@ -511,6 +513,9 @@ public sealed unsafe partial class TsavoriteKV
             info.MarkAbandoned();
             return AllocationStatus.RetryNow;
         }
+        // The copy owns the out-of-line value now (its descriptor was copied): the original must not free it.
+        if (record.Info.ValueIsExternal)
+            *record.ExternalDescriptor = default;
         Interlocked.Increment(ref _recordsCopied);
         return AllocationStatus.Success;
     }

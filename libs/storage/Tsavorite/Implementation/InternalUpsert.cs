@@ -89,11 +89,12 @@ public sealed unsafe partial class TsavoriteKV
             {
                 // In-chain revivification: the deleted or expired record of this key takes the new value if it fits.
                 var reuseFields = functions.GetUpsertFieldInfo(key, value, ref input);
+                Log.PlaceValue(ref reuseFields);
                 if (RecordLayout.AllocatedSize(key.Length, in reuseFields) <= record.AllocatedSize)
                 {
                     if (!record.Info.Tombstone)
                         functions.DisposeRecord(ref record, DisposeReason.Expired);
-                    record.Reinitialize(in reuseFields);
+                    record.Reinitialize(in reuseFields, Log);
                     record.Access = NewAccessWord();
                     var upsertInfo = new UpsertInfo { Address = address };
                     if (!functions.InitialWriter(ref record, value, ref input, ref output, ref upsertInfo))
@@ -121,6 +122,7 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var fields = functions.GetUpsertFieldInfo(key, value, ref input);
+        Log.PlaceValue(ref fields);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         // A holder of key locks may be what the head mover waits for, so its writes may use the reserve.
         switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
@@ -134,7 +136,7 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var newRecord = Log.GetRecord(newAddress);
-        newRecord.Initialize(key, in fields, allocated, replaceOld ? record.Info.PreviousAddress : entryAddress);
+        newRecord.Initialize(key, in fields, allocated, replaceOld ? record.Info.PreviousAddress : entryAddress, Log);
         newRecord.Access = existed ? ReplacementAccessWord(record.Access) : NewAccessWord();
         var info = new UpsertInfo { Address = newAddress };
         if (!functions.InitialWriter(ref newRecord, value, ref input, ref output, ref info))
@@ -149,7 +151,10 @@ public sealed unsafe partial class TsavoriteKV
         if (!counted)
             keys.Value++;
         if (counted && !fromDisk)
+        {
             functions.DisposeRecord(ref record, existed ? DisposeReason.Superseded : DisposeReason.Expired);
+            Log.ReleaseExternal(in record);
+        }
         if (replaceOld)
             Abandon(address, ref record);
         NoteIfExpiring(ref newRecord);

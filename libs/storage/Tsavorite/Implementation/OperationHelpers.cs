@@ -198,6 +198,7 @@ public sealed unsafe partial class TsavoriteKV
     internal void Abandon(long address, ref LogRecord record)
     {
         int size = record.AllocatedSize;
+        Log.ReleaseExternal(in record);
         record.Info.MarkAbandoned();
         if (FreePool != null && address >= Log.ReadOnlyAddress)
             FreePool.Free(address, size);
@@ -248,6 +249,7 @@ public sealed unsafe partial class TsavoriteKV
         if (mutable)
         {
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
+            Log.ReleaseExternal(in record);
             record.Info.Tombstone = true;
             keys.Value--;
             if (HeadsChainAlone(address, entryAddress, in record))
@@ -283,13 +285,14 @@ public sealed unsafe partial class TsavoriteKV
                 // working (and giving memory back) however full the log is. This is safe under the exclusive latch:
                 // readers take the latch, and the head mover settles a record only under it.
                 functions.DisposeRecord(ref record, DisposeReason.Deleted);
+                Log.ReleaseExternal(in record);
                 record.Info.Tombstone = true;
                 keys.Value--;
                 status = new Status(Status.Basic.NotFound);
                 return OperationOutcome.Done;
         }
         var tombstone = Log.GetRecord(newAddress);
-        tombstone.Initialize(key, in fields, allocated, entryAddress);
+        tombstone.Initialize(key, in fields, allocated, entryAddress, Log);
         tombstone.Access = NewAccessWord();
         tombstone.Info.Tombstone = true;
         if (!TryLink(entry, tag, entryAddress, newAddress, ref tombstone))
@@ -299,7 +302,10 @@ public sealed unsafe partial class TsavoriteKV
         }
         keys.Value--;
         if (!fromDisk)
+        {
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
+            Log.ReleaseExternal(in record);
+        }
         status = new Status(Status.Basic.NotFound, Status.Record.Created);
         return OperationOutcome.Done;
     }

@@ -22,6 +22,11 @@ public struct RecordFieldInfo
     /// </summary>
     public bool MayUseReserve;
 
+    /// <summary>
+    /// The value goes out of line (see <see cref="ExternalValue"/>): set by the store from the value's length, not by callbacks.
+    /// </summary>
+    internal bool ValueIsExternal;
+
     /// <summary>Creates the field info for a value of <paramref name="valueLength"/> bytes and no optionals.</summary>
     public RecordFieldInfo(int valueLength)
     {
@@ -30,5 +35,6 @@ public struct RecordFieldInfo
         HasETag = false;
         ExtraValueSpace = 0;
         MayUseReserve = false;
+        ValueIsExternal = false;
     }
 }
