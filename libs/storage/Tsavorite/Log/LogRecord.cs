@@ -120,8 +120,9 @@ public readonly unsafe struct LogRecord
         if (Info.ValueIsExternal)
         {
             // The block's capacity is the limit; beyond it the value moves to a new record and block (a copy update).
+            // So does a value that would use half the block or less, so a small value never holds a large block.
             var descriptor = ExternalDescriptor;
-            if (newLength > descriptor->Capacity)
+            if (newLength > descriptor->Capacity || 2L * newLength <= descriptor->Capacity)
                 return false;
             descriptor->Length = newLength;
             return true;
