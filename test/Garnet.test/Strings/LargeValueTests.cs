@@ -106,6 +106,23 @@ public sealed class LargeValueTests : ServerTestBase
     }
 
     [Test]
+    public void RenameAndCopyCarryTheLargeValue()
+    {
+        using var redis = ConnectPatient();
+        var db = redis.GetDatabase();
+        byte[] value = Pattern(6 * MB, 9);
+        db.StringSet("a", value);
+        Assert.That(db.KeyRename("a", "b"), Is.True);
+        Assert.That(((byte[])db.StringGet("b")!).AsSpan().SequenceEqual(value), Is.True);
+        Assert.That(LargeValues(), Is.EqualTo(1));
+        Assert.That(db.KeyCopy("b", "c"), Is.True);
+        Assert.That(((byte[])db.StringGet("c")!).AsSpan().SequenceEqual(value), Is.True);
+        Assert.That(LargeValues(), Is.EqualTo(2));
+        db.KeyDelete(["b", "c"]);
+        Assert.That(LargeValueBytes(), Is.Zero);
+    }
+
+    [Test]
     public void MemoryComesBackAfterOverwriteDeleteAndFlush()
     {
         using var redis = ConnectPatient();
