@@ -69,21 +69,32 @@ public sealed class ExternalValueTests
     public void LargeValuesSurviveTheHeadPassingTheirPages()
     {
         // 16 pages of 4 KB: the head passes pages again and again, copying live records (and their blocks) forward.
+        // The blocks (30 KB) take their bytes from the log's 64 KB, so fewer pages stay in memory.
         using var ts = new TestStore(new StoreOptions { MemorySize = 1L << 16 });
         var session = ts.Session;
         for (int round = 0; round < 400; round++)
         {
-            session.Upsert(TestData.Key(round % 10), Value(300 + round, round)); // inline, growing: new records
+            Assert.That(session.Upsert(TestData.Key(round % 10), Value(300 + round, round)).IsOutOfMemory, Is.False); // inline, growing: new records
             if (round % 20 == 0)
-                session.Upsert(TestData.Key(1000 + round), Value(10_000, round));
+                Assert.That(session.Upsert(TestData.Key(1000 + round), Value(1_500, round)).IsOutOfMemory, Is.False);
         }
         Assert.That(ts.Log.HeadAddress, Is.GreaterThan(1L << 16), "the head moved");
         for (int round = 0; round < 400; round += 20)
         {
             Assert.That(session.Read(TestData.Key(1000 + round), out var read).Found, Is.True);
-            Assert.That(read, Is.EqualTo(Value(10_000, round)));
+            Assert.That(read, Is.EqualTo(Value(1_500, round)));
         }
         Assert.That(ts.Log.ExternalCount, Is.EqualTo(20));
-        Assert.That(ts.Log.ExternalBytes, Is.EqualTo(20 * 10_000));
+        Assert.That(ts.Log.ExternalBytes, Is.EqualTo(20 * 1_500));
+    }
+
+    [Test]
+    public void LargeValuesBeyondTheLogsMemoryAreRefused()
+    {
+        // 64 KB of log memory and no budget: the blocks count against the log's memory size.
+        using var ts = new TestStore(new StoreOptions { MemorySize = 1L << 16 });
+        Assert.That(ts.Session.Upsert("huge"u8, Value(100_000, 1)).IsOutOfMemory, Is.True);
+        Assert.That(ts.Log.ExternalCount, Is.Zero);
+        Assert.That(ts.Session.Upsert("fits"u8, Value(20_000, 2)).IsOutOfMemory, Is.False);
     }
 }

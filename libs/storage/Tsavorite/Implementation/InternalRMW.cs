@@ -122,7 +122,8 @@ public sealed unsafe partial class TsavoriteKV
         var fields = functions.GetRMWModifiedFieldInfo(in source, ref input);
         Log.PlaceValue(ref fields);
         int size = NewRecordSize(key.Length, ref fields);
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks,
+            largeValueBytes: fields.LargeValueBytes))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -177,7 +178,8 @@ public sealed unsafe partial class TsavoriteKV
         var fields = functions.GetRMWInitialFieldInfo(key, ref input);
         Log.PlaceValue(ref fields);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
-        if (reusableAddress != 0 && size <= reusable.AllocatedSize)
+        // A large value's block needs admission (TryAllocateRecord): it takes a new record.
+        if (reusableAddress != 0 && !fields.ValueIsExternal && size <= reusable.AllocatedSize)
         {
             if (expired && !fromDisk)
                 functions.DisposeRecord(ref reusable, DisposeReason.Expired);
@@ -199,7 +201,8 @@ public sealed unsafe partial class TsavoriteKV
             return OperationOutcome.Done;
         }
 
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks,
+            largeValueBytes: fields.LargeValueBytes))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);

@@ -90,7 +90,8 @@ public sealed unsafe partial class TsavoriteKV
                 // In-chain revivification: the deleted or expired record of this key takes the new value if it fits.
                 var reuseFields = functions.GetUpsertFieldInfo(key, value, ref input);
                 Log.PlaceValue(ref reuseFields);
-                if (RecordLayout.AllocatedSize(key.Length, in reuseFields) <= record.AllocatedSize)
+                // A large value's block needs admission (TryAllocateRecord): it takes a new record.
+                if (!reuseFields.ValueIsExternal && RecordLayout.AllocatedSize(key.Length, in reuseFields) <= record.AllocatedSize)
                 {
                     if (!record.Info.Tombstone)
                         functions.DisposeRecord(ref record, DisposeReason.Expired);
@@ -125,7 +126,8 @@ public sealed unsafe partial class TsavoriteKV
         Log.PlaceValue(ref fields);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         // A holder of key locks may be what the head mover waits for, so its writes may use the reserve.
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks,
+            largeValueBytes: fields.LargeValueBytes))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);

@@ -169,11 +169,22 @@ public sealed unsafe partial class TsavoriteKV
     /// meets the new one, and cursor-based scans never miss a key that exists throughout.
     /// A <paramref name="privileged"/> write may use the budget's reserve page (see <see cref="AllocationClass.Reserve"/>).
     /// When the budget's pages are taken, the operation is told to retry after the head moved, unless it
-    /// <paramref name="holdsKeyLocks"/>.
+    /// <paramref name="holdsKeyLocks"/>. A record whose value goes out of line needs room for its
+    /// <paramref name="largeValueBytes"/> block first (see HeadMover.LargeValues.cs).
     /// </summary>
     internal AllocationStatus TryAllocateRecord(int size, long chainHeadAddress, out long address, out int allocatedSize, bool privileged = false,
-        bool holdsKeyLocks = false)
+        bool holdsKeyLocks = false, long largeValueBytes = 0)
     {
+        if (largeValueBytes > 0)
+        {
+            var admitted = AdmitLargeValue(largeValueBytes, holdsKeyLocks || InScan);
+            if (admitted != AllocationStatus.Success)
+            {
+                address = 0;
+                allocatedSize = 0;
+                return admitted;
+            }
+        }
         if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, chainHeadAddress + 1, out address, out allocatedSize))
             return AllocationStatus.Success;
         allocatedSize = size;
@@ -185,6 +196,7 @@ public sealed unsafe partial class TsavoriteKV
         {
             if (mustNotWait)
                 return AllocationStatus.OutOfMemory;
+            NoteWriterWaitingForPage();
             WaitingForHead = true;
             return AllocationStatus.RetryNow;
         }

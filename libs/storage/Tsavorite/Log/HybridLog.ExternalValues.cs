@@ -10,7 +10,9 @@ namespace Tsavorite;
 /// A block is counted from its allocation until its record gives it up (<see cref="ReleaseExternal"/>); it is freed
 /// after an epoch drain, as a thread that read the descriptor before it was taken (a scan) may still be using it.
 /// Blocks of records still holding one when the head passes their page are freed when the page is released, and
-/// those of the whole log when it is disposed (FLUSHDB).
+/// those of the whole log when it is disposed (FLUSHDB). With the storage tier a flush writes each block to the object
+/// log before its page (<see cref="SerializeExternalValue"/>), and a read of the record from the device loads it back
+/// (<see cref="LoadExternalValue"/>).
 /// </remarks>
 public sealed unsafe partial class HybridLog
 {
@@ -25,9 +27,33 @@ public sealed unsafe partial class HybridLog
 
     /// <summary>
     /// Values (with their room to grow) larger than this go out of line: a quarter of a page, so that a page still
-    /// holds several records. Without a storage tier only: a flushed page would carry the descriptor, not the bytes.
+    /// holds several records. A storage tier without an object log has nowhere to write the blocks: values stay inline there.
     /// </summary>
-    public long ExternalValueThreshold => StorageTier ? long.MaxValue : _pageSize / 4;
+    public long ExternalValueThreshold => StorageTier && _objectLog == null ? long.MaxValue : _pageSize / 4;
+
+    private long _largeValueDemand;
+
+    /// <summary>
+    /// The largest block (with its headroom) a writer waits for room for: the log's page count leaves room for it, so
+    /// the head mover passes pages to make it (see HeadMover.LargeValues.cs).
+    /// </summary>
+    internal long LargeValueDemand => Volatile.Read(ref _largeValueDemand);
+
+    /// <summary>A writer waits for room for <paramref name="bytes"/>: the demand becomes at least that.</summary>
+    internal void RaiseLargeValueDemand(long bytes)
+    {
+        long demand;
+        while ((demand = Volatile.Read(ref _largeValueDemand)) < bytes
+            && Interlocked.CompareExchange(ref _largeValueDemand, bytes, demand) != demand)
+        {
+        }
+    }
+
+    /// <summary>The writer that waited for <paramref name="bytes"/> is done: the demand goes if it was that writer's.</summary>
+    internal void DropLargeValueDemand(long bytes) => Interlocked.CompareExchange(ref _largeValueDemand, 0, bytes);
+
+    /// <summary>Bytes this log may keep in memory: its frames' pages (the budget may allow less).</summary>
+    public long MemorySizeBytes => (long)_frameCount << _pageSizeBits;
 
     /// <summary>Decides whether the record <paramref name="fields"/> describe keeps its value out of line.</summary>
     internal void PlaceValue(ref RecordFieldInfo fields)
@@ -94,6 +120,54 @@ public sealed unsafe partial class HybridLog
             }
             address += size;
         }
+    }
+
+    /// <summary>
+    /// Writes the block of the out-of-line value of <paramref name="record"/>, a record of a range being flushed, as an
+    /// entry of the object log and notes the entry in its descriptor, which the page written next carries to the
+    /// device. The caller is epoch-protected, so a block given up meanwhile is not freed under it.
+    /// </summary>
+    private static void SerializeExternalValue(ref LogRecord record, ObjectLogWriter writer)
+    {
+        var descriptor = record.ExternalDescriptor;
+        byte* pointer = (byte*)Volatile.Read(ref *(nint*)&descriptor->Pointer);
+        if (pointer == null)
+            return; // given up (superseded or deleted): nothing reads it from the device
+        long length = descriptor->Length;
+        long address = writer.BeginEntry();
+        writer.Stream.Write(new System.ReadOnlySpan<byte>(pointer, (int)length));
+        writer.EndEntry();
+        descriptor->DeviceAddress = address;
+    }
+
+    /// <summary>
+    /// Gives a copy of a record read back from the device its out-of-line value: a new, counted block filled from the
+    /// object log entry its descriptor names. The copy owns the block; <see cref="ReleaseExternal"/> gives it up.
+    /// Returns false when the entry cannot be read.
+    /// </summary>
+    internal bool LoadExternalValue(ref LogRecord copy)
+    {
+        var descriptor = copy.ExternalDescriptor;
+        long address = descriptor->DeviceAddress;
+        ExternalValue.ForgetStalePointer(descriptor);
+        if (_objectLog == null || address == 0)
+            return false;
+        int length = _objectLog.ReadEntryLength(address);
+        if (length < 0)
+            return false;
+        var loaded = AllocateExternal(length, length);
+        loaded.DeviceAddress = address;
+        *descriptor = loaded;
+        try
+        {
+            _objectLog.ReadEntryBytes(address, new System.Span<byte>(loaded.Pointer, length));
+        }
+        catch (TsavoriteException)
+        {
+            ReleaseExternal(in copy);
+            return false;
+        }
+        return true;
     }
 
     private void Uncount(long capacity)

@@ -59,6 +59,19 @@ public sealed class ObjectLogWriter
         _entryStart = -1;
     }
 
+    /// <summary>
+    /// Forgets the collected entries once they were copied for writing, and gives back a buffer grown past a few
+    /// megabytes (a flush of large values), so it is not held until the next flush.
+    /// </summary>
+    internal void Trim()
+    {
+        _buffer.SetLength(0);
+        if (_buffer.Capacity > MaxRetainedBytes)
+            _buffer.Capacity = 0;
+    }
+
+    private const int MaxRetainedBytes = 4 << 20;
+
     /// <summary>The collected entries.</summary>
     internal ReadOnlySpan<byte> Written => _buffer.GetBuffer().AsSpan(0, (int)_buffer.Length);
 }

@@ -27,6 +27,9 @@ public struct RecordFieldInfo
     /// </summary>
     internal bool ValueIsExternal;
 
+    /// <summary>Bytes of the out-of-line block the value needs (its length and room to grow), 0 for an inline value.</summary>
+    internal readonly long LargeValueBytes => ValueIsExternal ? (long)ValueLength + ExtraValueSpace : 0;
+
     /// <summary>Creates the field info for a value of <paramref name="valueLength"/> bytes and no optionals.</summary>
     public RecordFieldInfo(int valueLength)
     {
