@@ -43,7 +43,7 @@ public sealed class LargeValueTests : ServerTestBase
     private long LargeValues() => long.Parse(Memory()["large_values"]);
 
     [TestCase(1)]
-    [TestCase(10)]
+    [TestCase(33)]
     [TestCase(100)]
     public void ValuesLargerThanAPageRoundTrip(int megabytes)
     {
@@ -55,6 +55,9 @@ public sealed class LargeValueTests : ServerTestBase
         Assert.That(db.StringLength("k"), Is.EqualTo(value.Length));
         Assert.That((byte[])db.StringGetRange("k", -3, -1)!, Is.EqualTo(value[^3..]));
         Assert.That((byte[])db.StringGetRange("k", 1000, 1009)!, Is.EqualTo(value[1000..1010]));
+        Assert.That(db.StringAppend("k", "end"), Is.EqualTo(value.Length + 3));
+        Assert.That((byte[])db.StringGetRange("k", -5, -1)!, Is.EqualTo((byte[])[.. value[^2..], (byte)'e', (byte)'n', (byte)'d']));
+        Assert.That(db.StringSetRange("k", 0, "abc"), Is.EqualTo(value.Length + 3));
         Assert.That(LargeValues(), Is.EqualTo(1));
         Assert.That(LargeValueBytes(), Is.GreaterThanOrEqualTo(value.Length));
         long usage = (long)db.Execute("MEMORY", "USAGE", "k");
@@ -118,6 +121,10 @@ public sealed class LargeValueTests : ServerTestBase
         Assert.That(db.KeyCopy("b", "c"), Is.True);
         Assert.That(((byte[])db.StringGet("c")!).AsSpan().SequenceEqual(value), Is.True);
         Assert.That(LargeValues(), Is.EqualTo(2));
+        byte[] dump = (byte[])db.KeyDump("c")!;
+        Assert.That(db.KeyDelete("c"), Is.True);
+        db.KeyRestore("c", dump);
+        Assert.That(((byte[])db.StringGet("c")!).AsSpan().SequenceEqual(value), Is.True, "DUMP and RESTORE");
         db.KeyDelete(["b", "c"]);
         Assert.That(LargeValueBytes(), Is.Zero);
     }
@@ -165,13 +172,13 @@ public sealed class LargeValueTests : ServerTestBase
 }
 
 /// <summary>
-/// Large values on a log of eight 1 MB pages that the head keeps passing: records copied forward take their blocks
-/// along, and superseded ones on passed pages give theirs up.
+/// Large values on a log of sixteen 1 MB pages that the head keeps passing: records copied forward take their blocks
+/// along, and superseded ones on passed pages give theirs up. The blocks take their bytes from the log's 16 MB.
 /// </summary>
 [TestFixture]
 public sealed class LargeValuesUnderHeadMovesTests : ServerTestBase
 {
-    protected override TestServerOptions ServerOptions => new() { PageSize = 1L << 20, MemorySize = 1L << 23 };
+    protected override TestServerOptions ServerOptions => new() { PageSize = 1L << 20, MemorySize = 1L << 24 };
 
     [Test]
     public void LargeValuesOutliveThePagesTheirRecordsWereOn()
@@ -180,14 +187,14 @@ public sealed class LargeValuesUnderHeadMovesTests : ServerTestBase
         options.SyncTimeout = 60_000;
         using var redis = Connect(options);
         var db = redis.GetDatabase();
-        var large = new byte[50][];
+        var large = new byte[8][];
         for (int round = 0; round < 2000; round++)
         {
             // Inline fillers that grow, so each write is a new record at the tail and the log keeps moving.
             db.StringSet($"filler:{round % 10}", LargeValueTests.Pattern(60_000 + 8 * round, round));
-            if (round % 40 == 0)
+            if (round % 250 == 0)
             {
-                int i = round / 40;
+                int i = round / 250;
                 large[i] = LargeValueTests.Pattern(1 << 20, 1000 + i);
                 db.StringSet($"large:{i}", large[i]);
             }
@@ -197,7 +204,64 @@ public sealed class LargeValuesUnderHeadMovesTests : ServerTestBase
         using var client = ConnectRaw();
         var memory = Garnet.test.Server.ReplyText.InfoFields(client.Execute("INFO", "memory"));
         Assert.That(long.Parse(memory["log_pages_evicted"]), Is.GreaterThan(10), "the head passed many pages");
-        Assert.That(long.Parse(memory["large_values"]), Is.EqualTo(50));
-        Assert.That(long.Parse(memory["used_memory_large_values"]), Is.EqualTo(50L << 20));
+        Assert.That(long.Parse(memory["large_values"]), Is.EqualTo(8));
+        Assert.That(long.Parse(memory["used_memory_large_values"]), Is.EqualTo(8L << 20));
+    }
+
+    [Test]
+    public void AValueLargerThanTheLogsMemoryIsRefusedWithOutOfMemory()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("SET", "k", new string('x', 20 << 20)), Does.StartWith("-OOM "));
+        Assert.That(client.Execute("EXISTS", "k"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("SET", "k", new string('y', 4 << 20)), Is.EqualTo("+OK\r\n"));
+    }
+}
+
+/// <summary>
+/// Large values under maxmemory (64 MB): an evicting policy drops the oldest of them to make room, so memory stays
+/// near the limit; with noeviction a write that does not fit is refused with out-of-memory, at once.
+/// </summary>
+[TestFixture]
+public sealed class LargeValuesUnderMaxMemoryTests : ServerTestBase
+{
+    private const int MB = 1 << 20;
+
+    protected override TestServerOptions ServerOptions => new() { PageSize = 1L << 20, MemorySize = 1L << 28, MaxMemory = 64L << 20 };
+
+    [Test]
+    public void AnEvictingPolicyKeepsLargeValuesWithinMaxMemory()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("CONFIG", "SET", "maxmemory-policy", "allkeys-lru"), Is.EqualTo("+OK\r\n"));
+        for (int i = 0; i < 20; i++)
+        {
+            Assert.That(client.Execute("SETRANGE", $"k{i}", (10 * MB - 1).ToString(System.Globalization.CultureInfo.InvariantCulture), "x"),
+                Is.EqualTo($":{10 * MB}\r\n"), $"write {i}");
+            var memory = Garnet.test.Server.ReplyText.InfoFields(client.Execute("INFO", "memory"));
+            Assert.That(long.Parse(memory["used_memory"]), Is.LessThanOrEqualTo(64L * MB), $"after write {i}");
+        }
+        var stats = Garnet.test.Server.ReplyText.InfoFields(client.Execute("INFO", "stats"));
+        Assert.That(long.Parse(stats["evicted_keys"]), Is.GreaterThanOrEqualTo(14));
+        Assert.That(client.Execute("STRLEN", "k19"), Is.EqualTo($":{10 * MB}\r\n"), "the newest stays");
+        Assert.That(client.Execute("EXISTS", "k0"), Is.EqualTo(":0\r\n"), "the oldest went");
+    }
+
+    [Test]
+    public void NoEvictionRefusesWhatDoesNotFit()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("CONFIG", "SET", "maxmemory-policy", "noeviction"), Is.EqualTo("+OK\r\n"));
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        int written = 0;
+        string reply;
+        while ((reply = client.Execute("SETRANGE", $"k{written}", (10 * MB - 1).ToString(System.Globalization.CultureInfo.InvariantCulture), "x")).StartsWith(':'))
+            written++;
+        Assert.That(reply, Does.StartWith("-OOM "));
+        Assert.That(written, Is.InRange(3, 6));
+        Assert.That(clock.Elapsed, Is.LessThan(System.TimeSpan.FromSeconds(20)));
+        Assert.That(client.Execute("SET", "small", "v"), Is.EqualTo("+OK\r\n"), "small writes that fit go on");
+        Assert.That(client.Execute("DEL", "k0"), Is.EqualTo(":1\r\n"));
+        Assert.That(client.Execute("SETRANGE", "again", "100", "x"), Is.EqualTo(":101\r\n"));
     }
 }
