@@ -108,6 +108,45 @@ public sealed class ExternalValueBudgetTests
     }
 
     [Test]
+    public void WithTheStorageTierLargeValuesBeyondTheBudgetGoToTheDevice()
+    {
+        string directory = Path.Combine(Path.GetTempPath(), "tsavorite-large-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(directory);
+        try
+        {
+            using var logDevice = new LocalFileDevice(Path.Combine(directory, "hlog"), segmentSize: 1L << 20);
+            using var objectDevice = new LocalFileDevice(Path.Combine(directory, "obj"), segmentSize: 1L << 22);
+            var budget = new MemoryBudget { Policy = EvictionPolicy.NoEviction };
+            using var ts = new TestStore(new StoreOptions
+            {
+                PageSizeBits = 12,
+                MemorySize = 16 * PageSize,
+                LogDevice = logDevice,
+                ObjectLogDevice = objectDevice,
+                StorageTier = true,
+                Budget = budget,
+            });
+            budget.Limit = ts.Store.MemoryBytes + Room;
+            var session = ts.Session;
+            // Only large values: their descriptors would never fill the tail page, which ends early for them instead.
+            for (int i = 0; i < 60; i++)
+            {
+                Assert.That(session.Upsert(Key(i), TestData.Value(i, BlockBytes)).IsOutOfMemory, Is.False, $"upsert {i}");
+                Assert.That(ts.Log.ExternalBytes, Is.LessThanOrEqualTo(Room), $"after upsert {i}");
+            }
+            for (int i = 0; i < 60; i++)
+            {
+                Assert.That(session.Read(Key(i), out var read).Found, Is.True, $"key {i}");
+                Assert.That(read, Is.EqualTo(TestData.Value(i, BlockBytes)), $"key {i}");
+            }
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Test]
     public void WithTheStorageTierLargeValuesLeaveWithTheirPagesAndReadBack()
     {
         string directory = Path.Combine(Path.GetTempPath(), "tsavorite-large-" + Guid.NewGuid().ToString("N"));

@@ -20,7 +20,8 @@ namespace Tsavorite;
 /// the records in memory, oldest first, and drops the newest records of keys whose value is out of line (those
 /// recently read last, for the LRU policies) until the demand fits. A record is dropped as DEL drops it in place:
 /// under its bucket's exclusive latch, marked a tombstone with its block given up. With the storage tier blocks leave
-/// memory with their pages, which the budget's page count (less the blocks' bytes) makes the head pass.
+/// memory with their pages, which the budget's page count (less the blocks' bytes) makes the head pass; when the
+/// blocks a writer waits for are on the tail page, that page is ended early so the head can pass it too.
 /// </para>
 /// <para>
 /// Pages: a writer that needs a page the limit does not allow while large values take the room waits for the head
@@ -111,7 +112,26 @@ public sealed unsafe partial class TsavoriteKV
         bool forPage = Volatile.Read(ref _writersWaitingForPage) != 0;
         if (Log.ExternalCount > 0 && !Log.StorageTier && Budget.Policy.Evicts() && !RoomMade(demand, forPage))
             EvictLargeValues(demand, forPage);
+        else if (Log.ExternalCount > 0 && Log.StorageTier && demand > 0 && !RoomMade(demand, forPage) && EndTailPage())
+            MoveHeadWhileNeeded(); // the blocks of the ended page go to the device with it
         SettleFullness();
+    }
+
+    /// <summary>
+    /// With the storage tier, a writer waits for room for a block that the blocks of the tail page take: the page ends
+    /// early (see <see cref="HybridLog.TryEndTailPage"/>) so the head can pass it.
+    /// </summary>
+    private bool EndTailPage()
+    {
+        Epoch.Resume();
+        try
+        {
+            return Log.TryEndTailPage();
+        }
+        finally
+        {
+            Epoch.Suspend();
+        }
     }
 
     /// <summary>Whether <paramref name="demand"/> bytes more fit, and writers may open a page if <paramref name="forPage"/> they wait for one.</summary>

@@ -123,6 +123,36 @@ public sealed unsafe partial class HybridLog
     }
 
     /// <summary>
+    /// Ends the tail page early: the rest of it becomes one abandoned record, so the next write opens a new page and
+    /// the head may pass this one (with the storage tier, sending the blocks its records hold to the device). A page of
+    /// small descriptors of large values would otherwise hardly ever fill. Returns whether a page was ended. The caller
+    /// is epoch-protected.
+    /// </summary>
+    internal bool TryEndTailPage()
+    {
+        long tail = TailAddress;
+        long pageStart = PageStart(tail);
+        long rest = pageStart + _pageSize - tail;
+        if (tail == pageStart)
+            return false;
+        // The rest of the page, then a small record that opens the next page (a page ends when a write crosses it).
+        // Another writer may cross first: the records then lie on the next page, as abandoned.
+        if (rest >= RecordLayout.MinRecordSize && !TryPlaceFiller((int)rest))
+            return false;
+        return TryPlaceFiller(RecordLayout.MinRecordSize);
+    }
+
+    private bool TryPlaceFiller(int size)
+    {
+        if (TryAllocate(size, out long address, AllocationClass.HeadMover) != AllocationStatus.Success)
+            return false;
+        var filler = GetRecord(address);
+        filler.Initialize([], new RecordFieldInfo(0), size, 0);
+        filler.Info.MarkAbandoned();
+        return true;
+    }
+
+    /// <summary>
     /// Writes the block of the out-of-line value of <paramref name="record"/>, a record of a range being flushed, as an
     /// entry of the object log and notes the entry in its descriptor, which the page written next carries to the
     /// device. The caller is epoch-protected, so a block given up meanwhile is not freed under it.
