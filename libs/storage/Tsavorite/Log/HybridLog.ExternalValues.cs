@@ -164,6 +164,7 @@ public sealed unsafe partial class HybridLog
         if (pointer == null)
             return; // given up (superseded or deleted): nothing reads it from the device
         long length = descriptor->Length;
+        writer.Reserve(length + sizeof(int));
         long address = writer.BeginEntry();
         writer.Stream.Write(new System.ReadOnlySpan<byte>(pointer, (int)length));
         writer.EndEntry();

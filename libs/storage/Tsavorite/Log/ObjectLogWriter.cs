@@ -30,6 +30,14 @@ public sealed class ObjectLogWriter
         return _baseAddress + _entryStart;
     }
 
+    /// <summary>Makes room for <paramref name="bytes"/> more at once, so a large entry does not grow the buffer by doublings.</summary>
+    internal void Reserve(long bytes)
+    {
+        long needed = _buffer.Length + bytes;
+        if (needed > _buffer.Capacity)
+            _buffer.Capacity = checked((int)needed);
+    }
+
     /// <summary>Ends the entry begun last, recording its length.</summary>
     public void EndEntry()
     {
