@@ -26,8 +26,8 @@ internal sealed class MemoryReport
     /// <summary>Every store under the budget, summed.</summary>
     public StoreFigures Total;
 
-    /// <summary>What the budget counts: log pages in memory, hash indexes and objects' heap (INFO's used_memory).</summary>
-    public long Used => Total.LogBytes + Total.IndexBytes + Total.ObjectBytes;
+    /// <summary>What the budget counts: log pages in memory, hash indexes, objects' heap and large values' blocks (INFO's used_memory).</summary>
+    public long Used => Total.LogBytes + Total.IndexBytes + Total.ObjectBytes + Total.LargeValueBytes;
 
     /// <summary>Bytes of log pages the heads gave back, less what was copied forward (<see cref="MemoryBudget.ReclaimedBytes"/>).</summary>
     public long ReclaimedBytes { get; }
@@ -83,6 +83,10 @@ internal struct StoreFigures
     public long PageBytesEvicted;
     public long Objects;
     public long ObjectBytes;
+
+    /// <summary>String values kept out of line, larger than a quarter of a page (see <see cref="Tsavorite.ExternalValue"/>), and their bytes.</summary>
+    public long LargeValues;
+    public long LargeValueBytes;
     public long FullLogs;
     public long HeadMoverErrors;
     public long FlushErrors;
@@ -138,6 +142,8 @@ internal struct StoreFigures
             PageBytesEvicted = pagesEvicted << log.PageSizeBits,
             Objects = objects?.Count ?? 0,
             ObjectBytes = store.ExternalMemorySize?.Invoke() ?? 0,
+            LargeValues = log.ExternalCount,
+            LargeValueBytes = log.ExternalBytes,
             FullLogs = log.IsFull ? 1 : 0,
             HeadMoverErrors = store.HeadMoverErrors,
             FlushErrors = log.FlushErrors,
@@ -175,6 +181,8 @@ internal struct StoreFigures
         PageBytesEvicted += other.PageBytesEvicted;
         Objects += other.Objects;
         ObjectBytes += other.ObjectBytes;
+        LargeValues += other.LargeValues;
+        LargeValueBytes += other.LargeValueBytes;
         FullLogs += other.FullLogs;
         HeadMoverErrors += other.HeadMoverErrors;
         FlushErrors += other.FlushErrors;

@@ -7,7 +7,15 @@ internal static class RecordFit
 {
     /// <summary>Whether <paramref name="record"/> can hold a value of <paramref name="valueLength"/> bytes with or without an expiration.</summary>
     public static bool Fits(ref LogRecord record, int valueLength, bool hasExpiration)
-        => RecordLayout.UsedSize(record.KeyLength, valueLength, record.Info.HasETag, hasExpiration) <= record.AllocatedSize;
+    {
+        if (!record.Info.ValueIsExternal)
+            return RecordLayout.UsedSize(record.KeyLength, valueLength, record.Info.HasETag, hasExpiration) <= record.AllocatedSize;
+        // An out-of-line value fits its block; one that would use less than half of it gets a new record, so a
+        // small value does not keep a large block (the engine frees the old one).
+        long capacity = record.ExternalBytes;
+        return valueLength <= capacity && 2L * valueLength > capacity
+            && RecordLayout.UsedSize(record.KeyLength, ExternalValue.Size, record.Info.HasETag, hasExpiration) <= record.AllocatedSize;
+    }
 
     /// <summary>
     /// Resizes the value and sets or removes the expiration, if it all fits; otherwise changes

@@ -52,7 +52,7 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     public Func<long>? ExternalMemorySize { get; set; }
 
     /// <summary>Bytes the store holds against its budget: log pages in memory, the index and <see cref="ExternalMemorySize"/>.</summary>
-    public long MemoryBytes => Log.InMemoryBytes + IndexBytes + (ExternalMemorySize?.Invoke() ?? 0);
+    public long MemoryBytes => Log.InMemoryBytes + Log.ExternalBytes + IndexBytes + (ExternalMemorySize?.Invoke() ?? 0);
 
     /// <summary>
     /// Bytes of the hash index that count against the budget: primary buckets (of both tables during a resize) and

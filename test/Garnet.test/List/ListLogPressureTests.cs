@@ -13,8 +13,9 @@ namespace Garnet.test.List;
 public sealed class ListLogPressureTests : ServerTestBase
 {
     // 16 pages of 16 KB, 14 of them mutable and 2 kept for the head of the log to copy live records into:
-    // two 7000-byte values fill a page, so some 28 of them fill what writers may use, and page 0 (where the
-    // lists are) is read-only by then.
+    // four 3500-byte values fill a page (larger ones, over a quarter of a page, would live out of line and leave
+    // the pages empty), so some 56 of them fill what writers may use, and page 0 (where the lists are) is
+    // read-only by then.
     protected override TestServerOptions ServerOptions => new() { PageSize = 1L << 14, MemorySize = 1L << 18 };
 
     [Test]
@@ -33,10 +34,10 @@ public sealed class ListLogPressureTests : ServerTestBase
         const string OutOfMemory = "-OOM command not allowed when used memory > 'maxmemory'.\r\n";
         int fillers = 0;
         string reply;
-        while ((reply = client.Execute("SET", "filler" + fillers, Pattern(7000, seed: fillers))) == Ok)
+        while ((reply = client.Execute("SET", "filler" + fillers, Pattern(3500, seed: fillers))) == Ok)
             fillers++;
         Assert.That(reply, Is.EqualTo(OutOfMemory));
-        Assert.That(fillers, Is.InRange(24, 31));
+        Assert.That(fillers, Is.InRange(48, 62));
 
         // Commands that may grow data are refused, LMOVE included, before it pops anything.
         Assert.That(client.Execute("RPUSH", "l", "x"), Is.EqualTo(OutOfMemory));

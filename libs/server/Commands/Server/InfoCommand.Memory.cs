@@ -27,8 +27,11 @@ public sealed unsafe partial class RespServerSession
         info.Line("used_memory_peak", peak);
         info.Line("used_memory_peak_human", HumanBytes(peak));
         info.Line("used_memory_overhead", total.IndexBytes);
-        info.Line("used_memory_dataset", total.LogBytes + total.ObjectBytes);
+        info.Line("used_memory_dataset", total.LogBytes + total.ObjectBytes + total.LargeValueBytes);
         info.Line("used_memory_objects", total.ObjectBytes);
+        // Strings larger than a quarter of a page live in their own blocks, outside the log's pages.
+        info.Line("used_memory_large_values", total.LargeValueBytes);
+        info.Line("large_values", total.LargeValues);
         // The hash indexes of the databases in use: they start small and double as keys are added.
         info.Line("index_memory", total.IndexBytes);
         info.Line("index_buckets", total.Buckets);

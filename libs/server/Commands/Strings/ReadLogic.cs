@@ -58,7 +58,8 @@ internal static unsafe class ReadLogic
                 return true;
             case RespCommand.MEMORY:
                 readInfo.SkipAccessUpdate = true;
-                output.Number = record.AllocatedSize;
+                // A large value's block counts as well as its record (see Tsavorite.ExternalValue).
+                output.Number = record.AllocatedSize + record.ExternalBytes;
                 return true;
             case RespCommand.DEBUG:
                 // DEBUG OBJECT's look at the value.

@@ -90,6 +90,9 @@ public sealed unsafe partial class TsavoriteKV
             // HybridLog.MinStorageTierPages), sending their objects to the device, and brings the memory back.
             if (Log.StorageTier)
                 return false;
+            // Large values over the limit are what an evicting policy drops first (see HeadMover.LargeValues.cs).
+            if (Log.ExternalCount > 0 && Budget.Policy.Evicts())
+                return false;
             return Log.PageCap <= HybridLog.ReservePages;
         }
     }
@@ -151,7 +154,10 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 if (woken)
+                {
                     MoveHeadWhileNeeded();
+                    MakeRoomForLargeValues();
+                }
                 if (!woken || Interlocked.Exchange(ref _idleLookRequested, 0) != 0)
                     ReclaimDeadPages();
             }
@@ -160,6 +166,11 @@ public sealed unsafe partial class TsavoriteKV
                 // A bug here must not end the process; writers get out-of-memory instead of waiting forever.
                 Interlocked.Increment(ref _moverErrors);
                 Log.MarkFull();
+            }
+            finally
+            {
+                // Writers waiting for room for a large value count rounds (see HeadMover.LargeValues.cs).
+                Interlocked.Increment(ref _moverRounds);
             }
         }
     }
@@ -273,6 +284,9 @@ public sealed unsafe partial class TsavoriteKV
             return copied;
         if (Log.StorageTier)
             ReleasePagedOutObjects(head, pageEnd);
+        // Without the storage tier these are dropped records' blocks (copies took theirs along); with it, the blocks
+        // of records whose page was written, their bytes in the object log.
+        Log.FreeExternalValues(head, pageEnd);
         Log.ReleaseFrames(giveBack: _reclaimingIdle);
         evicted = true;
         Interlocked.Increment(ref _pagesEvicted);
@@ -511,6 +525,9 @@ public sealed unsafe partial class TsavoriteKV
             info.MarkAbandoned();
             return AllocationStatus.RetryNow;
         }
+        // The copy owns the out-of-line value now (its descriptor was copied): the original must not free it.
+        if (record.Info.ValueIsExternal)
+            *record.ExternalDescriptor = default;
         Interlocked.Increment(ref _recordsCopied);
         return AllocationStatus.Success;
     }

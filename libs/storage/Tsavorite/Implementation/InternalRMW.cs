@@ -120,8 +120,10 @@ public sealed unsafe partial class TsavoriteKV
         // A mutable source heading the chain is unlinked by the new record and its space reused.
         bool replaceSource = sourceMutable && HeadsChainAlone(address, entryAddress, in source);
         var fields = functions.GetRMWModifiedFieldInfo(in source, ref input);
+        Log.PlaceValue(ref fields);
         int size = NewRecordSize(key.Length, ref fields);
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks,
+            largeValueBytes: fields.LargeValueBytes))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -131,7 +133,7 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var destination = Log.GetRecord(newAddress);
-        destination.Initialize(key, in fields, allocated, replaceSource ? source.Info.PreviousAddress : entryAddress);
+        destination.Initialize(key, in fields, allocated, replaceSource ? source.Info.PreviousAddress : entryAddress, Log);
         destination.Access = ReplacementAccessWord(source.Access);
         var rmwInfo = new RMWInfo { Address = newAddress };
         if (!functions.CopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo))
@@ -147,6 +149,7 @@ public sealed unsafe partial class TsavoriteKV
             return Retry(out status);
         NoteIfExpiring(ref destination);
         functions.PostCopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo);
+        Log.ReleaseExternal(in source); // superseded: its out-of-line value is the old one
         if (replaceSource)
             Abandon(address, ref source);
         status = new Status(Status.Basic.Found, Status.Record.CopyUpdated);
@@ -173,12 +176,14 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var fields = functions.GetRMWInitialFieldInfo(key, ref input);
+        Log.PlaceValue(ref fields);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
-        if (reusableAddress != 0 && size <= reusable.AllocatedSize)
+        // A large value's block needs admission (TryAllocateRecord): it takes a new record.
+        if (reusableAddress != 0 && !fields.ValueIsExternal && size <= reusable.AllocatedSize)
         {
             if (expired && !fromDisk)
                 functions.DisposeRecord(ref reusable, DisposeReason.Expired);
-            reusable.Reinitialize(in fields);
+            reusable.Reinitialize(in fields, Log);
             reusable.Access = NewAccessWord();
             if (!functions.InitialUpdater(ref reusable, ref input, ref output, ref rmwInfo))
             {
@@ -196,7 +201,8 @@ public sealed unsafe partial class TsavoriteKV
             return OperationOutcome.Done;
         }
 
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks,
+            largeValueBytes: fields.LargeValueBytes))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -208,7 +214,7 @@ public sealed unsafe partial class TsavoriteKV
 
         bool replaceOld = reusableAddress != 0 && HeadsChainAlone(reusableAddress, entryAddress, in reusable);
         var newRecord = Log.GetRecord(newAddress);
-        newRecord.Initialize(key, in fields, allocated, replaceOld ? reusable.Info.PreviousAddress : entryAddress);
+        newRecord.Initialize(key, in fields, allocated, replaceOld ? reusable.Info.PreviousAddress : entryAddress, Log);
         newRecord.Access = NewAccessWord();
         rmwInfo.Address = newAddress;
         if (!functions.InitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo))
@@ -224,7 +230,10 @@ public sealed unsafe partial class TsavoriteKV
         if (!expired)
             keys.Value++;
         if (expired && !fromDisk)
+        {
             functions.DisposeRecord(ref reusable, DisposeReason.Expired);
+            Log.ReleaseExternal(in reusable);
+        }
         if (replaceOld)
             Abandon(reusableAddress, ref reusable);
         NoteIfExpiring(ref newRecord);

@@ -89,11 +89,13 @@ public sealed unsafe partial class TsavoriteKV
             {
                 // In-chain revivification: the deleted or expired record of this key takes the new value if it fits.
                 var reuseFields = functions.GetUpsertFieldInfo(key, value, ref input);
-                if (RecordLayout.AllocatedSize(key.Length, in reuseFields) <= record.AllocatedSize)
+                Log.PlaceValue(ref reuseFields);
+                // A large value's block needs admission (TryAllocateRecord): it takes a new record.
+                if (!reuseFields.ValueIsExternal && RecordLayout.AllocatedSize(key.Length, in reuseFields) <= record.AllocatedSize)
                 {
                     if (!record.Info.Tombstone)
                         functions.DisposeRecord(ref record, DisposeReason.Expired);
-                    record.Reinitialize(in reuseFields);
+                    record.Reinitialize(in reuseFields, Log);
                     record.Access = NewAccessWord();
                     var upsertInfo = new UpsertInfo { Address = address };
                     if (!functions.InitialWriter(ref record, value, ref input, ref output, ref upsertInfo))
@@ -121,9 +123,11 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var fields = functions.GetUpsertFieldInfo(key, value, ref input);
+        Log.PlaceValue(ref fields);
         int size = RecordLayout.AllocatedSize(key.Length, in fields);
         // A holder of key locks may be what the head mover waits for, so its writes may use the reserve.
-        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks))
+        switch (TryAllocateRecord(size, entryAddress, out long newAddress, out int allocated, privileged: fields.MayUseReserve, holdsKeyLocks: holdsKeyLocks,
+            largeValueBytes: fields.LargeValueBytes))
         {
             case AllocationStatus.RetryNow:
                 return Retry(out status);
@@ -134,7 +138,7 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var newRecord = Log.GetRecord(newAddress);
-        newRecord.Initialize(key, in fields, allocated, replaceOld ? record.Info.PreviousAddress : entryAddress);
+        newRecord.Initialize(key, in fields, allocated, replaceOld ? record.Info.PreviousAddress : entryAddress, Log);
         newRecord.Access = existed ? ReplacementAccessWord(record.Access) : NewAccessWord();
         var info = new UpsertInfo { Address = newAddress };
         if (!functions.InitialWriter(ref newRecord, value, ref input, ref output, ref info))
@@ -149,7 +153,10 @@ public sealed unsafe partial class TsavoriteKV
         if (!counted)
             keys.Value++;
         if (counted && !fromDisk)
+        {
             functions.DisposeRecord(ref record, existed ? DisposeReason.Superseded : DisposeReason.Expired);
+            Log.ReleaseExternal(in record);
+        }
         if (replaceOld)
             Abandon(address, ref record);
         NoteIfExpiring(ref newRecord);

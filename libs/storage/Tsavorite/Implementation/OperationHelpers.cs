@@ -172,11 +172,22 @@ public sealed unsafe partial class TsavoriteKV
     /// meets the new one, and cursor-based scans never miss a key that exists throughout.
     /// A <paramref name="privileged"/> write may use the budget's reserve page (see <see cref="AllocationClass.Reserve"/>).
     /// When the budget's pages are taken, the operation is told to retry after the head moved, unless it
-    /// <paramref name="holdsKeyLocks"/>.
+    /// <paramref name="holdsKeyLocks"/>. A record whose value goes out of line needs room for its
+    /// <paramref name="largeValueBytes"/> block first (see HeadMover.LargeValues.cs).
     /// </summary>
     internal AllocationStatus TryAllocateRecord(int size, long chainHeadAddress, out long address, out int allocatedSize, bool privileged = false,
-        bool holdsKeyLocks = false)
+        bool holdsKeyLocks = false, long largeValueBytes = 0)
     {
+        if (largeValueBytes > 0)
+        {
+            var admitted = AdmitLargeValue(largeValueBytes, holdsKeyLocks || InScan);
+            if (admitted != AllocationStatus.Success)
+            {
+                address = 0;
+                allocatedSize = 0;
+                return admitted;
+            }
+        }
         if (FreePool != null && FreePool.TryTake(size, Log.ReadOnlyAddress, chainHeadAddress + 1, out address, out allocatedSize))
             return AllocationStatus.Success;
         allocatedSize = size;
@@ -188,6 +199,7 @@ public sealed unsafe partial class TsavoriteKV
         {
             if (mustNotWait)
                 return AllocationStatus.OutOfMemory;
+            NoteWriterWaitingForPage();
             WaitingForHead = true;
             return AllocationStatus.RetryNow;
         }
@@ -201,6 +213,7 @@ public sealed unsafe partial class TsavoriteKV
     internal void Abandon(long address, ref LogRecord record)
     {
         int size = record.AllocatedSize;
+        Log.ReleaseExternal(in record);
         record.Info.MarkAbandoned();
         if (FreePool != null && address >= Log.ReadOnlyAddress)
             FreePool.Free(address, size);
@@ -251,6 +264,7 @@ public sealed unsafe partial class TsavoriteKV
         if (mutable)
         {
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
+            Log.ReleaseExternal(in record);
             record.Info.Tombstone = true;
             keys.Value--;
             if (HeadsChainAlone(address, entryAddress, in record))
@@ -286,13 +300,14 @@ public sealed unsafe partial class TsavoriteKV
                 // working (and giving memory back) however full the log is. This is safe under the exclusive latch:
                 // readers take the latch, and the head mover settles a record only under it.
                 functions.DisposeRecord(ref record, DisposeReason.Deleted);
+                Log.ReleaseExternal(in record);
                 record.Info.Tombstone = true;
                 keys.Value--;
                 status = new Status(Status.Basic.NotFound);
                 return OperationOutcome.Done;
         }
         var tombstone = Log.GetRecord(newAddress);
-        tombstone.Initialize(key, in fields, allocated, entryAddress);
+        tombstone.Initialize(key, in fields, allocated, entryAddress, Log);
         tombstone.Access = NewAccessWord();
         tombstone.Info.Tombstone = true;
         if (!TryLink(entry, tag, entryAddress, newAddress, ref tombstone))
@@ -302,7 +317,10 @@ public sealed unsafe partial class TsavoriteKV
         }
         keys.Value--;
         if (!fromDisk)
+        {
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
+            Log.ReleaseExternal(in record);
+        }
         status = new Status(Status.Basic.NotFound, Status.Record.Created);
         return OperationOutcome.Done;
     }

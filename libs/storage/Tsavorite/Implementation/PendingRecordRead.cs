@@ -29,6 +29,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
     private long _foundAddress;
     private int _recordOffset;
     private IObjectSerializer? _loadedBy;
+    private HybridLog? _loadedExternalOf;
 
     /// <summary>The chain address an operation asked for, 0 when none.</summary>
     internal long RequestedAddress => _requested;
@@ -81,7 +82,7 @@ internal sealed unsafe class PendingRecordRead : IDisposable
             {
                 _foundAddress = address;
                 _recordOffset = offset;
-                if (record.Info.ValueIsObject && !LoadObject(log, ref record))
+                if ((record.Info.ValueIsObject && !LoadObject(log, ref record)) || (record.Info.ValueIsExternal && !LoadExternal(log, ref record)))
                 {
                     _foundAddress = 0;
                     return CorruptRecordErrorCode;
@@ -111,12 +112,39 @@ internal sealed unsafe class PendingRecordRead : IDisposable
         return true;
     }
 
-    /// <summary>The loaded copy's object now belongs to a record made from the copy: it is not released.</summary>
-    internal void HandOverLoaded() => _loadedBy = null;
+    /// <summary>
+    /// Gives the copy of a record with an out-of-line value its bytes, read back from the object log into a block the
+    /// copy owns (see <see cref="HybridLog.LoadExternalValue"/>); a deleted record's copy is given none.
+    /// </summary>
+    private bool LoadExternal(HybridLog log, ref LogRecord record)
+    {
+        if (record.Info.Tombstone)
+        {
+            ExternalValue.ForgetStalePointer(record.ExternalDescriptor);
+            return true;
+        }
+        if (!log.LoadExternalValue(ref record))
+            return false;
+        _loadedExternalOf = log;
+        return true;
+    }
 
-    /// <summary>Releases the object a loaded copy still refers to (an update that took it over left none).</summary>
+    /// <summary>The loaded copy's object or out-of-line block now belongs to a record made from the copy: it is not released.</summary>
+    internal void HandOverLoaded()
+    {
+        _loadedBy = null;
+        _loadedExternalOf = null;
+    }
+
+    /// <summary>Releases the object or block a loaded copy still refers to (an update that took it over left none).</summary>
     private void ReleaseLoaded()
     {
+        if (_loadedExternalOf != null)
+        {
+            var copy = Record;
+            _loadedExternalOf.ReleaseExternal(in copy);
+            _loadedExternalOf = null;
+        }
         if (_loadedBy == null)
             return;
         var record = Record;

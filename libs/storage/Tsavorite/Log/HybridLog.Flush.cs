@@ -66,7 +66,8 @@ public sealed unsafe partial class HybridLog
     /// </summary>
     private void Flush(long from, long to)
     {
-        if (_objectLog == null || ObjectSerializer == null)
+        // Out-of-line values go to the object log too, so a log with one always flushes this way.
+        if (_objectLog == null)
         {
             WritePages(from, to, OnFlushCompleted, null);
             return;
@@ -167,10 +168,29 @@ public sealed unsafe partial class HybridLog
     private static void OnObjectFlushWriteCompleted(uint errorCode, uint numBytes, object? context)
         => ((PendingWrites)context!).Done(errorCode);
 
-    /// <summary>Hands each valid, live object record of [from, to) to the serializer.</summary>
+    /// <summary>
+    /// Hands each valid, live object record of [from, to) to the serializer, and writes each out-of-line value's block
+    /// (see <see cref="SerializeExternalValue"/>), epoch-protected so that a block given up meanwhile stays readable.
+    /// </summary>
     private void SerializeObjects(long from, long to, ObjectLogWriter writer)
     {
-        var serializer = ObjectSerializer!;
+        bool protect = ExternalCount > 0;
+        if (protect)
+            _epoch.Resume();
+        try
+        {
+            SerializeRecords(from, to, writer);
+        }
+        finally
+        {
+            if (protect)
+                _epoch.Suspend();
+        }
+    }
+
+    private void SerializeRecords(long from, long to, ObjectLogWriter writer)
+    {
+        var serializer = ObjectSerializer;
         long address = from;
         while (address < to)
         {
@@ -188,7 +208,18 @@ public sealed unsafe partial class HybridLog
                 continue;
             }
             var info = record.Info;
-            if (info.ValueIsObject && info.Valid && !info.Tombstone)
+            if (info.ValueIsExternal && info.Valid && !info.Tombstone)
+            {
+                try
+                {
+                    SerializeExternalValue(ref record, writer);
+                }
+                finally
+                {
+                    writer.CancelEntry();
+                }
+            }
+            else if (serializer != null && info.ValueIsObject && info.Valid && !info.Tombstone)
             {
                 try
                 {
@@ -231,6 +262,8 @@ public sealed unsafe partial class HybridLog
                     int size = TsavoriteKV.MeasureRecordAt(in record, (int)(end - address));
                     if (size <= 0)
                         break;
+                    if (record.Info.ValueIsExternal)
+                        ExternalValue.ForgetStalePointer(record.ExternalDescriptor); // the bytes are in the object log
                     visitor(in record, address);
                     address += size;
                 }

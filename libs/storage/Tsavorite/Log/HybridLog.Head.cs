@@ -63,13 +63,22 @@ public sealed unsafe partial class HybridLog
         get
         {
             long cap = _frameCount;
+            // Large values' blocks, and the one a writer waits for room for, take their bytes from the log's memory
+            // size as well as from the budget.
+            long external = ExternalBytes;
+            long demand = LargeValueDemand;
+            if (external + demand > 0)
+                cap = Math.Max(0, MemorySizeBytes - external - demand) >> _pageSizeBits;
             var budget = BudgetPageCap;
             if (budget == null)
-                return cap;
+                return StorageTier ? Math.Max(Math.Min(_frameCount, MinStorageTierPages), cap) : cap;
             // With the storage tier what is over the budget (heap objects of records in memory, other stores) goes
             // to the device as the head passes pages, down to a few pages that writes always keep.
-            long floor = StorageTier ? Math.Min(cap, MinStorageTierPages) : 0;
-            return Math.Max(floor, Math.Min(cap, budget()));
+            long floor = StorageTier ? Math.Min(_frameCount, MinStorageTierPages) : 0;
+            long budgetCap = budget();
+            if (demand > 0 && budgetCap != long.MaxValue)
+                budgetCap = Math.Max(0, budgetCap - (demand >> _pageSizeBits));
+            return Math.Max(floor, Math.Min(cap, budgetCap));
         }
     }
 
@@ -118,6 +127,9 @@ public sealed unsafe partial class HybridLog
         Volatile.Write(ref _writerEnd, (headPage + PagesFor(AllocationClass.Writer, cap)) << _pageSizeBits);
         Volatile.Write(ref _reserveEnd, (headPage + PagesFor(AllocationClass.Reserve, cap)) << _pageSizeBits);
     }
+
+    /// <summary>Whether ordinary writers may open one more page, as far as the budget's page count goes.</summary>
+    internal bool WritersMayOpenPage => PagesInMemory < PagesFor(AllocationClass.Writer, PageCap);
 
     /// <summary>Whether ordinary writers can open a page now.</summary>
     internal bool WritersHaveRoom => PagesInMemory < PageCap - ReservePages;

@@ -308,6 +308,8 @@ public sealed unsafe partial class HybridLog : IDisposable
         }
         _device.WaitForPendingWrites();
         _objectLog?.Device.WaitForPendingWrites();
+        if (!NeverWritten)
+            FreeExternalValues(HeadAddress, TailAddress);
         for (int i = 0; i < _frameCount; i++)
         {
             if (_frameAllocations[i] != 0)

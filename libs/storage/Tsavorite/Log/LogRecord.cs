@@ -35,14 +35,34 @@ public readonly unsafe struct LogRecord
     /// <summary>The key.</summary>
     public ReadOnlySpan<byte> Key => new(_record + RecordLayout.KeyOffset, KeyLength);
 
-    /// <summary>Length of the value in bytes.</summary>
-    public int ValueLength => *(int*)(_record + RecordLayout.ValueLengthOffset(KeyLength));
+    /// <summary>Length of the value in bytes (of an out-of-line value too).</summary>
+    public int ValueLength => Info.ValueIsExternal ? (int)ExternalDescriptor->Length : InlineValueLength;
 
     /// <summary>The value: writable in the mutators, to be treated as read-only in readers.</summary>
-    public Span<byte> Value => new(_record + RecordLayout.ValueOffset(KeyLength), ValueLength);
+    public Span<byte> Value
+    {
+        get
+        {
+            if (Info.ValueIsExternal)
+            {
+                var descriptor = ExternalDescriptor;
+                return new(descriptor->Pointer, (int)descriptor->Length);
+            }
+            return new(_record + RecordLayout.ValueOffset(KeyLength), InlineValueLength);
+        }
+    }
 
     /// <summary>Pointer to the first value byte (for callers that parse values in place).</summary>
-    public byte* ValuePointer => _record + RecordLayout.ValueOffset(KeyLength);
+    public byte* ValuePointer => Info.ValueIsExternal ? ExternalDescriptor->Pointer : _record + RecordLayout.ValueOffset(KeyLength);
+
+    /// <summary>Bytes the value takes in the record: its length, or the descriptor's of an out-of-line value.</summary>
+    internal int InlineValueLength => *(int*)(_record + RecordLayout.ValueLengthOffset(KeyLength));
+
+    /// <summary>The descriptor in the value slot of a record whose value is out of line (<see cref="RecordInfo.ValueIsExternal"/>).</summary>
+    internal ExternalValue* ExternalDescriptor => (ExternalValue*)(_record + RecordLayout.ValueOffset(KeyLength));
+
+    /// <summary>Bytes of native memory the record's out-of-line value holds, 0 for an inline value.</summary>
+    public long ExternalBytes => Info.ValueIsExternal ? ExternalDescriptor->Capacity : 0;
 
     /// <summary>Bytes the record's fields use.</summary>
     public int UsedSize
@@ -50,7 +70,7 @@ public readonly unsafe struct LogRecord
         get
         {
             var info = Info;
-            return RecordLayout.UsedSize(KeyLength, ValueLength, info.HasETag, info.HasExpiration);
+            return RecordLayout.UsedSize(KeyLength, InlineValueLength, info.HasETag, info.HasExpiration);
         }
     }
 
@@ -70,6 +90,8 @@ public readonly unsafe struct LogRecord
         get
         {
             var info = Info;
+            if (info.ValueIsExternal)
+                return (int)ExternalDescriptor->Capacity;
             int optionals = (info.HasETag ? 8 : 0) + (info.HasExpiration ? 8 : 0);
             return AllocatedSize - optionals - RecordLayout.ValueOffset(KeyLength);
         }
@@ -81,7 +103,7 @@ public readonly unsafe struct LogRecord
     /// <summary>The ETag, or 0 when the record has none.</summary>
     public long ETag => Info.HasETag ? *(long*)OptionalsPointer : 0;
 
-    private byte* OptionalsPointer => _record + RecordLayout.OptionalsOffset(KeyLength, ValueLength);
+    private byte* OptionalsPointer => _record + RecordLayout.OptionalsOffset(KeyLength, InlineValueLength);
 
     /// <summary>Whether the record has an expiration at or before <paramref name="nowTicks"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -95,6 +117,16 @@ public readonly unsafe struct LogRecord
     {
         if (newLength < 0)
             return false;
+        if (Info.ValueIsExternal)
+        {
+            // The block's capacity is the limit; beyond it the value moves to a new record and block (a copy update).
+            // So does a value that would use half the block or less, so a small value never holds a large block.
+            var descriptor = ExternalDescriptor;
+            if (newLength > descriptor->Capacity || 2L * newLength <= descriptor->Capacity)
+                return false;
+            descriptor->Length = newLength;
+            return true;
+        }
         int keyLength = KeyLength;
         int oldLength = ValueLength;
         if (newLength == oldLength)
@@ -192,45 +224,58 @@ public readonly unsafe struct LogRecord
     /// Lays out a fresh record at this address: header chained to <paramref name="previousAddress"/>
     /// and not yet valid, the key, a value of the requested length and zeroed optional fields.
     /// </summary>
-    internal void Initialize(ReadOnlySpan<byte> key, in RecordFieldInfo fields, int allocatedSize, long previousAddress)
+    internal void Initialize(ReadOnlySpan<byte> key, in RecordFieldInfo fields, int allocatedSize, long previousAddress, HybridLog? log = null)
     {
         Info = default;
         *(long*)_record = RecordInfo.InitialWord(previousAddress);
         *(int*)(_record + RecordLayout.KeyLengthOffset) = key.Length;
         key.CopyTo(new Span<byte>(_record + RecordLayout.KeyOffset, key.Length));
-        *(int*)(_record + RecordLayout.ValueLengthOffset(key.Length)) = fields.ValueLength;
+        LayOutValue(key.Length, in fields, allocatedSize, log);
+    }
+
+    /// <summary>
+    /// Writes the value length (or the descriptor of a new out-of-line block), zeroed optional fields and the slack
+    /// of a record whose header bits for the value and optionals are clear.
+    /// </summary>
+    private void LayOutValue(int keyLength, in RecordFieldInfo fields, int allocatedSize, HybridLog? log)
+    {
+        int inlineLength = fields.ValueIsExternal ? ExternalValue.Size : fields.ValueLength;
+        *(int*)(_record + RecordLayout.ValueLengthOffset(keyLength)) = inlineLength;
+        if (fields.ValueIsExternal)
+        {
+            *(ExternalValue*)(_record + RecordLayout.ValueOffset(keyLength)) =
+                log!.AllocateExternal(fields.ValueLength, (long)fields.ValueLength + fields.ExtraValueSpace);
+            Info.ValueIsExternal = true;
+        }
         Info.HasETag = fields.HasETag;
         Info.HasExpiration = fields.HasExpiration;
-        byte* optionals = _record + RecordLayout.OptionalsOffset(key.Length, fields.ValueLength);
+        byte* optionals = _record + RecordLayout.OptionalsOffset(keyLength, inlineLength);
         if (fields.HasETag)
             *(long*)optionals = 0;
         if (fields.HasExpiration)
             *(long*)(optionals + (fields.HasETag ? 8 : 0)) = 0;
-        SetFiller(RecordLayout.UsedSize(key.Length, fields.ValueLength, fields.HasETag, fields.HasExpiration), allocatedSize);
+        SetFiller(RecordLayout.UsedSize(keyLength, inlineLength, fields.HasETag, fields.HasExpiration), allocatedSize);
     }
 
     /// <summary>
     /// Reuses this record's space for the same key (in-chain revivification of a deleted or expired
     /// record): the allocated size stays, the fields are reset as for a new record.
+    /// The record's old out-of-line block, if any, is given up first.
     /// </summary>
-    internal void Reinitialize(in RecordFieldInfo fields)
+    internal void Reinitialize(in RecordFieldInfo fields, HybridLog? log = null)
     {
+        log?.ReleaseExternal(in this);
         int allocated = AllocatedSize;
         int keyLength = KeyLength;
         var info = Info;
         info.Tombstone = false;
         info.ValueIsObject = false;
+        info.ValueIsExternal = false;
         info.UserBits = 0;
-        info.HasETag = fields.HasETag;
-        info.HasExpiration = fields.HasExpiration;
+        info.HasETag = false;
+        info.HasExpiration = false;
         info.HasFiller = false;
-        *(int*)(_record + RecordLayout.ValueLengthOffset(keyLength)) = fields.ValueLength;
-        byte* optionals = _record + RecordLayout.OptionalsOffset(keyLength, fields.ValueLength);
-        if (fields.HasETag)
-            *(long*)optionals = 0;
-        if (fields.HasExpiration)
-            *(long*)(optionals + (fields.HasETag ? 8 : 0)) = 0;
         Info = info;
-        SetFiller(RecordLayout.UsedSize(keyLength, fields.ValueLength, fields.HasETag, fields.HasExpiration), allocated);
+        LayOutValue(keyLength, in fields, allocated, log);
     }
 }

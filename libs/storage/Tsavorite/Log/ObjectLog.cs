@@ -52,6 +52,7 @@ public sealed unsafe class ObjectLog
         byte* buffer = (byte*)NativeMemory.AlignedAlloc((nuint)length, (nuint)Math.Max(_sectorSize, 8));
         entries.CopyTo(new Span<byte>(buffer, entries.Length));
         new Span<byte>(buffer + entries.Length, (int)(length - entries.Length)).Clear();
+        _writer.Trim();
         long address = _tailAddress;
         Volatile.Write(ref _tailAddress, address + length);
         _device.WriteAsync((IntPtr)buffer, (ulong)address, (uint)length, (error, bytes, state) =>
@@ -76,4 +77,18 @@ public sealed unsafe class ObjectLog
         DeviceReads.Read(_device, address + sizeof(int), bytes);
         return bytes;
     }
+
+    /// <summary>The length of the entry at <paramref name="address"/> (blocking), or -1 when no valid entry starts there.</summary>
+    internal int ReadEntryLength(long address)
+    {
+        if (address < _sectorSize || address >= TailAddress)
+            return -1;
+        Span<byte> header = stackalloc byte[sizeof(int)];
+        DeviceReads.Read(_device, address, header);
+        int length = BinaryPrimitives.ReadInt32LittleEndian(header);
+        return length < 0 || address + sizeof(int) + length > TailAddress ? -1 : length;
+    }
+
+    /// <summary>Reads the bytes of the entry at <paramref name="address"/>, of <see cref="ReadEntryLength"/> bytes, into <paramref name="destination"/> (blocking).</summary>
+    internal void ReadEntryBytes(long address, Span<byte> destination) => DeviceReads.Read(_device, address + sizeof(int), destination);
 }

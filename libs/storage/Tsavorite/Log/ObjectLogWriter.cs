@@ -30,6 +30,14 @@ public sealed class ObjectLogWriter
         return _baseAddress + _entryStart;
     }
 
+    /// <summary>Makes room for <paramref name="bytes"/> more at once, so a large entry does not grow the buffer by doublings.</summary>
+    internal void Reserve(long bytes)
+    {
+        long needed = _buffer.Length + bytes;
+        if (needed > _buffer.Capacity)
+            _buffer.Capacity = checked((int)needed);
+    }
+
     /// <summary>Ends the entry begun last, recording its length.</summary>
     public void EndEntry()
     {
@@ -58,6 +66,19 @@ public sealed class ObjectLogWriter
         _baseAddress = baseAddress;
         _entryStart = -1;
     }
+
+    /// <summary>
+    /// Forgets the collected entries once they were copied for writing, and gives back a buffer grown past a few
+    /// megabytes (a flush of large values), so it is not held until the next flush.
+    /// </summary>
+    internal void Trim()
+    {
+        _buffer.SetLength(0);
+        if (_buffer.Capacity > MaxRetainedBytes)
+            _buffer.Capacity = 0;
+    }
+
+    private const int MaxRetainedBytes = 4 << 20;
 
     /// <summary>The collected entries.</summary>
     internal ReadOnlySpan<byte> Written => _buffer.GetBuffer().AsSpan(0, (int)_buffer.Length);

@@ -22,6 +22,14 @@ public struct RecordFieldInfo
     /// </summary>
     public bool MayUseReserve;
 
+    /// <summary>
+    /// The value goes out of line (see <see cref="ExternalValue"/>): set by the store from the value's length, not by callbacks.
+    /// </summary>
+    internal bool ValueIsExternal;
+
+    /// <summary>Bytes of the out-of-line block the value needs (its length and room to grow), 0 for an inline value.</summary>
+    internal readonly long LargeValueBytes => ValueIsExternal ? (long)ValueLength + ExtraValueSpace : 0;
+
     /// <summary>Creates the field info for a value of <paramref name="valueLength"/> bytes and no optionals.</summary>
     public RecordFieldInfo(int valueLength)
     {
@@ -30,5 +38,6 @@ public struct RecordFieldInfo
         HasETag = false;
         ExtraValueSpace = 0;
         MayUseReserve = false;
+        ValueIsExternal = false;
     }
 }

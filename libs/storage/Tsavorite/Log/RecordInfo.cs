@@ -23,6 +23,7 @@ public struct RecordInfo
     private const int SplitSharedBit = 57;
     private const int UserBitsShift = 58;
     private const long UserBitsMask = 3L << UserBitsShift;
+    private const int ValueIsExternalBit = 60;
 
     [FieldOffset(0)]
     private long _word;
@@ -70,6 +71,12 @@ public struct RecordInfo
     /// tells the user when such a value is dropped.
     /// </summary>
     public bool ValueIsObject { readonly get => Get(ValueIsObjectBit); set => Set(ValueIsObjectBit, value); }
+
+    /// <summary>
+    /// The value slot holds an <see cref="ExternalValue"/> descriptor, and the value's bytes live in a native block
+    /// the record owns. <see cref="LogRecord.Value"/> reads through it, so callbacks see an ordinary value.
+    /// </summary>
+    public bool ValueIsExternal { readonly get => Get(ValueIsExternalBit); set => Set(ValueIsExternalBit, value); }
 
     /// <summary>
     /// An index resize split the record's hash chain, and the record heads one half while the other
@@ -125,5 +132,5 @@ public struct RecordInfo
 
     /// <inheritdoc/>
     public override readonly string ToString()
-        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned} object={ValueIsObject} shared={SplitShared}";
+        => $"prev={PreviousAddress} valid={Valid} tomb={Tombstone} sealed={Sealed} exp={HasExpiration} etag={HasETag} filler={HasFiller} abandoned={Abandoned} object={ValueIsObject} external={ValueIsExternal} shared={SplitShared}";
 }

@@ -49,7 +49,10 @@ public static class RecordLayout
     {
         if (keyLength < 0 || info.ValueLength < 0 || info.ExtraValueSpace < 0)
             throw new ArgumentOutOfRangeException(nameof(info), "Record field lengths cannot be negative.");
-        long size = (long)UsedSize(keyLength, info.ValueLength, info.HasETag, info.HasExpiration) + Alignment.RoundUp(info.ExtraValueSpace, 8);
+        // An out-of-line value takes its descriptor's bytes in the record, and its room to grow is in its block.
+        long size = info.ValueIsExternal
+            ? UsedSize(keyLength, ExternalValue.Size, info.HasETag, info.HasExpiration)
+            : (long)UsedSize(keyLength, info.ValueLength, info.HasETag, info.HasExpiration) + Alignment.RoundUp(info.ExtraValueSpace, 8);
         if (size > int.MaxValue / 2)
             throw new ArgumentOutOfRangeException(nameof(info), "Record is too large.");
         return (int)size;

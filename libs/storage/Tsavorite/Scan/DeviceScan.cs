@@ -166,6 +166,9 @@ public sealed unsafe partial class TsavoriteKV
                 return true;
             if ((flags & ScanFlags.IncludeExpired) == 0 && IsExpired(in record))
                 return true;
+            // An out-of-line value's block pointer is stale too: a scan is handed the record without the value.
+            if (record.Info.ValueIsExternal)
+                ExternalValue.ForgetStalePointer(record.ExternalDescriptor);
             if (record.Info.ValueIsObject)
             {
                 // The copy's object reference is stale: a scan is handed the record without its object.
