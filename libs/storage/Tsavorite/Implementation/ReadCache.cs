@@ -119,7 +119,9 @@ public sealed unsafe partial class TsavoriteKV
     private void InsertIntoReadCache(long hash, int tag, long entryAddress, in LogRecord source)
     {
         Interlocked.Increment(ref _readCacheMisses);
-        if (source.Info.ValueIsObject || source.Info.Tombstone)
+        // An object's handle and a large value's block belong to one record (the read's copy releases them), and the
+        // read cache never gives them back: such records are not cached.
+        if (source.Info.ValueIsObject || source.Info.ValueIsExternal || source.Info.Tombstone)
             return;
         var cache = ReadCache!;
         int size = source.UsedSize;
