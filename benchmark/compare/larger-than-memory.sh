@@ -8,7 +8,8 @@
 # SERVER_X / SERVER_Y: GarnetServer executables (this checkout's, a worktree's) or a garnet-server tool.
 # X_ARGS / Y_ARGS: extra server options of each (e.g. Y_ARGS="--device-type RandomAccess --minthreads 64" for Garnet).
 # DBSIZE (10000000), VALUELENGTH (100) and MEMORY (a quarter of the data: 320m) shape the data set; both servers
-# get --storage-tier --memory MEMORY --page PAGE (1m) and a fresh --logdir each.
+# get --storage-tier --memory MEMORY --page PAGE (1m) and a fresh --logdir each. X_MEMORY / Y_MEMORY set one side's
+# memory instead (e.g. Y_MEMORY=4g: this server with everything in memory, for the read cache's target).
 # Shapes: uniform and zipf 0.99 keys, each at batch 64 on 2 connections and at batch 1 on 50 connections
 # (offline, ops/s), then latency at 1 command per request from 50 client threads (online, p50/p99 in µs).
 set -euo pipefail
@@ -27,18 +28,18 @@ PIDS=()
 cleanup() { kill "${PIDS[@]}" 2> /dev/null || true; wait 2> /dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-start_server() { # bin port dir extra-args
+start_server() { # bin port dir memory extra-args
     local extra=()
-    read -r -a extra <<< "${4:-}"
+    read -r -a extra <<< "${5:-}"
     mkdir -p "$3"
-    taskset -c 0 "$1" --port "$2" --bind 127.0.0.1 --storage-tier --logdir "$3" --memory "$MEMORY" --page "$PAGE" "${extra[@]}" \
+    taskset -c 0 "$1" --port "$2" --bind 127.0.0.1 --storage-tier --logdir "$3" --memory "$4" --page "$PAGE" "${extra[@]}" \
         > "$3.log" 2>&1 &
     PIDS+=($!)
     wait_port "$2" || { echo "server $1 did not start:" >&2; tail -5 "$3.log" >&2; exit 1; }
 }
 
-PX=$(free_port); start_server "$X" "$PX" "$WORK/x" "${X_ARGS:-}"
-PY=$(free_port); start_server "$Y" "$PY" "$WORK/y" "${Y_ARGS:-}"
+PX=$(free_port); start_server "$X" "$PX" "$WORK/x" "${X_MEMORY:-$MEMORY}" "${X_ARGS:-}"
+PY=$(free_port); start_server "$Y" "$PY" "$WORK/y" "${Y_MEMORY:-$MEMORY}" "${Y_ARGS:-}"
 
 common=(--threads 1 --keylength 8 --valuelength "$VALUELENGTH" --dbsize "$DBSIZE")
 for side in X Y; do

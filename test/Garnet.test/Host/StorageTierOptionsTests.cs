@@ -85,7 +85,7 @@ public sealed class StorageTierOptionsTests
     [TestCase(new[] { "--readcache" }, "--readcache caches what reads find on the disk of --storage-tier, which is off")]
     [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-page", "3m" }, "--readcache-page: 3m (3145728 bytes) is not a power of two")]
     [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-page", "1k" }, "--readcache-page: 1k is out of range")]
-    [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-memory", "64m" }, "--readcache-memory: 64m is out of range (128m to any)")] // four pages
+    [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-memory", "8m" }, "--readcache-memory: 8m is out of range (16m to any)")] // four pages
     [TestCase(new[] { "--storage-tier", "--readcache", "--readcache-memory", "much" }, "--readcache-memory: 'much' is not a size")]
     [TestCase(new[] { "--storage-tier", "--page", "1m", "--segment", "3m" }, "--segment: 3m (3145728 bytes) is not a power of two")]
     [TestCase(new[] { "--storage-tier", "--segment", "1k" }, "--segment: 1k is out of range (32m to 1t)")] // at least a page
