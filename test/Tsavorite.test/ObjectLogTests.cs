@@ -201,6 +201,97 @@ public sealed class ObjectLogTests
             Assert.That(record.Value.ToArray(), Is.EqualTo(ObjectValue(5))));
     }
 
+    /// <summary>
+    /// Writes <see cref="Pattern"/> bytes of the size <see cref="SizeOf"/> gives for the record's id, and abandons the
+    /// entry (after writing it) for the ids <see cref="Abandon"/> names, noting address 0 for them.
+    /// </summary>
+    private sealed class PatternSerializer : IObjectSerializer
+    {
+        public Func<long, int> SizeOf = _ => 1;
+        public Func<long, bool> Abandon = _ => false;
+
+        public void Serialize(ref LogRecord record, ObjectLogWriter objectLog)
+        {
+            long id = BinaryPrimitives.ReadInt64LittleEndian(record.Value);
+            long address = objectLog.BeginEntry();
+            objectLog.Stream.Write(Pattern(id, SizeOf(id)));
+            if (Abandon(id))
+            {
+                objectLog.CancelEntry();
+                address = 0;
+            }
+            else
+            {
+                objectLog.EndEntry();
+            }
+            BinaryPrimitives.WriteInt64LittleEndian(record.Value.Slice(8), address);
+        }
+    }
+
+    private static byte[] Pattern(long id, int size)
+    {
+        var bytes = new byte[size];
+        for (int i = 0; i < size; i++)
+            bytes[i] = (byte)(i * 31 + id);
+        return bytes;
+    }
+
+    [Test]
+    public void EntriesLargerThanTheStagingBufferAndAbandonedOnesAroundThemReadBackExactly()
+    {
+        // Entries cross the staging buffer's end (so their length is patched on the device), fill it exactly, and are
+        // abandoned after part of them went out; small entries between them land at every offset within a sector.
+        int staging = ObjectLogWriter.StagingBytes;
+        var sizes = new Dictionary<long, int>
+        {
+            [0] = 10_000_000,
+            [1] = 3,
+            [2] = 5_000_000,
+            [3] = 509,
+            [4] = 6_000_000,
+            [5] = staging - 4,
+            [6] = 1,
+            [7] = staging + 1,
+        };
+        for (long id = 8; id < 60; id++)
+            sizes[id] = (int)(id * 37 % 700) + 1;
+        var serializer = new PatternSerializer { SizeOf = id => sizes[id], Abandon = id => id is 2 or 4 or 20 };
+        Log.ObjectSerializer = serializer;
+        foreach (long id in sizes.Keys)
+            WriteObject("p" + id, id);
+
+        FlushAll();
+
+        var objectLog = Log.ObjectLog!;
+        int read = 0;
+        Log.ForEachFlushedRecord(LogAddress.FirstValidAddress, Log.FlushedUntilAddress, (in LogRecord record, long address) =>
+        {
+            if (!record.Info.ValueIsObject || !record.Info.Valid)
+                return;
+            long id = BinaryPrimitives.ReadInt64LittleEndian(record.Value);
+            long entry = BinaryPrimitives.ReadInt64LittleEndian(record.Value.Slice(8));
+            if (id is 2 or 4 or 20)
+            {
+                Assert.That(entry, Is.Zero, $"abandoned entry of {id}");
+            }
+            else
+            {
+                Assert.That(entry, Is.Not.Zero, $"entry of {id}");
+                Assert.That(objectLog.ReadEntry(entry), Is.EqualTo(Pattern(id, sizes[id])), $"entry of {id}");
+            }
+            read++;
+        });
+        Assert.That(read, Is.EqualTo(sizes.Count));
+        // The abandoned bytes took no room: the log holds the kept entries, their lengths, and sector padding.
+        long kept = 0;
+        foreach (var (id, size) in sizes)
+        {
+            if (id is not (2 or 4 or 20))
+                kept += size + sizeof(int);
+        }
+        Assert.That(objectLog.TailAddress, Is.LessThan(_objectDevice.SectorSize + kept + 64 * _objectDevice.SectorSize));
+    }
+
     [Test]
     public void AnEntryAddressOutsideTheObjectLogIsRefused()
     {

@@ -155,18 +155,34 @@ public sealed unsafe partial class HybridLog
     /// <summary>
     /// Writes the block of the out-of-line value of <paramref name="record"/>, a record of a range being flushed, as an
     /// entry of the object log and notes the entry in its descriptor, which the page written next carries to the
-    /// device. The caller is epoch-protected, so a block given up meanwhile is not freed under it.
+    /// device. The bytes go from the block to the writer's staging buffer a part at a time, the caller's epoch
+    /// protection held during each copy (a block given up meanwhile is not freed under it) and let go while a full
+    /// staging buffer is written, after which the block is looked up again.
     /// </summary>
     private static void SerializeExternalValue(ref LogRecord record, ObjectLogWriter writer)
     {
         var descriptor = record.ExternalDescriptor;
-        byte* pointer = (byte*)Volatile.Read(ref *(nint*)&descriptor->Pointer);
-        if (pointer == null)
-            return; // given up (superseded or deleted): nothing reads it from the device
         long length = descriptor->Length;
-        writer.Reserve(length + sizeof(int));
         long address = writer.BeginEntry();
-        writer.Stream.Write(new System.ReadOnlySpan<byte>(pointer, (int)length));
+        long copied = 0;
+        while (copied < length)
+        {
+            int room = writer.EnsureRoom();
+            byte* pointer = (byte*)Volatile.Read(ref *(nint*)&descriptor->Pointer);
+            if (pointer == null)
+            {
+                writer.CancelEntry(); // given up (superseded or deleted): nothing reads it from the device
+                return;
+            }
+            int count = (int)System.Math.Min(room, length - copied);
+            writer.CopyIn(pointer + copied, count);
+            copied += count;
+        }
+        if (Volatile.Read(ref *(nint*)&descriptor->Pointer) == 0)
+        {
+            writer.CancelEntry();
+            return;
+        }
         writer.EndEntry();
         descriptor->DeviceAddress = address;
     }

@@ -176,7 +176,10 @@ public sealed unsafe partial class HybridLog
     {
         bool protect = ExternalCount > 0;
         if (protect)
+        {
             _epoch.Resume();
+            writer.SetProtectingEpoch(_epoch); // let go while the writer's staging buffer goes to the device
+        }
         try
         {
             SerializeRecords(from, to, writer);
@@ -184,7 +187,10 @@ public sealed unsafe partial class HybridLog
         finally
         {
             if (protect)
+            {
+                writer.SetProtectingEpoch(null);
                 _epoch.Suspend();
+            }
         }
     }
 

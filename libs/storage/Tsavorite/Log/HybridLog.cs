@@ -308,6 +308,7 @@ public sealed unsafe partial class HybridLog : IDisposable
         }
         _device.WaitForPendingWrites();
         _objectLog?.Device.WaitForPendingWrites();
+        _objectLog?.Dispose();
         if (!NeverWritten)
             FreeExternalValues(HeadAddress, TailAddress);
         for (int i = 0; i < _frameCount; i++)

@@ -11,16 +11,17 @@ namespace Tsavorite;
 /// its entry's address, so the flushed page plus this log hold the whole data. Flushes are sequential,
 /// so appends need no synchronization; each flush's entries start on a sector boundary.
 /// </summary>
-public sealed unsafe class ObjectLog
+public sealed unsafe class ObjectLog : IDisposable
 {
     private readonly IDevice _device;
-    private readonly ObjectLogWriter _writer = new();
+    private readonly ObjectLogWriter _writer;
     private readonly long _sectorSize;
     private long _tailAddress;
 
     internal ObjectLog(IDevice device)
     {
         _device = device;
+        _writer = new ObjectLogWriter(device);
         _sectorSize = Math.Max(1u, device.SectorSize);
         // Address 0 stays unused so that a zero in a record means "no entry".
         _tailAddress = Math.Max(_sectorSize, 8);
@@ -40,28 +41,25 @@ public sealed unsafe class ObjectLog
     }
 
     /// <summary>
-    /// Writes the entries collected since <see cref="BeginFlush"/>, if any, and advances the tail.
-    /// Returns false when there was nothing to write (no callback will run).
+    /// Writes the entries not yet on the device since <see cref="BeginFlush"/>, if any, and advances the tail past
+    /// them. Returns false when there is nothing left to write (no callback will run).
     /// </summary>
     internal bool EndFlush(DeviceIOCompletionCallback callback, object? context)
     {
-        var entries = _writer.Written;
-        if (entries.IsEmpty)
+        _writer.SetProtectingEpoch(null);
+        if (_writer.IsEmpty(_tailAddress))
             return false;
-        long length = Alignment.RoundUp(entries.Length, _sectorSize);
-        byte* buffer = (byte*)NativeMemory.AlignedAlloc((nuint)length, (nuint)Math.Max(_sectorSize, 8));
-        entries.CopyTo(new Span<byte>(buffer, entries.Length));
-        new Span<byte>(buffer + entries.Length, (int)(length - entries.Length)).Clear();
-        _writer.Trim();
-        long address = _tailAddress;
+        var (buffer, address, length) = _writer.TakeRest();
         Volatile.Write(ref _tailAddress, address + length);
-        _device.WriteAsync((IntPtr)buffer, (ulong)address, (uint)length, (error, bytes, state) =>
-        {
-            NativeMemory.AlignedFree(buffer);
-            callback(error, bytes, state);
-        }, context);
+        if (length == 0)
+            return false;
+        // The staging buffer is not touched again before the next flush, which starts after this write completed.
+        _device.WriteAsync(buffer, (ulong)address, (uint)length, callback, context);
         return true;
     }
+
+    /// <summary>Frees the writer's staging buffer; no flush may be running.</summary>
+    public void Dispose() => _writer.Dispose();
 
     /// <summary>Reads back the bytes of the entry at <paramref name="address"/> (blocking; for recovery and inspection).</summary>
     public byte[] ReadEntry(long address)
