@@ -16,7 +16,7 @@ public sealed partial class BenchmarkRunner
         OpType op = Parse(_options.Op);
         int connections = threads * _options.Clients;
         long commandsPerConnection = CommandsPerConnection(connections);
-        long batchesPerConnection = (commandsPerConnection + _options.BatchSize - 1) / _options.BatchSize;
+        long batchesPerConnection = BatchesFor(commandsPerConnection, _options.BatchSize);
         long byteBudget = Math.Max(1, _options.MaxRequestMemory / connections);
 
         var workers = new List<Worker>();

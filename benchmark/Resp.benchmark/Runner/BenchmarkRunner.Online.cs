@@ -21,7 +21,7 @@ public sealed partial class BenchmarkRunner
         var mix = new WorkloadMix(ops, new List<int>(_options.OpPercent));
         int clients = threads * _options.Clients;
         long commandsPerClient = CommandsPerConnection(clients);
-        long batchesPerClient = (commandsPerClient + _options.Itp - 1) / _options.Itp;
+        long batchesPerClient = BatchesFor(commandsPerClient, _options.Itp);
         long byteBudget = Math.Max(1, _options.MaxRequestMemory / clients);
 
         var workers = new List<Worker>();

@@ -100,6 +100,14 @@ public sealed partial class BenchmarkRunner
         _options.Runtime > 0 ? long.MaxValue : Math.Max(1, (_options.TotalOps + connections - 1) / connections);
 
     /// <summary>
+    /// Batches of <paramref name="batchSize"/> that <paramref name="commands"/> take. A timed run asks for
+    /// <see cref="long.MaxValue"/> commands, which must stay that (rounding it up overflowed to a negative count, and every
+    /// connection then cycled through one batch: a timed run at batch 64 touched 64 keys per connection).
+    /// </summary>
+    internal static long BatchesFor(long commands, int batchSize) =>
+        commands == long.MaxValue ? long.MaxValue : (commands + batchSize - 1) / batchSize;
+
+    /// <summary>
     /// Runs <paramref name="workers"/> on a thread each: all prepare, then all start together.
     /// Returns the measured Stopwatch ticks. Rethrows the first failure.
     /// </summary>

@@ -103,6 +103,31 @@ public class BenchmarkSmokeTests : ServerTestBase
         }
     }
 
+    [TestCase(false)]
+    [TestCase(true)]
+    public void TimedRunsWithBatchesTouchTheWholeKeyspace(bool online)
+    {
+        // A timed run asks for endless commands; rounding that up to batches once overflowed, and each connection then
+        // sent its first batch over and over (64 keys per connection here): SETs without a preload left a DBSIZE of 128.
+        var options = Options("SET");
+        options.SkipLoad = true;
+        options.BatchSize = 64;
+        options.Clients = 2;
+        options.Runtime = 1;
+        if (online)
+        {
+            options.Online = true;
+            options.OpWorkload = new[] { "SET" };
+            options.OpPercent = new[] { 100 };
+            options.Itp = 64;
+        }
+        var result = new BenchmarkRunner(options, TestContext.Out).RunOnce(1);
+        AssertClean(result);
+        Assert.That(result.Replies, Is.GreaterThan(20_000), "enough SETs to touch each of the 1,000 keys");
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("DBSIZE"), Is.EqualTo(":1000\r\n"));
+    }
+
     [Test]
     public void PreloadWritesEveryKey()
     {
