@@ -291,6 +291,23 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     }
 
     /// <summary>
+    /// <see cref="OnReceived"/> on a thread-pool thread (asynchronous sockets, TLS): the device reads the batch waits for
+    /// are told to <see cref="PoolThreadReads"/>, so the pool keeps threads for the other connections meanwhile.
+    /// </summary>
+    protected bool OnReceivedOnPoolThread(int bytesReceived)
+    {
+        Tsavorite.BlockingReads.Observer = PoolThreadReads.Instance;
+        try
+        {
+            return OnReceived(bytesReceived);
+        }
+        finally
+        {
+            Tsavorite.BlockingReads.Observer = null;
+        }
+    }
+
+    /// <summary>
     /// Offers the buffered bytes, including <paramref name="bytesReceived"/> new ones, to the consumer and keeps what it
     /// left. Returns <see langword="true"/> to keep receiving, or <see langword="false"/> after closing the connection.
     /// </summary>

@@ -69,7 +69,7 @@ internal sealed class SocketConnectionHandler : ConnectionHandler
             Close(CloseReason.ClientDisconnected);
             return false;
         }
-        return OnReceived(_receiveArgs.BytesTransferred);
+        return OnReceivedOnPoolThread(_receiveArgs.BytesTransferred);
     }
 
     protected override void SendCore(byte[] buffer, int length)

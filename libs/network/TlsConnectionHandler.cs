@@ -46,7 +46,7 @@ internal sealed class TlsConnectionHandler : ConnectionHandler
                     Close(CloseReason.ClientDisconnected);
                     return;
                 }
-                if (!OnReceived(read))
+                if (!OnReceivedOnPoolThread(read))
                     return;
             }
         }
