@@ -32,13 +32,6 @@ internal sealed class PoolThreadReads : Tsavorite.IBlockingReadObserver
     private long _readTicks = SlowRead * 4; // starts slow: the first reads of a cold log are a disk's
     private int _waiting;
     private int _baseMinimum = -1;
-    private long _raises;
-
-    /// <summary>Times the pool's minimum was raised for a thread waiting for a read.</summary>
-    public long Raises => Interlocked.Read(ref _raises);
-
-    /// <summary>Pool threads waiting for a device read now, counted while reads are slow.</summary>
-    public int Waiting => Volatile.Read(ref _waiting);
 
     /// <inheritdoc />
     public void BeforeBlockingRead()
@@ -58,7 +51,6 @@ internal sealed class PoolThreadReads : Tsavorite.IBlockingReadObserver
             _waiting++;
             t_counted = true;
             SetMinimum(_baseMinimum + _waiting);
-            _raises++;
         }
     }
 

@@ -46,7 +46,6 @@ public sealed unsafe class ObjectLog : IDisposable
     /// </summary>
     internal bool EndFlush(DeviceIOCompletionCallback callback, object? context)
     {
-        _writer.SetProtectingEpoch(null);
         if (_writer.IsEmpty(_tailAddress))
             return false;
         var (buffer, address, length) = _writer.TakeRest();

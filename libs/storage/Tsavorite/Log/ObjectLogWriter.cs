@@ -106,12 +106,8 @@ public sealed unsafe class ObjectLogWriter : IDisposable
         _lengthSectorAddress = -1;
     }
 
-    /// <summary>
-    /// Starts the entries of a range at <paramref name="baseAddress"/> (a sector boundary). While
-    /// <paramref name="protectingEpoch"/> is given, the caller holds its protection, which is let go during the
-    /// device writes of a full staging buffer.
-    /// </summary>
-    internal void Reset(long baseAddress, LightEpoch? protectingEpoch = null)
+    /// <summary>Starts the entries of a range at <paramref name="baseAddress"/> (a sector boundary).</summary>
+    internal void Reset(long baseAddress)
     {
         if (_staging == null)
         {
@@ -122,10 +118,13 @@ public sealed unsafe class ObjectLogWriter : IDisposable
         _stagingLength = 0;
         _entryStart = -1;
         _lengthSectorAddress = -1;
-        _protectingEpoch = protectingEpoch;
+        _protectingEpoch = null;
     }
 
-    /// <summary>Sets (or clears) the epoch whose protection the caller holds while it writes entries.</summary>
+    /// <summary>
+    /// Sets (or clears) the epoch whose protection the caller holds while it writes entries: it is let go during the
+    /// device writes of a full staging buffer.
+    /// </summary>
     internal void SetProtectingEpoch(LightEpoch? epoch) => _protectingEpoch = epoch;
 
     /// <summary>Whether anything was written since <see cref="Reset"/>.</summary>
@@ -142,7 +141,7 @@ public sealed unsafe class ObjectLogWriter : IDisposable
         return ((IntPtr)_staging, _stagingAddress, length);
     }
 
-    /// <summary>Bytes free in the staging buffer; when none are, writes it out first (see <see cref="Reset"/>).</summary>
+    /// <summary>Bytes free in the staging buffer; when none are, writes it out first (see <see cref="SetProtectingEpoch"/>).</summary>
     internal int EnsureRoom()
     {
         if (_stagingLength == StagingBytes)
