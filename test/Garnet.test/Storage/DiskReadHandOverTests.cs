@@ -37,25 +37,11 @@ public sealed class DiskReadHandOverTests : ServerTestBase
     [TearDown]
     public void OpenTheGate() => _device?.Open();
 
-    private static string Value(int key) => key.ToString(CultureInfo.InvariantCulture) + new string('v', 300);
+    private static string Value(int key) => DeviceKeys.Value(key);
 
-    /// <summary>Writes keys until four times the memory went by, so the first ones are on the device.</summary>
-    private static int Fill(RawClient client)
-    {
-        int keys = 0;
-        for (long written = 0; written < 4 * Memory; written += 200 * 340)
-        {
-            var batch = new StringBuilder();
-            for (int i = 0; i < 200; i++, keys++)
-                batch.Append(RawClient.Encode("SET", "key:" + keys.ToString(CultureInfo.InvariantCulture), Value(keys)));
-            client.SendRaw(batch.ToString());
-            for (int i = 0; i < 200; i++)
-                Assert.That(client.ReadReply(), Is.EqualTo("+OK\r\n"));
-        }
-        return keys;
-    }
+    private static string Bulk(string value) => DeviceKeys.Bulk(value);
 
-    private static string Bulk(string value) => $"${value.Length}\r\n{value}\r\n";
+    private static int Fill(RawClient client) => DeviceKeys.Fill(client, Memory);
 
     [Test]
     public void OtherClientsOfTheLoopAreServedWhileOneWaitsForTheDisk()

@@ -40,30 +40,20 @@ public sealed class PoolThreadDiskReadTests : ServerTestBase
     [TearDown]
     public void OpenTheGate() => _device?.Open();
 
-    private static string Value(int key) => key.ToString(CultureInfo.InvariantCulture) + new string('v', 300);
+    private static string Value(int key) => DeviceKeys.Value(key);
 
-    private static string Bulk(string value) => $"${value.Length}\r\n{value}\r\n";
+    private static string Bulk(string value) => DeviceKeys.Bulk(value);
 
     [Test]
     public void ManyClientsStuckInTheDeviceHoldUpNobodyElse()
     {
-        int keys = 0;
         using (var setup = ConnectRaw())
         {
-            // Four times the memory, so the first keys are on the device.
-            for (long written = 0; written < 4 * Memory; written += 200 * 340)
-            {
-                var batch = new StringBuilder();
-                for (int i = 0; i < 200; i++, keys++)
-                    batch.Append(RawClient.Encode("SET", "key:" + keys.ToString(CultureInfo.InvariantCulture), Value(keys)));
-                setup.SendRaw(batch.ToString());
-                for (int i = 0; i < 200; i++)
-                    Assert.That(setup.ReadReply(), Is.EqualTo("+OK\r\n"));
-            }
+            DeviceKeys.Fill(setup, Memory);
             // Reads as slow as a disk's: the pool is asked for threads only for slow reads.
             _device!.ReadDelay = TimeSpan.FromMilliseconds(2);
             for (int key = 0; key < 8; key++)
-                Assert.That(setup.Execute("GET", "key:" + key.ToString(CultureInfo.InvariantCulture)), Is.EqualTo(Bulk(Value(key))));
+                Assert.That(setup.Execute("GET", DeviceKeys.Key(key)), Is.EqualTo(Bulk(Value(key))));
             _device.ReadDelay = TimeSpan.Zero;
         }
 
@@ -74,17 +64,21 @@ public sealed class PoolThreadDiskReadTests : ServerTestBase
         {
             for (int c = 0; c < StuckClients; c++)
                 stuck.Add(ConnectRaw());
+            ThreadPool.GetMinThreads(out int minimumBefore, out _);
             device.Close();
             for (int c = 0; c < StuckClients; c++)
-                stuck[c].SendRaw(RawClient.Encode("GET", "key:" + (10 + c).ToString(CultureInfo.InvariantCulture)));
-            // Each client's batch reaches the device on a thread of its own at once (measured: 19 ms for 24 clients);
-            // the pool alone adds threads for them about two a second (20 s for those 24).
-            var deadline = DateTime.UtcNow.AddSeconds(5);
+                stuck[c].SendRaw(RawClient.Encode("GET", DeviceKeys.Key(10 + c)));
+            // Each thread waiting in the device raised the pool's minimum by one, so every client's batch got a thread at
+            // once (19 ms for 24 clients here; the pool alone adds about two threads a second: 20 s). The deadline only
+            // guards a hung test; what is checked is the pool's minimum while they wait.
+            var deadline = DateTime.UtcNow.AddSeconds(60);
             for (int c = 0; c < StuckClients; c++)
             {
                 var left = deadline - DateTime.UtcNow;
-                Assert.That(left > TimeSpan.Zero && device.WaitForAReader(left), Is.True, $"only {c} of {StuckClients} stuck clients reached the device within 5 s");
+                Assert.That(left > TimeSpan.Zero && device.WaitForAReader(left), Is.True, $"only {c} of {StuckClients} stuck clients reached the device");
             }
+            ThreadPool.GetMinThreads(out int raised, out _);
+            Assert.That(raised, Is.GreaterThanOrEqualTo(minimumBefore + StuckClients), "each waiting thread raised the pool's minimum");
 
             // With all of them waiting, another client is served.
             Assert.That(other.Execute("PING"), Is.EqualTo("+PONG\r\n"));
@@ -94,6 +88,8 @@ public sealed class PoolThreadDiskReadTests : ServerTestBase
             device.Open();
             for (int c = 0; c < StuckClients; c++)
                 Assert.That(stuck[c].ReadReply(), Is.EqualTo(Bulk(Value(10 + c))));
+            ThreadPool.GetMinThreads(out int after, out _);
+            Assert.That(after, Is.EqualTo(minimumBefore), "the minimum went back once the reads were done");
         }
         finally
         {
