@@ -59,6 +59,9 @@ public sealed class GarnetServer : IDisposable
     /// <summary>What the epoll event loops of both listeners have done so far (all zero for other socket models).</summary>
     public Garnet.networking.EventLoopCounters EventLoopCounters => _tcpServer.EventLoopCounters + (_unixServer?.EventLoopCounters ?? default);
 
+    /// <summary>What replaying the operation log found at <see cref="Start"/>, or null if nothing was replayed.</summary>
+    public OperationLogRecoveryReport? RecoveryReport { get; private set; }
+
     /// <summary>What the operator should know about how the server started (limits it lowered, exposure); filled by <see cref="Start"/>.</summary>
     public IReadOnlyList<string> StartWarnings => _startWarnings;
     private readonly List<string> _startWarnings = [];
@@ -66,6 +69,10 @@ public sealed class GarnetServer : IDisposable
     /// <summary>Starts listening, after fitting maxclients to the process's descriptor limit (raising it if it may), as Redis does.</summary>
     public void Start()
     {
+        // Durability: the data comes back from the operation log before anyone can connect.
+        RecoveryReport = Store.Recover();
+        if (RecoveryReport is { CutBytes: > 0 } cut)
+            _startWarnings.Add($"Recovery cut {cut.CutBytes} bytes off the end of the AOF ({cut.CutReason}): the end of a write a crash interrupted, never acknowledged.");
         int fitting = ClientLimits.FitToDescriptors(Options.MaxClients, Store.ClientLimits.Connected, out string? report);
         Store.ClientLimits.MaxClients = fitting;
         if (report != null)

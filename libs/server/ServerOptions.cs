@@ -102,8 +102,32 @@ public sealed class ServerOptions
     /// <summary>How compaction keeps the live records of the files it removes. Default none.</summary>
     public Tsavorite.CompactionType CompactionType { get; set; } = Tsavorite.CompactionType.None;
 
-    /// <summary>Directory for checkpoints, or null.</summary>
+    /// <summary>Directory for checkpoints and the operation log (its AOF subdirectory), or null (then <see cref="LogDir"/>, else the current directory).</summary>
     public string? CheckpointDir { get; set; }
+
+    /// <summary>Log write commands to the operation log (AOF) so <see cref="Recover"/> can replay them. Default off.</summary>
+    public bool EnableAof { get; set; }
+
+    /// <summary>
+    /// When the operation log is made durable: 0 before each network batch's replies to writes are sent (commit-before-ack,
+    /// with group commit), N every N ms in the background, -1 only on COMMITAOF. Default 0.
+    /// </summary>
+    public int AofCommitFrequencyMs { get; set; }
+
+    /// <summary>At a commit frequency N > 0, replies to writes wait for the next periodic commit. Default off.</summary>
+    public bool AofCommitWait { get; set; }
+
+    /// <summary>Bytes of memory buffering operation log entries until written (a power of two, 64 KB to 1 GB). Default 64 MB.</summary>
+    public long AofMemorySize { get; set; } = 1L << 26;
+
+    /// <summary>Size of each operation log file. Default 1 GB.</summary>
+    public long AofSegmentSize { get; set; } = 1L << 30;
+
+    /// <summary>Replay the operation log at start (<see cref="StoreWrapper.Recover"/>). Default off.</summary>
+    public bool Recover { get; set; }
+
+    /// <summary>A damaged operation log (other than a torn last entry) stops the start instead of being cut. Default on.</summary>
+    public bool FailOnRecoveryError { get; set; } = true;
 
     /// <summary>Allow the DEBUG command (risky: it can stall the server). Default off.</summary>
     public bool EnableDebugCommand { get; set; }

@@ -54,8 +54,15 @@ public unsafe struct RespWriter
         _current = _start;
     }
 
+    /// <summary>Whether the writer holds a buffer of its sink (until <see cref="ReleaseBuffer"/>).</summary>
+    public readonly bool HoldsBuffer => _start != null;
+
     /// <summary>Bytes written since the last flush.</summary>
     public readonly int Pending => (int)(_current - _start);
+
+    /// <summary>The byte written at <paramref name="position"/> (a <see cref="Position"/>), or -1 if it was flushed already or is not written yet.</summary>
+    public readonly int ByteAt(long position)
+        => position >= _flushed && position < Position ? _start[position - _flushed] : -1;
 
     /// <summary>Bytes written since <see cref="Attach"/>, sent or not: a mark for <see cref="TryRewind"/>.</summary>
     public readonly long Position => _flushed + (_current - _start);

@@ -69,8 +69,26 @@ public sealed class Options
     [Option("storage-tier", HelpText = "Keep records that leave memory in log files under --logdir and read them back when needed, so the data can exceed --memory; nothing is evicted. (default: off, the log is a cache of what fits in memory)")]
     public bool EnableStorageTier { get; set; }
 
-    [Option('c', "checkpointdir", HelpText = "Directory for checkpoints. (default: none)")]
+    [Option('c', "checkpointdir", HelpText = "Directory for checkpoints and, in its AOF subdirectory, the operation log of --aof. (default: none: --logdir, else the current directory)")]
     public string? CheckpointDir { get; set; }
+
+    [Option("aof", HelpText = "Log every write command (the append-only file, AOF) in the AOF subdirectory of --checkpointdir, so --recover can bring the data back after a restart or crash. (default: off)")]
+    public bool EnableAOF { get; set; }
+
+    [Option("aof-commit-freq", HelpText = "When the AOF is made durable (fsync): 0 before the replies of each network batch with writes are sent (commit-before-ack; concurrent batches share one fsync), N every N milliseconds in the background, -1 only on COMMITAOF (the log is still written to its files every second). (default: 0)")]
+    public string? CommitFrequencyMs { get; set; }
+
+    [Option("aof-commit-wait", HelpText = "With --aof-commit-freq N > 0, replies to writes also wait for the next periodic commit. (default: off)")]
+    public bool WaitForCommit { get; set; }
+
+    [Option("aof-memory", HelpText = "Memory buffering AOF entries until they are written, rounded down to a power of two (64k to 1g); writers wait while it is full, and an entry over a quarter of it is written from its own copy. (default: 64m)")]
+    public string? AofMemorySize { get; set; }
+
+    [Option("recover", HelpText = "At start, replay the AOF (with --aof) to bring the data back. Without it, a server with --aof refuses to start over an AOF that holds commands. (default: off)")]
+    public bool Recover { get; set; }
+
+    [Option("fail-on-recovery-error", HelpText = "true: a damaged AOF (other than an entry left incomplete by a crash at its very end, which is cut off) stops the start with an error; false: recovery keeps what comes before the damage and cuts the rest. (default: true)")]
+    public string? FailOnRecoveryError { get; set; }
 
     [Option("config-import-path", HelpText = "JSON file of options, keyed by long option name or Garnet property name; the command line overrides it.")]
     public string? ConfigImportPath { get; set; }

@@ -323,6 +323,7 @@ public static class OptionsParser
             server.LogDir ??= Directory.GetCurrentDirectory();
         ApplyStorageTierOptions(options, server);
         server.CheckpointDir = EmptyToNull(options.CheckpointDir);
+        ApplyAofOptions(options, server);
         server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
         server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));
         server.AclFile = EmptyToNull(Alias(options.AclFile, "acl-file", options.RedisAclFile, "aclfile"));
@@ -450,6 +451,39 @@ public static class OptionsParser
         if (mode.Equals("Aad", StringComparison.OrdinalIgnoreCase) || mode.Equals("AclWithAad", StringComparison.OrdinalIgnoreCase))
             throw new OptionsException($"--auth {mode}: Azure Active Directory authentication is not supported; use Password or ACL");
         throw new OptionsException($"--auth: '{mode}' is not one of NoAuth, Password or ACL");
+    }
+
+    private static void ApplyAofOptions(Options options, ServerOptions server)
+    {
+        server.EnableAof = options.EnableAOF;
+        server.Recover = options.Recover;
+        if (options.CommitFrequencyMs != null)
+            server.AofCommitFrequencyMs = ParseInt(options.CommitFrequencyMs, "aof-commit-freq", -1, int.MaxValue);
+        server.AofCommitWait = options.WaitForCommit;
+        if (options.AofMemorySize != null)
+        {
+            long memory = ParseSize(options.AofMemorySize, "aof-memory", 1L << 16, long.MaxValue);
+            server.AofMemorySize = Math.Min(1L << 30, 1L << (63 - System.Numerics.BitOperations.LeadingZeroCount((ulong)memory)));
+        }
+        if (options.FailOnRecoveryError != null)
+            server.FailOnRecoveryError = ParseBool(options.FailOnRecoveryError, "fail-on-recovery-error");
+        if (!server.EnableAof && (options.CommitFrequencyMs != null || server.AofCommitWait || options.AofMemorySize != null))
+            throw new OptionsException("--aof-commit-freq, --aof-commit-wait and --aof-memory need --aof");
+        if (server.AofCommitWait && server.AofCommitFrequencyMs <= 0)
+            throw new OptionsException("--aof-commit-wait: replies wait for the periodic commit of --aof-commit-freq N > 0 (at 0 they always wait; at -1 there is none)");
+    }
+
+    private static bool ParseBool(string text, string option)
+    {
+        switch (text.Trim().ToLowerInvariant())
+        {
+            case "true" or "yes":
+                return true;
+            case "false" or "no":
+                return false;
+            default:
+                throw new OptionsException($"--{option}: '{text}' is not true or false");
+        }
     }
 
     private static int ParseInt(string text, string option, int min, int max)

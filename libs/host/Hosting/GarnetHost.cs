@@ -65,6 +65,11 @@ public static class GarnetHost
             error.WriteLine($"error: cannot load the ACL file: {e.Message.ReplaceLineEndings(" ")}");
             return StartFailedExitCode;
         }
+        catch (Garnet.server.RecoveryException e)
+        {
+            error.WriteLine($"error: cannot recover: {e.Message.ReplaceLineEndings(" ")}");
+            return StartFailedExitCode;
+        }
         catch (HttpListenerException e)
         {
             error.WriteLine($"error: cannot serve metrics on {settings.Server.Address}:{settings.MetricsPort}: {e.Message.ReplaceLineEndings(" ")}");

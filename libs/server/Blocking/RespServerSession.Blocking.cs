@@ -96,7 +96,8 @@ public sealed unsafe partial class RespServerSession
     {
         // Transactions and scripting: inside EXEC or called from a script a blocking command never blocks;
         // it answers as if it timed out (nil, as Redis: a null bulk for BLMOVE and BRPOPLPUSH, a null array for the others).
-        if (_inExec || _inScriptCommand)
+        // Replaying the operation log, the command was served when it ran: it finds what it took then.
+        if (_inExec || _inScriptCommand || _replaying)
         {
             if (CurrentCommand.Command is RespCommand.BLMOVE or RespCommand.BRPOPLPUSH)
                 _writer.WriteNull();

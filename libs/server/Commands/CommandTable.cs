@@ -105,6 +105,7 @@ public static partial class CommandTable
         new(RespCommand.COMMAND, "COMMAND", -1, F.Loading | F.Stale, 0, 0, 0, K.NoKeys, A.Slow | A.Connection, "Returns detailed information about all commands."),
         new(RespCommand.MEMORY, "MEMORY", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for memory diagnostics commands."),
         new(RespCommand.LASTSAVE, "LASTSAVE", 1, F.Loading | F.Stale | F.Fast, 0, 0, 0, K.NoKeys, A.Admin | A.Fast | A.Dangerous, "Returns the Unix timestamp of the last successful save to disk."),
+        new(RespCommand.COMMITAOF, "COMMITAOF", -1, F.Admin | F.NoScript, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Makes every write logged so far durable (Garnet: a commit of the append-only file)."),
         new(RespCommand.ACL, "ACL", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Access List Control commands."),
         new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Redis Cluster commands."),
 

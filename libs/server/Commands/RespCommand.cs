@@ -83,6 +83,7 @@ public enum RespCommand : ushort
     LASTSAVE = 107,
     ACL = 108,
     CLUSTER = 109,
+    COMMITAOF = 110,
 
     // Bitmaps (string store)
     SETBIT = 120,

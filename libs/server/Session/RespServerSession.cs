@@ -36,11 +36,14 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     private bool _closeRequested;
     private bool _disposed;
 
-    internal RespServerSession(StoreWrapper server, INetworkSender sender)
+    internal RespServerSession(StoreWrapper server, INetworkSender sender, bool replaying = false)
     {
         _server = server;
         _sender = sender;
-        _sink = new NetworkResponseSink(sender);
+        _replaying = replaying;
+        if (!replaying && server.OperationLog is { } log)
+            _oplog = new SessionOperationLog(log, server.Options.AofCommitWait);
+        _sink = new NetworkResponseSink(sender, _oplog, _oplog != null ? new HeldReplyRelease(this) : null);
         _writer.Attach(_sink);
         ClientId = server.Clients.NextId();
         ConnectedAt = DateTimeOffset.UtcNow;
@@ -177,6 +180,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             FlushKeyspaceStatistics();
             LastCommandAt = DateTimeOffset.UtcNow;
         }
+        // Durability: replies held for a write's commit go once it is durable (RespServerSession.OperationLog.cs).
+        ReleaseHeldReplies();
         // The batch's replies are out: an idle connection holds no send buffer.
         _writer.ReleaseBuffer();
         if (_closeRequested)

@@ -13,7 +13,7 @@ internal static class Expiration
     private static readonly long s_maxUnixMilliseconds = (long.MaxValue - s_epochTicks) / TicksPerMillisecond;
 
     /// <summary>Now, in record units.</summary>
-    public static long NowTicks => DateTime.UtcNow.Ticks;
+    public static long NowTicks => Tsavorite.OperationClock.NowTicks;
 
     /// <summary>Now, in Unix milliseconds.</summary>
     public static long NowUnixMilliseconds => (NowTicks - s_epochTicks) / TicksPerMillisecond;

@@ -39,13 +39,61 @@ public sealed class StoreWrapper : IDisposable
         if (options.ExpiredKeyDeletionScanFrequencySecs > 0)
         {
             _activeExpiration = new ActiveExpiration(this, TimeSpan.FromSeconds(options.ExpiredKeyDeletionScanFrequencySecs));
-            _activeExpiration.Start();
+            // With the operation log, after its replay (see Recover): the replay decides expirations at the logged clock.
+            if (!options.EnableAof)
+                _activeExpiration.Start();
         }
         if (options.StorageTier && options.CompactionFrequencySecs > 0 && options.CompactionType != Tsavorite.CompactionType.None)
         {
             _compaction = new LogCompactionTask(this, TimeSpan.FromSeconds(options.CompactionFrequencySecs));
             _compaction.Start();
         }
+    }
+
+    /// <summary>The operation log (AOF), once <see cref="Recover"/> opened it; null when it is off.</summary>
+    public OperationLog? OperationLog { get; private set; }
+
+    /// <summary>The AOF's directory: AOF under the checkpoint directory, else under the log directory, else the current one.</summary>
+    public string AofDirectory => System.IO.Path.Combine(Options.CheckpointDir ?? Options.LogDir ?? ".", "AOF");
+
+    /// <summary>
+    /// Brings the data back from the operation log when asked (<see cref="ServerOptions.Recover"/>) and opens the log for
+    /// new entries; call once, before any client. Returns what the replay found, or null if there was nothing to replay.
+    /// Throws when the log cannot be used: damaged (with <see cref="ServerOptions.FailOnRecoveryError"/>), or holding
+    /// entries while recovery was not asked for, which would otherwise be replayed later on top of a different start.
+    /// </summary>
+    public OperationLogRecoveryReport? Recover()
+    {
+        if (!Options.EnableAof || OperationLog != null)
+            return null;
+        OperationLogFiles? files = null;
+        OperationLogRecoveryReport? report = null;
+        try
+        {
+            files = new OperationLogFiles(AofDirectory, Options.AofSegmentSize);
+            if (files.Tail > 0)
+            {
+                if (!Options.Recover)
+                {
+                    throw new RecoveryException($"the AOF in {System.IO.Path.GetFullPath(AofDirectory)} holds {files.Tail} bytes of commands: "
+                        + "start with --recover to replay them, or remove the directory to start empty.");
+                }
+                report = OperationLogRecovery.Replay(this, files, Options.AofSegmentSize, Options.FailOnRecoveryError);
+            }
+            OperationLog = new OperationLog(files, Options.AofMemorySize, Options.AofCommitFrequencyMs);
+        }
+        catch (Exception e) when (e is System.IO.IOException or System.IO.InvalidDataException or UnauthorizedAccessException)
+        {
+            files?.Dispose();
+            throw new RecoveryException(e.Message, e);
+        }
+        catch
+        {
+            files?.Dispose();
+            throw;
+        }
+        _activeExpiration?.Start();
+        return report;
     }
 
     /// <summary>Compactions of the log files that failed (the task carried on), or 0 without compaction.</summary>
@@ -221,7 +269,18 @@ public sealed class StoreWrapper : IDisposable
                 _databases[i] = null;
             }
         }
+        // After the connections: everything they appended is written and made durable.
+        OperationLog?.Dispose();
         Statistics.Dispose();
         WatchArming.Dispose();
+    }
+}
+
+/// <summary>The server cannot start from its operation log (refused, damaged or unreadable): the start fails with this message.</summary>
+public sealed class RecoveryException : Exception
+{
+    public RecoveryException(string message, Exception? cause = null)
+        : base(message, cause)
+    {
     }
 }

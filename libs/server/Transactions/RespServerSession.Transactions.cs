@@ -128,17 +128,18 @@ public sealed unsafe partial class RespServerSession
             // Reads of one key (GET, HGET...) and keyless commands need none of this.
             if (!write)
             {
-                DispatchOrRetry(info.Command, blockingRetry);
+                DispatchOrRetry(info, blockingRetry);
                 return;
             }
-            // A write of one key (SET, INCR, HSET...) while no session watches: no lock, no version.
-            if (info.FirstKey > 0)
+            // A write of one key (SET, INCR, HSET...) while no session watches: no lock, no version. With the operation
+            // log on, a write is logged under its key's lock (below), so the log has the writes of a key in their order.
+            if (info.FirstKey > 0 && _oplog == null)
             {
                 if (_watchArming.TryBeginUnarmedWrite(_writesInFlight))
                 {
                     try
                     {
-                        DispatchOrRetry(info.Command, blockingRetry);
+                        DispatchOrRetry(info, blockingRetry);
                     }
                     finally
                     {
@@ -152,7 +153,8 @@ public sealed unsafe partial class RespServerSession
 
         var keys = _commandKeys ??= new KeyList();
         KeyExtraction.Extract(info, _args, _argCount, keys);
-        bool lockHere = keys.Scope == KeyScope.Declared && keys.Count > 1 && _gateMode == 0;
+        bool logged = write && _oplog != null && _gateMode == 0;
+        bool lockHere = keys.Scope == KeyScope.Declared && (keys.Count > 1 || (logged && keys.Count > 0)) && _gateMode == 0;
         if (lockHere)
         {
             int count = 0;
@@ -160,6 +162,10 @@ public sealed unsafe partial class RespServerSession
                 AddLockRequest(ref count, KeyLockRequest.For(_args[keys.Position(i)].Span, keys.IsWrite(i)));
             LockKeys(count, keyspace: false);
         }
+        // Durability: a logged write of keys it does not declare (or of none, or of whole databases) runs alone among writers.
+        bool gateHere = logged && !lockHere;
+        if (gateHere)
+            EnterGateForLog();
 
         int writes = 0;
         bool databaseChange = false;
@@ -190,7 +196,7 @@ public sealed unsafe partial class RespServerSession
                     }
                 }
             }
-            DispatchOrRetry(info.Command, blockingRetry);
+            DispatchOrRetry(info, blockingRetry);
         }
         finally
         {
@@ -205,10 +211,28 @@ public sealed unsafe partial class RespServerSession
             }
             if (lockHere)
                 UnlockKeys();
+            else if (gateHere)
+                ExitGateForLog();
         }
     }
 
-    private void DispatchOrRetry(RespCommand command, bool blockingRetry)
+    private void DispatchOrRetry(RespCommandInfo info, bool blockingRetry)
+    {
+        // Durability (Durability/RespServerSession.OperationLog.cs): a write is logged, unless a logged command runs it.
+        if (_oplog is { Depth: 0 } && IsWrite(info))
+        {
+            DispatchLogged(info, blockingRetry);
+            return;
+        }
+        if (_replaying)
+        {
+            DispatchReplayed(info, blockingRetry);
+            return;
+        }
+        DispatchUnlogged(info.Command, blockingRetry);
+    }
+
+    private void DispatchUnlogged(RespCommand command, bool blockingRetry)
     {
         if (blockingRetry)
         {
@@ -267,6 +291,8 @@ public sealed unsafe partial class RespServerSession
 
     private void UnlockKeys()
     {
+        // Durability: the writes done under these locks go to the log before another client can change their keys.
+        AppendLoggedCommands();
         Store.UnlockKeys();
         ExitGate();
     }
@@ -428,14 +454,14 @@ public sealed unsafe partial class RespServerSession
     {
         if ((info.Flags & CommandFlags.Write) == 0 || keys.IsEmpty)
         {
-            DispatchOrRetry(info.Command, blockingRetry: false);
+            DispatchOrRetry(info, blockingRetry: false);
             return;
         }
         if (_watchArming.TryBeginUnarmedWrite(_writesInFlight))
         {
             try
             {
-                DispatchOrRetry(info.Command, blockingRetry: false);
+                DispatchOrRetry(info, blockingRetry: false);
             }
             finally
             {
@@ -457,7 +483,7 @@ public sealed unsafe partial class RespServerSession
                 versions.BeginWrite(slot);
                 slots[writes++] = slot;
             }
-            DispatchOrRetry(info.Command, blockingRetry: false);
+            DispatchOrRetry(info, blockingRetry: false);
         }
         finally
         {

@@ -107,7 +107,7 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         => new(this, functions);
 
     /// <summary>The current time in the units of record expirations (UTC ticks).</summary>
-    internal static long NowTicks => DateTime.UtcNow.Ticks;
+    internal static long NowTicks => OperationClock.NowTicks;
 
     /// <summary>Frees the index, the log memory and the epoch; sessions must be disposed first.</summary>
     public void Dispose()

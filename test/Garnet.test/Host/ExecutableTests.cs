@@ -16,7 +16,7 @@ public sealed class ExecutableTests
     {
         if (!OperatingSystem.IsLinux() && !OperatingSystem.IsMacOS())
             Assert.Ignore("sends SIGTERM");
-        string dll = FindServerDll();
+        string dll = ServerDll();
         string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
 
         using (var version = ExternalProcess.Run(dotnet, new[] { dll, "--version" }, Timeout))
@@ -51,7 +51,7 @@ public sealed class ExecutableTests
     {
         if (!OperatingSystem.IsLinux())
             Assert.Ignore("sets the descriptor limit with the shell's ulimit");
-        string dll = FindServerDll();
+        string dll = ServerDll();
         string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
         int port = FreePort();
         // The child gets a limit of 256 descriptors: without maxclients fitted to it, accept runs out and the process dies.
@@ -95,14 +95,5 @@ public sealed class ExecutableTests
         server.Terminate();
         server.WaitForExit(Timeout);
         Assert.That(server.ExitCode, Is.Zero, server.Error);
-    }
-
-    /// <summary>src/GarnetServer's build output for this test build's configuration and framework.</summary>
-    private static string FindServerDll()
-    {
-        string framework = new DirectoryInfo(TestContext.CurrentContext.TestDirectory).Name;
-        string dll = Path.Combine(RepositoryRoot(), "src", "GarnetServer", "bin", BuildConfiguration(), framework, "GarnetServer.dll");
-        Assert.That(File.Exists(dll), Is.True, $"{dll} is missing: build the solution first (dotnet build Garnet.sln -c {BuildConfiguration()})");
-        return dll;
     }
 }

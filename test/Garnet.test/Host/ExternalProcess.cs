@@ -139,6 +139,13 @@ internal sealed class ExternalProcess : IDisposable
             throw new InvalidOperationException($"kill failed with errno {Marshal.GetLastPInvokeError()}");
     }
 
+    /// <summary>Kills the process at once (SIGKILL on Unix), as a crash would end it, and waits for it.</summary>
+    public void Kill()
+    {
+        _process.Kill(entireProcessTree: true);
+        _process.WaitForExit();
+    }
+
     /// <summary>Finds <paramref name="name"/> on the PATH, or null.</summary>
     public static string? FindOnPath(string name)
     {

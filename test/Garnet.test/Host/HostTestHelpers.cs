@@ -41,6 +41,15 @@ internal static class HostTestHelpers
         return root!.FullName;
     }
 
+    /// <summary>src/GarnetServer's build output for this test build's configuration and framework, to run as a child process.</summary>
+    public static string ServerDll()
+    {
+        string framework = new DirectoryInfo(TestContext.CurrentContext.TestDirectory).Name;
+        string dll = Path.Combine(RepositoryRoot(), "src", "GarnetServer", "bin", BuildConfiguration(), framework, "GarnetServer.dll");
+        Assert.That(File.Exists(dll), Is.True, $"{dll} is missing: build the solution first (dotnet build Garnet.sln -c {BuildConfiguration()})");
+        return dll;
+    }
+
     /// <summary>A loopback port that was free a moment ago.</summary>
     public static int FreePort()
     {

@@ -83,6 +83,7 @@ public sealed class CommandIdGoldenTests
         ["LASTSAVE"] = 107,
         ["ACL"] = 108,
         ["CLUSTER"] = 109,
+        ["COMMITAOF"] = 110,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

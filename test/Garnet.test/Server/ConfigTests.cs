@@ -105,10 +105,13 @@ public sealed class ConfigTests : ServerTestBase
     {
         using var client = ConnectRaw();
         Assert.That(client.Execute("CONFIG", "SET", "save", ""), Is.EqualTo("+OK\r\n"));
-        Assert.That(client.Execute("CONFIG", "SET", "appendonly", "no", "maxmemory", "0"), Is.EqualTo("+OK\r\n"));
-        Assert.That(client.Execute("CONFIG", "SET", "APPENDONLY", "NO"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "replica-read-only", "yes", "maxmemory", "0"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "REPLICA-READ-ONLY", "YES"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "replica-read-only", "no"),
+            Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'replica-read-only') - this server only supports 'yes'\r\n"));
+        // The operation log is chosen at start (--aof).
         Assert.That(client.Execute("CONFIG", "SET", "appendonly", "yes"),
-            Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'appendonly') - this server only supports 'no'\r\n"));
+            Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'appendonly') - can't set immutable config\r\n"));
     }
 
     [Test]
@@ -133,7 +136,7 @@ public sealed class ConfigTests : ServerTestBase
         Assert.That(client.Execute("CONFIG", "SET", "maxmemory", "99999999999999999999"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value\r\n"));
         Assert.That(client.Execute("CONFIG", "SET", "maxmemory-policy", "lru"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be one of the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, noeviction\r\n"));
         Assert.That(client.Execute("CONFIG", "SET", "lfu-log-factor", "-1"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'lfu-log-factor') - argument must be between 0 and 2147483647 inclusive\r\n"));
-        Assert.That(client.Execute("CONFIG", "SET", "appendonly", "maybe"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'appendonly') - argument must be 'yes' or 'no'\r\n"));
+        Assert.That(client.Execute("CONFIG", "SET", "protected-mode", "maybe"), Is.EqualTo("-ERR CONFIG SET failed (possibly related to argument 'protected-mode') - argument must be 'yes' or 'no'\r\n"));
         // Nothing was applied: a malformed value fails the whole command.
         Assert.That(client.Execute("CONFIG", "SET", "lua-time-limit", "123", "timeout", "x"), Does.StartWith("-ERR CONFIG SET failed (possibly related to argument 'timeout')"));
         Assert.That(client.Execute("CONFIG", "GET", "lua-time-limit"), Does.Not.Contain("123"));

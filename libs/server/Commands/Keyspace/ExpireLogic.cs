@@ -33,7 +33,7 @@ internal static class ExpireLogic
 
     private static bool IsPersist(ref StringInput input) => input.Command == RespCommand.PERSIST;
 
-    private static bool IsPast(ref StringInput input) => input.ExpirationTicks <= System.DateTime.UtcNow.Ticks;
+    private static bool IsPast(ref StringInput input) => input.ExpirationTicks <= Expiration.NowTicks;
 
     public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {

@@ -90,7 +90,11 @@ public sealed unsafe partial class RespServerSession
         new("lfu-decay-time", ConfigKind.Mutable, static s => s._server.MemoryBudget.LfuDecayTime.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.MemoryBudget.LfuDecayTime = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.NonNegativeInteger),
         new("save", ConfigKind.Fixed, static _ => ""),
-        new("appendonly", ConfigKind.Fixed, static _ => "no", value: ConfigValue.YesNo),
+        // Durability: the operation log (--aof), opened at start; Redis's fsync policies name its commit frequencies (0, N ms, -1).
+        new("appendonly", ConfigKind.Immutable, static s => s._server.OperationLog != null ? "yes" : "no"),
+        new("appendfsync", ConfigKind.Immutable, static s => s._server.Options.AofCommitFrequencyMs switch { 0 => "always", < 0 => "no", _ => "everysec" }),
+        new("appenddirname", ConfigKind.Immutable, static _ => "AOF"),
+        new("aof-commit-freq", ConfigKind.Immutable, static s => s._server.Options.AofCommitFrequencyMs.ToString(CultureInfo.InvariantCulture)),
         // Clients/ClientLimits.cs: the limits on clients, applied to connections already open.
         new("maxclients", ConfigKind.Mutable, static s => s._server.ClientLimits.MaxClients.ToString(CultureInfo.InvariantCulture),
             SetMaxClients, ConfigValue.Integer, 1, int.MaxValue, static (s, value) => s.MaxClientsUnavailable(value)),

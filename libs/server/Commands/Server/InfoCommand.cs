@@ -128,11 +128,22 @@ public sealed unsafe partial class RespServerSession
             info.Line("rdb_bgsave_in_progress", 0);
             info.Line("rdb_last_save_time", _server.LastSaveUnixSeconds);
             info.Line("rdb_last_bgsave_status", "ok");
-            info.Line("aof_enabled", 0);
+            var log = _server.OperationLog;
+            info.Line("aof_enabled", log != null ? 1 : 0);
             info.Line("aof_rewrite_in_progress", 0);
             info.Line("aof_rewrite_scheduled", 0);
             info.Line("aof_last_bgrewrite_status", "ok");
-            info.Line("aof_last_write_status", "ok");
+            info.Line("aof_last_write_status", log?.Failure == null ? "ok" : "err");
+            if (log != null)
+            {
+                // As Redis lists them with the AOF on; the log has no base file apart from its one stream of files.
+                info.Line("aof_current_size", log.FileBytes);
+                info.Line("aof_base_size", 0);
+                info.Line("aof_pending_rewrite", 0);
+                info.Line("aof_buffer_length", log.UncommittedBytes);
+                info.Line("aof_pending_bio_fsync", 0);
+                info.Line("aof_delayed_fsync", 0);
+            }
         }
 
         if ((sections & InfoSections.Stats) != 0)

@@ -191,7 +191,7 @@ public sealed partial class SetObject
             positions[i] = i;
         for (int i = 0; i < wanted; i++)
         {
-            int j = Random.Shared.Next(i, positions.Length);
+            int j = CommandRandom.Next(i, positions.Length);
             (positions[i], positions[j]) = (positions[j], positions[i]);
             writer.WriteBulk(_members[positions[i]]);
         }

@@ -96,7 +96,7 @@ public sealed partial class SetObject : GarnetObject
     private byte[] MemberAt(int index) => _members[index];
 
     /// <summary>A uniformly random dense position (the set must not be empty).</summary>
-    private int RandomIndex() => Random.Shared.Next(_count);
+    private int RandomIndex() => CommandRandom.Next(_count);
 
     public override GarnetObject Clone()
     {

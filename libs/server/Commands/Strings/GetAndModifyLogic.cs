@@ -12,7 +12,7 @@ internal static class GetAndModifyLogic
 
     private static bool Deletes(ref StringInput input)
         => input.Command == RespCommand.GETDEL
-            || (input.ExpirationTicks != 0 && input.ExpirationTicks <= System.DateTime.UtcNow.Ticks);
+            || (input.ExpirationTicks != 0 && input.ExpirationTicks <= Expiration.NowTicks);
 
     private static long NewExpiration(long current, ref StringInput input)
         => (input.Flags & StringInputFlags.Persist) != 0 ? 0 : input.ExpirationTicks != 0 ? input.ExpirationTicks : current;

@@ -1,0 +1,408 @@
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.IO;
+using System.Runtime.InteropServices;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The operation log (AOF): one log of the commands that changed data, for all databases, from which recovery replays
+/// them. Sessions append entries to a ring of memory, each reserving its place with one fetch-and-add on the tail and
+/// copying its entry in; a writer thread writes the complete entries in order to the files and makes them durable
+/// (commit), many sessions' entries with one fsync (group commit).
+/// </summary>
+/// <remarks>
+/// Invariants: an entry's header word is written last and the ring is zero wherever no complete entry is, so the writer
+/// takes exactly the complete entries from where it stopped up to the first incomplete one. <c>_freed</c> (written and
+/// zeroed) and <c>_committed</c> (durable) only move forward, committed never past freed; an appender waits until its
+/// entry's end is within one ring of <c>_freed</c>. An entry larger than a quarter of the ring leaves only a descriptor in
+/// the ring and its bytes beside it, written in its place, so every entry's bytes in the files follow the ring's order.
+/// </remarks>
+public sealed unsafe class OperationLog : IDisposable
+{
+    /// <summary>Marks a ring descriptor of a large entry in the header word's length (lengths are multiples of 8).</summary>
+    private const int LargeEntryFlag = 1;
+    private const int DescriptorLength = 16;
+    private const int BackgroundWriteMilliseconds = 1000;
+
+    private readonly byte* _ring;
+    private readonly long _capacity;
+    private readonly long _mask;
+    private readonly int _largeEntryThreshold;
+    private readonly OperationLogFiles _files;
+    private readonly ConcurrentDictionary<long, byte[]> _largeEntries = new();
+    private readonly Thread _writer;
+    private readonly object _wakeLock = new();
+    private readonly object _commitLock = new();
+
+    private readonly object _waitersLock = new();
+    private List<(long Address, ICommitWaiter Waiter)> _waiters = [];
+    private List<(long Address, ICommitWaiter Waiter)> _waitersSpare = [];
+
+    private long _tail;
+    private long _freed;
+    private long _committed;
+    private long _commitRequested;
+    private long _fileBytes;
+    private long _commits;
+    private bool _wakeRequested;
+    private volatile bool _stopping;
+    private volatile Exception? _failure;
+    private bool _disposed;
+
+    /// <summary>
+    /// Opens the log in <paramref name="files"/>, whose end is where new entries go (recovery has replayed and cut what was
+    /// there). <paramref name="memory"/> bytes of ring (a power of two, at least 64 KB); <paramref name="commitFrequencyMs"/>
+    /// as <see cref="ServerOptions.AofCommitFrequencyMs"/>.
+    /// </summary>
+    internal OperationLog(OperationLogFiles files, long memory, int commitFrequencyMs)
+    {
+        if (memory < (1 << 16) || (memory & (memory - 1)) != 0 || memory > (1L << 30))
+            throw new ArgumentOutOfRangeException(nameof(memory), "The operation log's memory must be a power of two from 64 KB to 1 GB.");
+        _files = files;
+        _capacity = memory;
+        _mask = memory - 1;
+        _largeEntryThreshold = (int)(memory / 4);
+        CommitFrequencyMs = commitFrequencyMs;
+        _fileBytes = files.Tail;
+        _ring = (byte*)NativeMemory.AlignedAlloc((nuint)memory, 4096);
+        NativeMemory.Clear(_ring, (nuint)memory);
+        _writer = new Thread(RunWriter) { IsBackground = true, Name = "Garnet operation log" };
+        _writer.Start();
+    }
+
+    /// <summary>0: each commit is asked for (by sessions before they reply); N: every N ms; -1: only on COMMITAOF (the ring is still written out each second).</summary>
+    public int CommitFrequencyMs { get; }
+
+    /// <summary>The directory of the log's files.</summary>
+    public string DirectoryPath => _files.DirectoryPath;
+
+    /// <summary>Bytes in the log's files.</summary>
+    public long FileBytes => Interlocked.Read(ref _fileBytes);
+
+    /// <summary>Bytes appended and not yet durable.</summary>
+    public long UncommittedBytes => Volatile.Read(ref _tail) - Volatile.Read(ref _committed);
+
+    /// <summary>Commits (fsyncs) done.</summary>
+    public long Commits => Interlocked.Read(ref _commits);
+
+    /// <summary>Why writing the log failed, or null; after a failure nothing more is written (Redis's MISCONF state).</summary>
+    public Exception? Failure => _failure;
+
+    /// <summary>
+    /// Appends an entry with <paramref name="body"/> (the layout of <see cref="OperationLogEntry"/> after the header) and
+    /// returns the log address just past it, for <see cref="WaitForCommit"/>. Waits while the ring is full.
+    /// </summary>
+    public long Append(ReadOnlySpan<byte> body)
+    {
+        ThrowIfFailed();
+        int length = OperationLogEntry.EntryLength(body.Length);
+        uint checksum = OperationLogEntry.Checksum(body);
+        if (length > _largeEntryThreshold)
+            return AppendLarge(body, length, checksum);
+        long address = Reserve(length);
+        CopyIn(address + OperationLogEntry.HeaderSize, body); // the padding is already zero
+        Volatile.Write(ref *(long*)(_ring + (address & _mask)), OperationLogEntry.HeaderWord(length, checksum));
+        return address + length;
+    }
+
+    private long AppendLarge(ReadOnlySpan<byte> body, int length, uint checksum)
+    {
+        var bytes = new byte[length];
+        MemoryMarshal.Write(bytes, OperationLogEntry.HeaderWord(length, checksum));
+        body.CopyTo(bytes.AsSpan(OperationLogEntry.HeaderSize));
+        long address = Reserve(DescriptorLength);
+        _largeEntries[address] = bytes;
+        *(long*)(_ring + ((address + 8) & _mask)) = length;
+        Volatile.Write(ref *(long*)(_ring + (address & _mask)), OperationLogEntry.HeaderWord(DescriptorLength | LargeEntryFlag, 0));
+        return address + DescriptorLength;
+    }
+
+    private long Reserve(int length)
+    {
+        long address = Interlocked.Add(ref _tail, length) - length;
+        long needed = address + length - _capacity;
+        if (Volatile.Read(ref _freed) < needed)
+            WaitForSpace(needed);
+        return address;
+    }
+
+    private void WaitForSpace(long needed)
+    {
+        var spinner = new SpinWait();
+        while (Volatile.Read(ref _freed) < needed)
+        {
+            ThrowIfFailed();
+            Wake();
+            spinner.SpinOnce();
+        }
+    }
+
+    private void CopyIn(long address, ReadOnlySpan<byte> bytes)
+    {
+        long offset = address & _mask;
+        int first = (int)Math.Min(bytes.Length, _capacity - offset);
+        bytes.Slice(0, first).CopyTo(new Span<byte>(_ring + offset, first));
+        if (first < bytes.Length)
+            bytes.Slice(first).CopyTo(new Span<byte>(_ring, bytes.Length - first));
+    }
+
+    /// <summary>Whether everything up to <paramref name="address"/> is durable.</summary>
+    public bool IsCommitted(long address) => Volatile.Read(ref _committed) >= address;
+
+    /// <summary>
+    /// Waits until everything up to <paramref name="address"/> is durable, asking the writer for a commit when
+    /// <paramref name="request"/> (else the next periodic one is awaited). False if writing the log failed.
+    /// </summary>
+    public bool WaitForCommit(long address, bool request = true)
+    {
+        if (Volatile.Read(ref _committed) >= address)
+            return true;
+        if (request)
+            RequestCommit(address);
+        lock (_commitLock)
+        {
+            while (Volatile.Read(ref _committed) < address && _failure == null)
+                Monitor.Wait(_commitLock);
+        }
+        return _failure == null;
+    }
+
+    /// <summary>Asks the writer to make everything up to <paramref name="address"/> durable, without waiting for it.</summary>
+    public void RequestCommit(long address)
+    {
+        long asked;
+        while ((asked = Volatile.Read(ref _commitRequested)) < address)
+        {
+            if (Interlocked.CompareExchange(ref _commitRequested, address, asked) == asked)
+            {
+                Wake();
+                return;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Tells <paramref name="waiter"/> on the writer's thread once everything up to <paramref name="address"/> is durable
+    /// (or writing failed: see <see cref="Failure"/>), asking for that commit when <paramref name="request"/>. The caller
+    /// goes on meanwhile: a session keeps its replies and sends them from the notification, so an event loop never waits
+    /// for a commit and each fsync covers what every connection appended while the previous one ran (group commit).
+    /// </summary>
+    public void OnCommitted(long address, ICommitWaiter waiter, bool request)
+    {
+        lock (_waitersLock)
+            _waiters.Add((address, waiter));
+        if (request)
+            RequestCommit(address);
+        // A commit (or failure) between the caller's look and the registration has passed the waiter by: the writer
+        // looks at the waiters again on its next pass, which this wake makes happen.
+        if (Volatile.Read(ref _committed) >= address || _failure != null)
+            Wake();
+    }
+
+    /// <summary>Notifies the waiters whose addresses are durable now (all of them after a failure or at the end).</summary>
+    private void NotifyWaiters(bool all)
+    {
+        List<(long Address, ICommitWaiter Waiter)> waiters;
+        lock (_waitersLock)
+        {
+            if (_waiters.Count == 0)
+                return;
+            waiters = _waiters;
+            _waiters = _waitersSpare;
+            _waitersSpare = waiters;
+        }
+        long committed = Volatile.Read(ref _committed);
+        List<(long, ICommitWaiter)>? later = null;
+        foreach (var (address, waiter) in waiters)
+        {
+            if (all || address <= committed)
+                waiter.OnCommitted();
+            else
+                (later ??= []).Add((address, waiter));
+        }
+        waiters.Clear();
+        if (later != null)
+        {
+            lock (_waitersLock)
+                _waiters.AddRange(later);
+        }
+    }
+
+    /// <summary>Commits everything appended so far (COMMITAOF, shutdown); false if writing the log failed.</summary>
+    public bool CommitAll() => WaitForCommit(Volatile.Read(ref _tail));
+
+    private void Wake()
+    {
+        lock (_wakeLock)
+        {
+            _wakeRequested = true;
+            Monitor.Pulse(_wakeLock);
+        }
+    }
+
+    private void RunWriter()
+    {
+        long nextTimed = NextTimedPass(Environment.TickCount64);
+        while (true)
+        {
+            lock (_wakeLock)
+            {
+                while (!_wakeRequested && !_stopping)
+                {
+                    long wait = nextTimed - Environment.TickCount64;
+                    if (wait <= 0)
+                        break;
+                    Monitor.Wait(_wakeLock, (int)Math.Min(wait, int.MaxValue));
+                }
+                _wakeRequested = false;
+            }
+            long now = Environment.TickCount64;
+            bool timed = now >= nextTimed;
+            if (timed)
+                nextTimed = NextTimedPass(now);
+            bool stopping = _stopping;
+            bool commit = stopping || Volatile.Read(ref _commitRequested) > Volatile.Read(ref _committed) || (timed && CommitFrequencyMs > 0);
+            try
+            {
+                bool progressed = WritePass(commit);
+                // An entry being copied in holds back the ones after it: look again shortly for whoever waits.
+                if (!progressed && Volatile.Read(ref _commitRequested) > Volatile.Read(ref _committed))
+                {
+                    Thread.Yield();
+                    lock (_wakeLock)
+                        _wakeRequested = true;
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
+            {
+                _failure = e;
+                lock (_commitLock)
+                    Monitor.PulseAll(_commitLock);
+                NotifyWaiters(all: true);
+                return;
+            }
+            NotifyWaiters(all: false);
+            if (stopping && Volatile.Read(ref _freed) >= Volatile.Read(ref _tail))
+            {
+                NotifyWaiters(all: true);
+                return;
+            }
+        }
+    }
+
+    private long NextTimedPass(long now) => CommitFrequencyMs switch
+    {
+        > 0 => now + CommitFrequencyMs,
+        < 0 => now + BackgroundWriteMilliseconds,
+        _ => long.MaxValue,
+    };
+
+    /// <summary>Writes the complete entries after <c>_freed</c>, then commits if asked; returns whether anything was written.</summary>
+    private bool WritePass(bool commit)
+    {
+        long start = Volatile.Read(ref _freed);
+        long tail = Volatile.Read(ref _tail);
+        long end = start;
+        while (end < tail)
+        {
+            long word = Volatile.Read(ref *(long*)(_ring + (end & _mask)));
+            if (word == 0)
+                break;
+            end += OperationLogEntry.LengthOf(word) & ~LargeEntryFlag;
+        }
+
+        long piece = start;
+        for (long at = start; at < end;)
+        {
+            int length = OperationLogEntry.LengthOf(*(long*)(_ring + (at & _mask)));
+            if ((length & LargeEntryFlag) == 0)
+            {
+                at += length;
+                continue;
+            }
+            WriteRing(piece, at);
+            if (!_largeEntries.TryRemove(at, out var bytes))
+                throw new InvalidOperationException("A large operation log entry went missing.");
+            _files.Append(bytes);
+            at += length & ~LargeEntryFlag;
+            piece = at;
+        }
+        WriteRing(piece, end);
+        Interlocked.Exchange(ref _fileBytes, _files.Tail);
+
+        if (commit)
+            _files.Sync();
+        Zero(start, end);
+        Volatile.Write(ref _freed, end);
+        if (commit && end > Volatile.Read(ref _committed))
+        {
+            Interlocked.Increment(ref _commits);
+            lock (_commitLock)
+            {
+                Volatile.Write(ref _committed, end);
+                Monitor.PulseAll(_commitLock);
+            }
+        }
+        return end > start;
+    }
+
+    private void WriteRing(long from, long to)
+    {
+        while (from < to)
+        {
+            long offset = from & _mask;
+            int length = (int)Math.Min(to - from, _capacity - offset);
+            _files.Append(new ReadOnlySpan<byte>(_ring + offset, length));
+            from += length;
+        }
+    }
+
+    private void Zero(long from, long to)
+    {
+        while (from < to)
+        {
+            long offset = from & _mask;
+            int length = (int)Math.Min(to - from, _capacity - offset);
+            new Span<byte>(_ring + offset, length).Clear();
+            from += length;
+        }
+    }
+
+    private void ThrowIfFailed()
+    {
+        if (_failure is { } failure)
+            throw new OperationLogFailedException(failure);
+    }
+
+    /// <summary>Writes and commits everything appended, stops the writer and closes the files.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        _stopping = true;
+        Wake();
+        _writer.Join();
+        _files.Dispose();
+        NativeMemory.AlignedFree(_ring);
+    }
+}
+
+/// <summary>Writing the operation log failed: writes are refused, as Redis refuses them after an AOF write error.</summary>
+public sealed class OperationLogFailedException : Exception
+{
+    public OperationLogFailedException(Exception cause)
+        : base("Errors writing to the AOF file: " + cause.Message, cause)
+    {
+    }
+}
+
+/// <summary>Something told once writes it appended to the operation log are durable (see <see cref="OperationLog.OnCommitted"/>).</summary>
+public interface ICommitWaiter
+{
+    /// <summary>Runs on the log's writer thread: what was waited for is durable, or writing failed. Must not wait for long.</summary>
+    void OnCommitted();
+}

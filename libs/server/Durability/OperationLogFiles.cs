@@ -1,0 +1,150 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using Microsoft.Win32.SafeHandles;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The operation log's files: one byte stream cut into segment files of a fixed size (aof.000000, aof.000001, ...) in one
+/// directory, so that a byte's offset in the stream names its file and its place there. Written only at the end, by one
+/// thread; read from the start at recovery. A segment is made durable (fsync) before the stream moves past it.
+/// </summary>
+internal sealed class OperationLogFiles : IDisposable
+{
+    private const string Prefix = "aof.";
+
+    private readonly string _directory;
+    private readonly long _segmentSize;
+    private readonly List<FileStream> _segments = [];
+    private readonly List<int> _unsynced = [];
+    private long _tail;
+
+    /// <summary>Opens the files in <paramref name="directory"/> (made if missing); the stream's end is their total length until <see cref="Truncate"/>.</summary>
+    public OperationLogFiles(string directory, long segmentSize)
+    {
+        _directory = directory;
+        _segmentSize = segmentSize;
+        Directory.CreateDirectory(directory);
+        var indexes = new List<int>();
+        foreach (var path in Directory.EnumerateFiles(directory, Prefix + "*"))
+        {
+            if (int.TryParse(Path.GetFileName(path).AsSpan(Prefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out int index))
+                indexes.Add(index);
+        }
+        indexes.Sort();
+        for (int i = 0; i < indexes.Count; i++)
+        {
+            if (indexes[i] != i)
+                throw new InvalidDataException($"The operation log in {directory} lacks its file {SegmentName(i)} (found {SegmentName(indexes[i])}).");
+        }
+        for (int i = 0; i < indexes.Count; i++)
+            _segments.Add(OpenSegment(i));
+        if (_segments.Count > 0)
+        {
+            for (int i = 0; i < _segments.Count - 1; i++)
+            {
+                if (_segments[i].Length != segmentSize)
+                    throw new InvalidDataException($"The operation log file {SegmentName(i)} in {directory} is {_segments[i].Length} bytes; every file but the last must be {segmentSize}.");
+            }
+            _tail = ((long)(_segments.Count - 1) * segmentSize) + _segments[^1].Length;
+        }
+    }
+
+    /// <summary>Bytes in the stream.</summary>
+    public long Tail => _tail;
+
+    /// <summary>The directory of the files.</summary>
+    public string DirectoryPath => _directory;
+
+    /// <summary>Reads up to <paramref name="buffer"/>'s length from <paramref name="offset"/>; fewer only at the end of the stream.</summary>
+    public int Read(long offset, Span<byte> buffer)
+    {
+        int done = 0;
+        while (done < buffer.Length && offset + done < _tail)
+        {
+            long at = offset + done;
+            int segment = (int)(at / _segmentSize);
+            long within = at % _segmentSize;
+            int want = (int)Math.Min(buffer.Length - done, Math.Min(_segmentSize - within, _tail - at));
+            int got = RandomAccess.Read(Handle(segment), buffer.Slice(done, want), within);
+            if (got <= 0)
+                break;
+            done += got;
+        }
+        return done;
+    }
+
+    /// <summary>Cuts the stream to <paramref name="length"/> bytes (a torn end found at recovery), made durable at once.</summary>
+    public void Truncate(long length)
+    {
+        if (length > _tail)
+            throw new ArgumentOutOfRangeException(nameof(length));
+        int keep = length == 0 ? 0 : (int)((length - 1) / _segmentSize) + 1;
+        for (int i = _segments.Count - 1; i >= keep; i--)
+        {
+            _segments[i].Dispose();
+            File.Delete(Path.Combine(_directory, SegmentName(i)));
+            _segments.RemoveAt(i);
+        }
+        if (keep > 0)
+        {
+            var last = _segments[keep - 1];
+            last.SetLength(length - ((long)(keep - 1) * _segmentSize));
+            last.Flush(flushToDisk: true);
+        }
+        _tail = length;
+    }
+
+    /// <summary>Appends <paramref name="bytes"/> at the end of the stream (not yet durable: see <see cref="Sync"/>).</summary>
+    public void Append(ReadOnlySpan<byte> bytes)
+    {
+        while (!bytes.IsEmpty)
+        {
+            int segment = (int)(_tail / _segmentSize);
+            long within = _tail % _segmentSize;
+            if (segment == _segments.Count)
+            {
+                // The previous file is complete: durable before the stream goes on in the next one.
+                if (segment > 0)
+                    SyncSegment(segment - 1);
+                _segments.Add(OpenSegment(segment));
+            }
+            int length = (int)Math.Min(bytes.Length, _segmentSize - within);
+            RandomAccess.Write(Handle(segment), bytes.Slice(0, length), within);
+            if (!_unsynced.Contains(segment))
+                _unsynced.Add(segment);
+            _tail += length;
+            bytes = bytes.Slice(length);
+        }
+    }
+
+    /// <summary>Makes everything appended so far durable (fsync).</summary>
+    public void Sync()
+    {
+        for (int i = 0; i < _unsynced.Count; i++)
+            FileSync.DataSync(_segments[_unsynced[i]]);
+        _unsynced.Clear();
+    }
+
+    private void SyncSegment(int segment)
+    {
+        if (_unsynced.Remove(segment))
+            FileSync.DataSync(_segments[segment]);
+    }
+
+    private SafeFileHandle Handle(int segment) => _segments[segment].SafeFileHandle;
+
+    private FileStream OpenSegment(int index)
+        => new(Path.Combine(_directory, SegmentName(index)), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0);
+
+    private static string SegmentName(int index) => Prefix + index.ToString("D6", CultureInfo.InvariantCulture);
+
+    public void Dispose()
+    {
+        foreach (var segment in _segments)
+            segment.Dispose();
+        _segments.Clear();
+    }
+}

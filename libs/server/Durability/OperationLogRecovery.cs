@@ -1,0 +1,105 @@
+using System;
+using System.Buffers.Binary;
+using System.IO;
+
+namespace Garnet.server;
+
+/// <summary>What replaying the operation log found.</summary>
+public sealed record OperationLogRecoveryReport(long Entries, long Commands, long FailedCommands, long LogBytes, long CutBytes, string? CutReason);
+
+/// <summary>
+/// Replays the operation log at start-up, before the server listens: each entry's commands run in order through a session
+/// with no connection, each in its database, at its logged clock and with its logged random seed, so they decide as
+/// they did. A torn end (an entry the last write left incomplete, in the last file) is cut off; anything else unreadable
+/// is an error, which fails the start when <c>failOnError</c>, and otherwise cuts the log there.
+/// </summary>
+internal static class OperationLogRecovery
+{
+    public static unsafe OperationLogRecoveryReport Replay(StoreWrapper server, OperationLogFiles files, long segmentSize, bool failOnError)
+    {
+        long tail = files.Tail;
+        long lastSegmentStart = tail == 0 ? 0 : ((tail - 1) / segmentSize) * segmentSize;
+        var header = new byte[OperationLogEntry.HeaderSize];
+        byte[] body = new byte[4096];
+        long offset = 0, entries = 0, commands = 0;
+        string? problem = null;
+
+        using var sender = new DiscardingSender();
+        var session = new RespServerSession(server, sender, replaying: true);
+        try
+        {
+            while (offset < tail)
+            {
+                if (tail - offset < OperationLogEntry.HeaderSize || files.Read(offset, header) < OperationLogEntry.HeaderSize)
+                {
+                    problem = "an incomplete entry header";
+                    break;
+                }
+                long word = BinaryPrimitives.ReadInt64LittleEndian(header);
+                int length = OperationLogEntry.LengthOf(word);
+                if (length < OperationLogEntry.HeaderSize + OperationLogEntry.BodyHeaderSize || (length & 7) != 0)
+                {
+                    problem = $"an entry of impossible length {length}";
+                    break;
+                }
+                if (length > tail - offset)
+                {
+                    problem = $"an entry of {length} bytes with only {tail - offset} left";
+                    break;
+                }
+                int bodyLength = length - OperationLogEntry.HeaderSize;
+                if (body.Length < bodyLength)
+                    body = new byte[Math.Max(bodyLength, Math.Min(body.Length * 2L, Array.MaxLength))];
+                var span = body.AsSpan(0, bodyLength);
+                if (files.Read(offset + OperationLogEntry.HeaderSize, span) < bodyLength)
+                {
+                    problem = "an unreadable entry";
+                    break;
+                }
+                if (OperationLogEntry.Checksum(span) != OperationLogEntry.ChecksumOf(word))
+                {
+                    problem = "an entry whose checksum does not match";
+                    break;
+                }
+                if (!LoggedCommandReader.TryStart(span, out var reader, out _))
+                {
+                    problem = "an entry of unknown kind or format";
+                    break;
+                }
+                while (reader.TryNext(out var command, out bool malformed))
+                {
+                    if (command.Database >= server.DatabaseCount)
+                        throw new InvalidDataException($"The AOF holds a command for database {command.Database} at offset {offset}, but the server has {server.DatabaseCount} databases.");
+                    session.ReplayCommand(in command, offset);
+                    commands++;
+                }
+                if (reader.TryNext(out _, out bool bad) || bad)
+                {
+                    problem = "an entry whose commands do not fill it";
+                    break;
+                }
+                entries++;
+                offset += length;
+            }
+        }
+        finally
+        {
+            session.Dispose();
+        }
+
+        long cut = tail - offset;
+        if (problem != null)
+        {
+            // A crash in the middle of a write leaves its entries incomplete at the end of the last file; never acknowledged
+            // (commit-before-ack waits for their fsync), so they are cut. Damage anywhere else is not a crash's.
+            bool torn = offset >= lastSegmentStart;
+            if (!torn && failOnError)
+            {
+                throw new InvalidDataException($"The AOF in {files.DirectoryPath} is damaged at offset {offset} of {tail} ({problem}). "
+                    + "Start without --fail-on-recovery-error to recover what comes before it, or restore the files.");
+            }
+            files.Truncate(offset);
+        }
+        return new OperationLogRecoveryReport(entries, commands, session.ReplayFailures, offset, cut, problem);
+    }
+}

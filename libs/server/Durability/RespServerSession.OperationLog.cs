@@ -1,0 +1,214 @@
+using System;
+using System.IO;
+using System.Threading;
+using Garnet.common;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// The session's side of the operation log (AOF). A write command is logged as it was given — database, arguments —
+/// with the instant it ran at and the random seed it drew from, which the command also runs with (a fixed clock, a
+/// seeded generator), so that replaying it decides as it did. It is logged under its keys' locks (the transactions layer
+/// takes them when the log is on), so the log holds the writes of each key in the order they happened; the commands of a
+/// transaction or script run form one entry, appended when their locks are released. Commands that fail are not logged.
+/// </summary>
+public sealed unsafe partial class RespServerSession
+{
+    /// <summary>This session's part of the operation log, or null when the log is off (or this session replays it).</summary>
+    private readonly SessionOperationLog? _oplog;
+
+    /// <summary>This session replays the operation log at recovery: it logs nothing and never blocks.</summary>
+    private readonly bool _replaying;
+
+    /// <summary>Commands that failed when replayed (they had not failed when logged).</summary>
+    internal long ReplayFailures { get; private set; }
+
+    private bool IsWrite(RespCommandInfo info) => (EffectiveFlags(info, _args, _argCount) & CommandFlags.Write) != 0;
+
+    /// <summary>Runs a write with the clock and seed it is logged with; keeps it in the entry if it succeeded.</summary>
+    private void DispatchLogged(RespCommandInfo info, bool blockingRetry)
+    {
+        var log = _oplog!;
+        if (log.Log.Failure is { } failure)
+        {
+            _writer.WriteError("MISCONF Errors writing to the AOF file: " + failure.Message);
+            return;
+        }
+        long clock = DateTime.UtcNow.Ticks;
+        ulong seed = CommandRandom.NewSeed();
+        log.Entry.Add(_databaseIndex, clock, seed, (ushort)info.Command, _args, _argCount);
+        long replyMark = _writer.Position;
+        bool completed = false;
+        OperationClock.Fix(clock);
+        CommandRandom.Seed(seed);
+        log.Depth++;
+        try
+        {
+            DispatchUnlogged(info.Command, blockingRetry);
+            completed = true;
+        }
+        finally
+        {
+            log.Depth--;
+            OperationClock.Release();
+            // No reply: a blocking command that found nothing and waits (it is logged when it is served).
+            if (!completed || !RepliedWithoutError(replyMark))
+                log.Entry.RemoveLast();
+            // Under locks the entry waits for their release (UnlockKeys); a write taking none (FUNCTION LOAD) goes now.
+            if (_gateMode == 0)
+                AppendLoggedCommands();
+        }
+    }
+
+    /// <summary>Appends the commands gathered to the log, as one entry (called as a write's locks are released).</summary>
+    private void AppendLoggedCommands()
+    {
+        var log = _oplog;
+        if (log == null || log.Entry.Count == 0)
+            return;
+        try
+        {
+            log.AppendedUntil = log.Log.Append(log.Entry.Build(version: 0));
+        }
+        catch (OperationLogFailedException)
+        {
+            // The writes happened but cannot be logged: with replies held they are never acknowledged (the connection
+            // ends); either way this client goes, and later writes get MISCONF.
+            _closeRequested = true;
+        }
+        finally
+        {
+            log.Entry.Clear();
+        }
+    }
+
+    /// <summary>Whether the command whose reply starts at <paramref name="mark"/> replied, and not with an error.</summary>
+    private bool RepliedWithoutError(long mark)
+    {
+        if (_writer.Position == mark)
+            return false;
+        // A reply already sent from the start was long: errors are short and written at once.
+        return _writer.ByteAt(mark) != '-';
+    }
+
+    /// <summary>Enters the key-lock gate alone, for a logged write whose keys are not declared (see RunCommandCore).</summary>
+    private void EnterGateForLog()
+    {
+        _refreshWhileWaiting ??= () =>
+        {
+            if (_batchActive)
+                _storeSession!.Refresh();
+        };
+        _server.KeyLockGate.EnterExclusive(_refreshWhileWaiting);
+        _gateMode = 2;
+    }
+
+    private void ExitGateForLog()
+    {
+        AppendLoggedCommands();
+        ExitGate();
+    }
+
+    /// <summary>At the end of a batch: replies held for a write's commit go once it is durable (see <see cref="NetworkResponseSink"/>).</summary>
+    private void ReleaseHeldReplies()
+    {
+        if (_oplog is { HoldsReplies: true })
+        {
+            _writer.Flush();
+            if (!_sink.FinishBatch())
+                _closeRequested = true;
+        }
+    }
+
+    /// <summary>Told by the log's writer that this session's held replies may go: sends them under the session's gate.</summary>
+    private sealed class HeldReplyRelease(RespServerSession session) : ICommitWaiter
+    {
+        public void OnCommitted()
+        {
+            // The writer thread must not wait behind a batch of this session (a script may run for long): if one runs, a
+            // pool thread waits for the gate instead.
+            if (Monitor.TryEnter(session._gate))
+            {
+                try
+                {
+                    session.ReleaseHeldUnderGate();
+                }
+                finally
+                {
+                    Monitor.Exit(session._gate);
+                }
+                return;
+            }
+            ThreadPool.UnsafeQueueUserWorkItem(static s =>
+            {
+                lock (s._gate)
+                    s.ReleaseHeldUnderGate();
+            }, session, preferLocal: false);
+        }
+    }
+
+    private void ReleaseHeldUnderGate()
+    {
+        _oplog!.ReleasePending = false;
+        if (_disposed)
+        {
+            _oplog.ClearHeld();
+            return;
+        }
+        // Sends what is durable; what is not (the session wrote more meanwhile) waits for the next commit.
+        bool sent = _sink.FinishBatch();
+        // Sending lent the connection a send buffer: an idle connection holds none.
+        if (!_writer.HoldsBuffer)
+            _sender.ReleaseSendBuffer();
+        if (!sent)
+            _sender.CloseAfterSend();
+    }
+
+    /// <summary>Replays one logged command (recovery): in its database, at its clock, with its seed.</summary>
+    internal void ReplayCommand(in LoggedCommand command, long offset)
+    {
+        var name = CommandName(command.Resp);
+        var info = FindCommand(name);
+        if (info == null || (ushort)info.Command != command.CommandId)
+        {
+            throw new InvalidDataException($"The AOF entry at offset {offset} holds {System.Text.Encoding.UTF8.GetString(name)} as command {command.CommandId}, "
+                + (info == null ? "which this server does not have (a custom command not registered?)." : $"which this server numbers {(int)info.Command}."));
+        }
+        _databaseIndex = command.Database;
+        OperationClock.Fix(command.ClockTicks);
+        CommandRandom.Seed(command.Seed);
+        try
+        {
+            fixed (byte* resp = command.Resp)
+            {
+                if (TryConsumeMessages(resp, command.Resp.Length) != command.Resp.Length)
+                    throw new InvalidDataException($"The AOF entry at offset {offset} holds an incomplete command.");
+            }
+        }
+        finally
+        {
+            OperationClock.Release();
+        }
+    }
+
+    /// <summary>A replayed command runs as any other but logs nothing; its failure is counted.</summary>
+    private void DispatchReplayed(RespCommandInfo info, bool blockingRetry)
+    {
+        long replyMark = _writer.Position;
+        DispatchUnlogged(info.Command, blockingRetry);
+        if (_writer.Position != replyMark && _writer.ByteAt(replyMark) == '-')
+            ReplayFailures++;
+    }
+
+    /// <summary>The first bulk string of a RESP array (the command's name).</summary>
+    private static ReadOnlySpan<byte> CommandName(ReadOnlySpan<byte> resp)
+    {
+        int line = resp.IndexOf((byte)'\n');
+        var rest = resp.Slice(line + 1);
+        int lengthEnd = rest.IndexOf((byte)'\r');
+        if (line < 0 || lengthEnd < 2 || rest[0] != '$' || !System.Buffers.Text.Utf8Parser.TryParse(rest.Slice(1, lengthEnd - 1), out int length, out _) || length < 0 || rest.Length < lengthEnd + 2 + length)
+            return default;
+        return rest.Slice(lengthEnd + 2, length);
+    }
+}
