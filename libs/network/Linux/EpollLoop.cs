@@ -218,7 +218,10 @@ internal sealed unsafe partial class EpollLoop : IDisposable, Tsavorite.IBlockin
                     }
                 }
                 Volatile.Write(ref _cycles, _cycles + 1);
-                if (_busyPollTicks > 0)
+                // No spinning while the round's replies wait for other work (see EventLoopHints).
+                if (EventLoopHints.TakeRepliesAwaitOtherWork())
+                    pollUntil = 0;
+                else if (_busyPollTicks > 0)
                     pollUntil = Stopwatch.GetTimestamp() + _busyPollTicks;
             }
         }

@@ -11,15 +11,27 @@ namespace Garnet.server;
 /// directory, so that a byte's offset in the stream names its file and its place there. Written only at the end, by one
 /// thread; read from the start at recovery. A segment is made durable (fsync) before the stream moves past it.
 /// </summary>
+/// <remarks>
+/// The last file is kept filled with zeros ahead of the stream's end (<see cref="ZeroedAhead"/>): a commit's fdatasync then
+/// writes only the entries, not the file's new size in its inode as well, which makes commits about twice as fast on
+/// ext4. Recovery finds the end of the entries at the first zero header in the last file (see <see cref="OperationLogRecovery"/>)
+/// and cuts the zeros, so <see cref="Tail"/> counts them until then.
+/// </remarks>
 internal sealed class OperationLogFiles : IDisposable
 {
     private const string Prefix = "aof.";
+
+    /// <summary>How far the last file is filled with zeros ahead of the end (each time it is extended).</summary>
+    internal const int ZeroedAhead = 4 << 20;
+
+    private static readonly byte[] s_zeros = new byte[1 << 16];
 
     private readonly string _directory;
     private readonly long _segmentSize;
     private readonly List<FileStream> _segments = [];
     private readonly List<int> _unsynced = [];
     private long _tail;
+    private long _zeroedUntil;
 
     /// <summary>Opens the files in <paramref name="directory"/> (made if missing); the stream's end is their total length until <see cref="Truncate"/>.</summary>
     public OperationLogFiles(string directory, long segmentSize)
@@ -50,6 +62,7 @@ internal sealed class OperationLogFiles : IDisposable
             }
             _tail = ((long)(_segments.Count - 1) * segmentSize) + _segments[^1].Length;
         }
+        _zeroedUntil = _tail;
     }
 
     /// <summary>Bytes in the stream.</summary>
@@ -87,6 +100,7 @@ internal sealed class OperationLogFiles : IDisposable
             _segments[i].Dispose();
             File.Delete(Path.Combine(_directory, SegmentName(i)));
             _segments.RemoveAt(i);
+            _unsynced.Remove(i);
         }
         if (keep > 0)
         {
@@ -95,6 +109,7 @@ internal sealed class OperationLogFiles : IDisposable
             last.Flush(flushToDisk: true);
         }
         _tail = length;
+        _zeroedUntil = length;
     }
 
     /// <summary>Appends <paramref name="bytes"/> at the end of the stream (not yet durable: see <see cref="Sync"/>).</summary>
@@ -112,12 +127,30 @@ internal sealed class OperationLogFiles : IDisposable
                 _segments.Add(OpenSegment(segment));
             }
             int length = (int)Math.Min(bytes.Length, _segmentSize - within);
+            if (_tail + length > _zeroedUntil)
+                ZeroAhead(segment, _tail + length);
             RandomAccess.Write(Handle(segment), bytes.Slice(0, length), within);
             if (!_unsynced.Contains(segment))
                 _unsynced.Add(segment);
             _tail += length;
             bytes = bytes.Slice(length);
         }
+    }
+
+    /// <summary>Fills <paramref name="segment"/> with zeros from where it ends to <see cref="ZeroedAhead"/> past <paramref name="needed"/> (within the file).</summary>
+    private void ZeroAhead(int segment, long needed)
+    {
+        long segmentStart = (long)segment * _segmentSize;
+        long from = Math.Max(_zeroedUntil, Math.Max(_tail, segmentStart));
+        long to = Math.Min(segmentStart + _segmentSize, needed + ZeroedAhead);
+        var handle = Handle(segment);
+        while (from < to)
+        {
+            int length = (int)Math.Min(s_zeros.Length, to - from);
+            RandomAccess.Write(handle, s_zeros.AsSpan(0, length), from - segmentStart);
+            from += length;
+        }
+        _zeroedUntil = to;
     }
 
     /// <summary>Makes everything appended so far durable (fsync).</summary>
@@ -143,6 +176,18 @@ internal sealed class OperationLogFiles : IDisposable
 
     public void Dispose()
     {
+        // A clean close leaves no zeros past the entries.
+        if (_zeroedUntil > _tail && _segments.Count > 0)
+        {
+            try
+            {
+                Truncate(_tail);
+            }
+            catch (IOException)
+            {
+                // Recovery finds the end at the zeros all the same.
+            }
+        }
         foreach (var segment in _segments)
             segment.Dispose();
         _segments.Clear();

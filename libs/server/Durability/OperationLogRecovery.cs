@@ -23,6 +23,7 @@ internal static class OperationLogRecovery
         byte[] body = new byte[4096];
         long offset = 0, entries = 0, commands = 0;
         string? problem = null;
+        bool zeroEnd = false;
 
         using var sender = new DiscardingSender();
         var session = new RespServerSession(server, sender, replaying: true);
@@ -36,6 +37,12 @@ internal static class OperationLogRecovery
                     break;
                 }
                 long word = BinaryPrimitives.ReadInt64LittleEndian(header);
+                if (word == 0 && offset >= lastSegmentStart)
+                {
+                    // The end of the entries: the last file is filled with zeros ahead of them (see OperationLogFiles).
+                    zeroEnd = true;
+                    break;
+                }
                 int length = OperationLogEntry.LengthOf(word);
                 if (length < OperationLogEntry.HeaderSize + OperationLogEntry.BodyHeaderSize || (length & 7) != 0)
                 {
@@ -87,6 +94,12 @@ internal static class OperationLogRecovery
             session.Dispose();
         }
 
+        // Zeros past the end are not entries, nor counted as cut.
+        if (zeroEnd)
+        {
+            files.Truncate(offset);
+            tail = offset;
+        }
         long cut = tail - offset;
         if (problem != null)
         {

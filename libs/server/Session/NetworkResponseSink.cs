@@ -65,8 +65,12 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
         if (!_log!.ReleasePending)
         {
             _log.ReleasePending = true;
+            // Asked for at once: the fsync runs while the thread serves the other connections (asking once at the end of
+            // the event loop's round, as Redis does, measured a tenth slower on one core).
             _log.Log.OnCommitted(_log.AppendedUntil, _release, _log.RequestsCommits);
         }
+        // The client waits for these replies, which wait for the commit: the event loop need not poll for it meanwhile.
+        EventLoopHints.RepliesAwaitOtherWork();
         return true;
     }
 
