@@ -26,7 +26,7 @@ RESPBENCH="$ROOT/benchmark/Resp.benchmark/bin/Release/net10.0/Resp.benchmark"
 CONFIGS=(
     "ours-commit-before-ack|ours|--aof --aof-commit-freq 0"
     "ours-every-1000ms|ours|--aof --aof-commit-freq 1000"
-    "ours-every-1ms+wait|ours|--aof --aof-commit-freq 1 --aof-commit-wait"
+    "ours-commit-on-request|ours|--aof --aof-commit-freq -1"
     "redis-always|redis|--appendonly yes --appendfsync always"
     "redis-everysec|redis|--appendonly yes --appendfsync everysec"
 )
@@ -47,7 +47,7 @@ start() { # kind options port dir -> pid
     case "$kind" in
         ours) taskset -c 0 "$OURS" --port "$port" --checkpointdir "$dir" "${extra[@]}" -q > "$dir.log" 2>&1 & ;;
         redis) taskset -c 0 "$REDIS" --port "$port" --dir "$dir" --save '' "${extra[@]}" > "$dir.log" 2>&1 & ;;
-        garnet) taskset -c 0 "$GARNET" --port "$port" --checkpointdir "$dir" --logdir "$dir" --device-type RandomAccess --minthreads 64 "${extra[@]}" > "$dir.log" 2>&1 & ;;
+        garnet) taskset -c 0 "$GARNET" --port "$port" --checkpointdir "$dir" --device-type RandomAccess --minthreads 64 "${extra[@]}" > "$dir.log" 2>&1 & ;;
     esac
     echo $!
 }
@@ -61,7 +61,7 @@ for round in $(seq 1 "$ROUNDS"); do
         for load in "${LOADS[@]}"; do
             IFS='|' read -r loadname loadoptions <<< "$load"
             read -r -a loadargs <<< "$loadoptions"
-            rm -rf "$DIR"; mkdir -p "$DIR"
+            rm -rf "$DIR"; mkdir -p "$DIR/data"
             port=$(free_port)
             pid=$(start "$kind" "$options" "$port" "$DIR/data")
             wait_port "$port" || { echo "$name did not start: $(cat "$DIR/data.log")" >&2; exit 1; }
