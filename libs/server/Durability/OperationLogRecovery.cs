@@ -19,8 +19,8 @@ internal static class OperationLogRecovery
     {
         long tail = files.Tail;
         long lastSegmentStart = tail == 0 ? 0 : ((tail - 1) / segmentSize) * segmentSize;
-        var header = new byte[OperationLogEntry.HeaderSize];
-        byte[] body = new byte[4096];
+        // The files are read a window at a time (entries are small; two reads per entry made replay read-bound).
+        var window = new ReadWindow(files, tail);
         long offset = 0, entries = 0, commands = 0;
         string? problem = null;
         bool zeroEnd = false;
@@ -31,11 +31,12 @@ internal static class OperationLogRecovery
         {
             while (offset < tail)
             {
-                if (tail - offset < OperationLogEntry.HeaderSize || files.Read(offset, header) < OperationLogEntry.HeaderSize)
+                if (tail - offset < OperationLogEntry.HeaderSize)
                 {
                     problem = "an incomplete entry header";
                     break;
                 }
+                var header = window.Get(offset, OperationLogEntry.HeaderSize);
                 long word = BinaryPrimitives.ReadInt64LittleEndian(header);
                 if (word == 0 && offset >= lastSegmentStart)
                 {
@@ -54,15 +55,7 @@ internal static class OperationLogRecovery
                     problem = $"an entry of {length} bytes with only {tail - offset} left";
                     break;
                 }
-                int bodyLength = length - OperationLogEntry.HeaderSize;
-                if (body.Length < bodyLength)
-                    body = new byte[Math.Max(bodyLength, Math.Min(body.Length * 2L, Array.MaxLength))];
-                var span = body.AsSpan(0, bodyLength);
-                if (files.Read(offset + OperationLogEntry.HeaderSize, span) < bodyLength)
-                {
-                    problem = "an unreadable entry";
-                    break;
-                }
+                var span = window.Get(offset + OperationLogEntry.HeaderSize, length - OperationLogEntry.HeaderSize);
                 if (OperationLogEntry.Checksum(span) != OperationLogEntry.ChecksumOf(word))
                 {
                     problem = "an entry whose checksum does not match";
@@ -114,5 +107,30 @@ internal static class OperationLogRecovery
             files.Truncate(offset);
         }
         return new OperationLogRecoveryReport(entries, commands, session.ReplayFailures, offset, cut, problem);
+    }
+
+    /// <summary>The log's bytes read a window at a time; a span it gives is valid until the next call.</summary>
+    private sealed class ReadWindow(OperationLogFiles files, long tail)
+    {
+        private const int Size = 8 << 20;
+
+        private byte[] _buffer = new byte[Size];
+        private long _start;
+        private int _length;
+
+        public ReadOnlySpan<byte> Get(long offset, int count)
+        {
+            if (offset < _start || offset + count > _start + _length)
+            {
+                if (count > _buffer.Length)
+                    _buffer = new byte[count];
+                _start = offset;
+                int want = (int)Math.Min(_buffer.Length, tail - offset);
+                _length = files.Read(offset, _buffer.AsSpan(0, want));
+                if (_length < count)
+                    throw new InvalidDataException($"The AOF in {files.DirectoryPath} could not be read at offset {offset}.");
+            }
+            return _buffer.AsSpan((int)(offset - _start), count);
+        }
     }
 }

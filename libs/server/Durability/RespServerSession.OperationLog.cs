@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using Garnet.common;
 using Tsavorite;
@@ -21,10 +22,25 @@ public sealed unsafe partial class RespServerSession
     /// <summary>This session replays the operation log at recovery: it logs nothing and never blocks.</summary>
     private readonly bool _replaying;
 
+    /// <summary>The log is on or replayed: <see cref="DispatchOrRetry"/> goes through <see cref="DispatchDurable"/> (one test on every command's path).</summary>
+    private readonly bool _durable;
+
     /// <summary>Commands that failed when replayed (they had not failed when logged).</summary>
     internal long ReplayFailures { get; private set; }
 
     private bool IsWrite(RespCommandInfo info) => (EffectiveFlags(info, _args, _argCount) & CommandFlags.Write) != 0;
+
+    /// <summary>A command's dispatch with the log on: a write is logged, unless a logged command runs it; replayed commands are checked.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void DispatchDurable(RespCommandInfo info, bool blockingRetry)
+    {
+        if (_oplog is { Depth: 0 } && IsWrite(info))
+            DispatchLogged(info, blockingRetry);
+        else if (_replaying)
+            DispatchReplayed(info, blockingRetry);
+        else
+            DispatchUnlogged(info.Command, blockingRetry);
+    }
 
     /// <summary>Runs a write with the clock and seed it is logged with; keeps it in the entry if it succeeded.</summary>
     private void DispatchLogged(RespCommandInfo info, bool blockingRetry)

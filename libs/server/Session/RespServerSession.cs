@@ -43,6 +43,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _replaying = replaying;
         if (!replaying && server.OperationLog is { } log)
             _oplog = new SessionOperationLog(log, server.Options.AofCommitWait);
+        _durable = _oplog != null || replaying;
         _sink = new NetworkResponseSink(sender, _oplog, _oplog != null ? new HeldReplyRelease(this) : null);
         _writer.Attach(_sink);
         ClientId = server.Clients.NextId();

@@ -218,15 +218,10 @@ public sealed unsafe partial class RespServerSession
 
     private void DispatchOrRetry(RespCommandInfo info, bool blockingRetry)
     {
-        // Durability (Durability/RespServerSession.OperationLog.cs): a write is logged, unless a logged command runs it.
-        if (_oplog is { Depth: 0 } && IsWrite(info))
+        // Durability (Durability/RespServerSession.OperationLog.cs): with the log on (or replaying it) writes take another path.
+        if (_durable)
         {
-            DispatchLogged(info, blockingRetry);
-            return;
-        }
-        if (_replaying)
-        {
-            DispatchReplayed(info, blockingRetry);
+            DispatchDurable(info, blockingRetry);
             return;
         }
         DispatchUnlogged(info.Command, blockingRetry);
