@@ -46,7 +46,6 @@ public sealed unsafe class OperationLog : IDisposable
     private long _committed;
     private long _commitRequested;
     private long _fileBytes;
-    private long _commits;
     private bool _wakeRequested;
     private volatile bool _stopping;
     private volatile Exception? _failure;
@@ -76,17 +75,11 @@ public sealed unsafe class OperationLog : IDisposable
     /// <summary>0: each commit is asked for (by sessions before they reply); N: every N ms; -1: only on COMMITAOF (the ring is still written out each second).</summary>
     public int CommitFrequencyMs { get; }
 
-    /// <summary>The directory of the log's files.</summary>
-    public string DirectoryPath => _files.DirectoryPath;
-
     /// <summary>Bytes in the log's files.</summary>
     public long FileBytes => Interlocked.Read(ref _fileBytes);
 
     /// <summary>Bytes appended and not yet durable.</summary>
     public long UncommittedBytes => Volatile.Read(ref _tail) - Volatile.Read(ref _committed);
-
-    /// <summary>Commits (fsyncs) done.</summary>
-    public long Commits => Interlocked.Read(ref _commits);
 
     /// <summary>Why writing the log failed, or null; after a failure nothing more is written (Redis's MISCONF state).</summary>
     public Exception? Failure => _failure;
@@ -339,7 +332,6 @@ public sealed unsafe class OperationLog : IDisposable
         Volatile.Write(ref _freed, end);
         if (commit && end > Volatile.Read(ref _committed))
         {
-            Interlocked.Increment(ref _commits);
             lock (_commitLock)
             {
                 Volatile.Write(ref _committed, end);

@@ -29,7 +29,4 @@ public static class OperationClock
 
     /// <summary>This thread's clock follows the system clock again.</summary>
     public static void Release() => t_fixedTicks = 0;
-
-    /// <summary>Whether this thread's clock is fixed.</summary>
-    public static bool IsFixed => t_fixedTicks != 0;
 }
