@@ -24,8 +24,17 @@ internal static class CommandRandom
         t_seeded = true;
     }
 
+    // Seeds come from a second SplitMix64 sequence per thread, started at random: a seed costs a few multiplies.
+    [ThreadStatic]
+    private static ulong t_seedSource;
+
     /// <summary>A fresh seed for a command about to run (and be logged).</summary>
-    public static ulong NewSeed() => (ulong)Random.Shared.NextInt64() ^ ((ulong)Random.Shared.Next() << 63);
+    public static ulong NewSeed()
+    {
+        if (t_seedSource == 0)
+            t_seedSource = (ulong)Random.Shared.NextInt64() | 1;
+        return Mix(t_seedSource += 0x9E3779B97F4A7C15UL);
+    }
 
     /// <summary>A number in [0, <paramref name="maxExclusive"/>).</summary>
     public static int Next(int maxExclusive) => maxExclusive <= 1 ? 0 : (int)(NextWord() % (ulong)maxExclusive);
@@ -38,7 +47,12 @@ internal static class CommandRandom
     {
         if (!t_seeded)
             Seed(NewSeed());
-        ulong z = t_state += 0x9E3779B97F4A7C15UL;
+        return Mix(t_state += 0x9E3779B97F4A7C15UL);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong Mix(ulong z)
+    {
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9UL;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBUL;
         return z ^ (z >> 31);

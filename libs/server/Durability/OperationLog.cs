@@ -48,6 +48,7 @@ public sealed unsafe class OperationLog : IDisposable
     private long _fileBytes;
     private bool _wakeRequested;
     private volatile bool _stopping;
+    private volatile bool _writerEnded;
     private volatile Exception? _failure;
     private bool _disposed;
 
@@ -128,6 +129,8 @@ public sealed unsafe class OperationLog : IDisposable
         while (Volatile.Read(ref _freed) < needed)
         {
             ThrowIfFailed();
+            if (_writerEnded)
+                throw new OperationLogFailedException(new ObjectDisposedException(nameof(OperationLog)));
             Wake();
             spinner.SpinOnce();
         }
@@ -157,10 +160,10 @@ public sealed unsafe class OperationLog : IDisposable
             RequestCommit(address);
         lock (_commitLock)
         {
-            while (Volatile.Read(ref _committed) < address && _failure == null)
+            while (Volatile.Read(ref _committed) < address && _failure == null && !_writerEnded)
                 Monitor.Wait(_commitLock);
         }
-        return _failure == null;
+        return Volatile.Read(ref _committed) >= address;
     }
 
     /// <summary>Asks the writer to make everything up to <paramref name="address"/> durable, without waiting for it.</summary>
@@ -179,20 +182,28 @@ public sealed unsafe class OperationLog : IDisposable
 
     /// <summary>
     /// Tells <paramref name="waiter"/> on the writer's thread once everything up to <paramref name="address"/> is durable
-    /// (or writing failed: see <see cref="Failure"/>), asking for that commit when <paramref name="request"/>. The caller
+    /// (or writing failed: see <see cref="Failure"/>), asking for that commit when <paramref name="request"/>; false, and
+    /// nothing registered, when the log failed or stopped already. The caller
     /// goes on meanwhile: a session keeps its replies and sends them from the notification, so an event loop never waits
     /// for a commit and each fsync covers what every connection appended while the previous one ran (group commit).
     /// </summary>
-    public void OnCommitted(long address, ICommitWaiter waiter, bool request)
+    public bool OnCommitted(long address, ICommitWaiter waiter, bool request)
     {
         lock (_waitersLock)
+        {
+            // The writer notifies every waiter as it fails or stops, under this lock after setting the flag: a later one
+            // would never be told, so it is refused (the caller then finds the commit failed).
+            if (_failure != null || _writerEnded)
+                return false;
             _waiters.Add((address, waiter));
+        }
         if (request)
             RequestCommit(address);
         // A commit (or failure) between the caller's look and the registration has passed the waiter by: the writer
         // looks at the waiters again on its next pass, which this wake makes happen.
-        if (Volatile.Read(ref _committed) >= address || _failure != null)
+        if (Volatile.Read(ref _committed) >= address)
             Wake();
+        return true;
     }
 
     /// <summary>Notifies the waiters whose addresses are durable now (all of them after a failure or at the end).</summary>
@@ -269,21 +280,32 @@ public sealed unsafe class OperationLog : IDisposable
                         _wakeRequested = true;
                 }
             }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ObjectDisposedException)
+            catch (Exception e)
             {
+                // Any failure (an I/O error, or a fault of this class) stops the log, never the server: writes get MISCONF.
                 _failure = e;
                 lock (_commitLock)
                     Monitor.PulseAll(_commitLock);
-                NotifyWaiters(all: true);
+                EndWriter();
                 return;
             }
             NotifyWaiters(all: false);
             if (stopping && Volatile.Read(ref _freed) >= Volatile.Read(ref _tail))
             {
-                NotifyWaiters(all: true);
+                EndWriter();
                 return;
             }
         }
+    }
+
+    /// <summary>The writer thread ends: waiters are told (all of them), and no more are taken, nor commits awaited.</summary>
+    private void EndWriter()
+    {
+        lock (_waitersLock)
+            _writerEnded = true;
+        lock (_commitLock)
+            Monitor.PulseAll(_commitLock);
+        NotifyWaiters(all: true);
     }
 
     private long NextTimedPass(long now) => CommitFrequencyMs switch
@@ -297,9 +319,11 @@ public sealed unsafe class OperationLog : IDisposable
     private bool WritePass(bool commit)
     {
         long start = Volatile.Read(ref _freed);
-        long tail = Volatile.Read(ref _tail);
+        // At most one lap of the ring: past it the slots hold the same lap's entries again (a full ring ends exactly there,
+        // while an appender waits for room beyond it).
+        long limit = Math.Min(Volatile.Read(ref _tail), start + _capacity);
         long end = start;
-        while (end < tail)
+        while (end < limit)
         {
             long word = Volatile.Read(ref *(long*)(_ring + (end & _mask)));
             if (word == 0)

@@ -125,6 +125,8 @@ internal sealed class OperationLogFiles : IDisposable
                 if (segment > 0)
                     SyncSegment(segment - 1);
                 _segments.Add(OpenSegment(segment));
+                // The new file's name is durable before anything in it is counted as committed.
+                FileSync.SyncDirectory(_directory);
             }
             int length = (int)Math.Min(bytes.Length, _segmentSize - within);
             if (_tail + length > _zeroedUntil)

@@ -23,6 +23,7 @@ internal static class OperationLogRecovery
         var window = new ReadWindow(files, tail);
         long offset = 0, entries = 0, commands = 0;
         string? problem = null;
+        long problemEnd = 0;
         bool zeroEnd = false;
 
         using var sender = new DiscardingSender();
@@ -45,6 +46,7 @@ internal static class OperationLogRecovery
                     break;
                 }
                 int length = OperationLogEntry.LengthOf(word);
+                problemEnd = offset + Math.Max(length, OperationLogEntry.HeaderSize);
                 if (length < OperationLogEntry.HeaderSize + OperationLogEntry.BodyHeaderSize || (length & 7) != 0)
                 {
                     problem = $"an entry of impossible length {length}";
@@ -98,7 +100,8 @@ internal static class OperationLogRecovery
         {
             // A crash in the middle of a write leaves its entries incomplete at the end of the last file; never acknowledged
             // (commit-before-ack waits for their fsync), so they are cut. Damage anywhere else is not a crash's.
-            bool torn = offset >= lastSegmentStart;
+            // An entry that reaches into the last file is the last write's too (it may have begun in the file before).
+            bool torn = offset >= lastSegmentStart || problemEnd > lastSegmentStart;
             if (!torn && failOnError)
             {
                 throw new InvalidDataException($"The AOF in {files.DirectoryPath} is damaged at offset {offset} of {tail} ({problem}). "

@@ -89,8 +89,10 @@ public sealed unsafe partial class RespServerSession
         }
         catch (OperationLogFailedException)
         {
-            // The writes happened but cannot be logged: with replies held they are never acknowledged (the connection
-            // ends); either way this client goes, and later writes get MISCONF.
+            // The writes happened but cannot be logged: their replies must never count as durable (with replies held, the
+            // wait for this address finds the log failed and the connection ends unanswered); either way this client goes,
+            // and later writes get MISCONF.
+            log.AppendedUntil = long.MaxValue;
             _closeRequested = true;
         }
         finally

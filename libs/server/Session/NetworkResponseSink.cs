@@ -64,10 +64,12 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
             return false;
         if (!_log!.ReleasePending)
         {
-            _log.ReleasePending = true;
             // Asked for at once: the fsync runs while the thread serves the other connections (asking once at the end of
-            // the event loop's round, as Redis does, measured a tenth slower on one core).
-            _log.Log.OnCommitted(_log.AppendedUntil, _release, _log.RequestsCommits);
+            // the event loop's round, as Redis does, measured a tenth slower on one core). A log that failed or stopped
+            // takes no waiter: the caller then finds the commit failed.
+            if (!_log.Log.OnCommitted(_log.AppendedUntil, _release, _log.RequestsCommits))
+                return false;
+            _log.ReleasePending = true;
         }
         // The client waits for these replies, which wait for the commit: the event loop need not poll for it meanwhile.
         EventLoopHints.RepliesAwaitOtherWork();

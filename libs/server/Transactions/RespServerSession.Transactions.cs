@@ -121,7 +121,9 @@ public sealed unsafe partial class RespServerSession
     private void RunCommandCore(RespCommandInfo info, bool blockingRetry)
     {
         var flags = info.Flags;
-        bool write = (flags & CommandFlags.Write) != 0;
+        // With the operation log on, a container's writing subcommand (XGROUP CREATE, FUNCTION LOAD) counts as a write, so
+        // it is logged under its key's lock (or the gate) like any other.
+        bool write = _oplog != null ? IsWrite(info) : (flags & CommandFlags.Write) != 0;
         bool armed = false; // a write already found the table armed: it moves versions without asking again
         if (info.FirstKey == info.LastKey && (flags & CommandFlags.MovableKeys) == 0)
         {

@@ -283,6 +283,41 @@ public sealed class OperationLogRecoveryTests
         Assert.That(client.Execute("LINDEX", "list", "2999"), Is.EqualTo("$12\r\nelement-2999\r\n"));
     }
 
+    /// <summary>
+    /// A ring filled exactly (entries of 128 bytes in a 64 KB ring, commits left to COMMITAOF so only full rings make the
+    /// writer write): every entry reaches the files once, in order.
+    /// </summary>
+    [Test]
+    public void AFullRingWritesEveryEntryOnce()
+    {
+        _server.Start(configure: o =>
+        {
+            o.AofMemorySize = 1 << 16;
+            o.AofCommitFrequencyMs = -1;
+        });
+        const int Keys = 5000;
+        using (var c = _server.Connect())
+        {
+            for (int i = 0; i < Keys; i += 100)
+            {
+                // SET k00000 <40 bytes>: a 128-byte entry.
+                for (int j = i; j < i + 100; j++)
+                    c.Send("SET", $"k{j:D5}", $"{j:D5}" + new string('v', 35));
+                for (int j = i; j < i + 100; j++)
+                    Assert.That(c.ReadReply(), Is.EqualTo("+OK\r\n"));
+            }
+            Ok(c, "SET", "k00000", "last");
+        }
+        var server = _server.Restart(o => o.AofMemorySize = 1 << 16);
+        Assert.That(server.RecoveryReport!.Commands, Is.EqualTo(Keys + 1));
+        Assert.That(server.RecoveryReport.FailedCommands, Is.Zero);
+        using var client = _server.Connect();
+        Assert.That(client.Execute("DBSIZE"), Is.EqualTo($":{Keys}\r\n"));
+        Assert.That(client.Execute("GET", "k00000"), Is.EqualTo("$4\r\nlast\r\n"));
+        Assert.That(client.Execute("GET", "k04999"), Is.EqualTo("$40\r\n04999" + new string('v', 35) + "\r\n"));
+        Assert.That(client.Execute("GET", "k02047"), Is.EqualTo("$40\r\n02047" + new string('v', 35) + "\r\n"));
+    }
+
     [Test]
     public void ConcurrentWritersAndTransactionsKeepTheirTotals()
     {
