@@ -86,16 +86,14 @@ internal ref struct LoggedCommandReader
     private int _left;
 
     /// <summary>Starts on <paramref name="body"/>; false if its header is not an entry of commands in a known format.</summary>
-    public static bool TryStart(ReadOnlySpan<byte> body, out LoggedCommandReader reader, out long version)
+    public static bool TryStart(ReadOnlySpan<byte> body, out LoggedCommandReader reader)
     {
         reader = default;
-        version = 0;
         if (body.Length < OperationLogEntry.BodyHeaderSize || body[0] != OperationLogEntry.KindCommands || body[1] != OperationLogEntry.Format)
             return false;
         int count = BinaryPrimitives.ReadInt32LittleEndian(body.Slice(4));
         if (count <= 0)
             return false;
-        version = BinaryPrimitives.ReadInt64LittleEndian(body.Slice(8));
         reader = new LoggedCommandReader(body, count);
         return true;
     }

@@ -63,7 +63,7 @@ internal static class OperationLogRecovery
                     problem = "an entry whose checksum does not match";
                     break;
                 }
-                if (!LoggedCommandReader.TryStart(span, out var reader, out _))
+                if (!LoggedCommandReader.TryStart(span, out var reader))
                 {
                     problem = "an entry of unknown kind or format";
                     break;

@@ -113,12 +113,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Enters the key-lock gate alone, for a logged write whose keys are not declared (see RunCommandCore).</summary>
     private void EnterGateForLog()
     {
-        _refreshWhileWaiting ??= () =>
-        {
-            if (_batchActive)
-                _storeSession!.Refresh();
-        };
-        _server.KeyLockGate.EnterExclusive(_refreshWhileWaiting);
+        _server.KeyLockGate.EnterExclusive(RefreshWhileWaiting);
         _gateMode = 2;
     }
 

@@ -46,6 +46,13 @@ public sealed unsafe partial class RespServerSession
     private int _gateMode;
     private Action? _refreshWhileWaiting;
 
+    /// <summary>What a wait for the key-lock gate does meanwhile: refresh the batch's epoch, as the engine's latches do.</summary>
+    private Action RefreshWhileWaiting => _refreshWhileWaiting ??= () =>
+    {
+        if (_batchActive)
+            _storeSession!.Refresh();
+    };
+
     /// <summary>Set while EXEC runs the queued commands: blocking commands answer as if timed out instead of blocking.</summary>
     private bool _inExec;
 
@@ -259,20 +266,15 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void LockKeys(int count, bool keyspace)
     {
-        _refreshWhileWaiting ??= () =>
-        {
-            if (_batchActive)
-                _storeSession!.Refresh();
-        };
         var gate = _server.KeyLockGate;
         if (keyspace)
         {
-            gate.EnterExclusive(_refreshWhileWaiting);
+            gate.EnterExclusive(RefreshWhileWaiting);
             _gateMode = 2;
         }
         else
         {
-            gate.EnterShared(_refreshWhileWaiting);
+            gate.EnterShared(RefreshWhileWaiting);
             _gateMode = 1;
         }
         try

@@ -86,7 +86,7 @@ public sealed class OperationLogCrashTests
         recovered.Start(recover: true);
         using var reader = recovered.Connect();
         var seen = new int[Writers];
-        foreach (string element in OperationLogTestServer.BulkStrings(reader.Execute("LRANGE", "list", "0", "-1")))
+        foreach (string element in Keyspace.Resp.Strings(reader.Execute("LRANGE", "list", "0", "-1")))
         {
             int colon = element.IndexOf(':');
             int writer = int.Parse(element.AsSpan(0, colon));

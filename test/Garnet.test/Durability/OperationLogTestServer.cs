@@ -89,27 +89,10 @@ internal sealed class OperationLogTestServer : IDisposable
         for (int db = 0; db < 16; db++)
         {
             client.Execute("SELECT", db.ToString());
-            foreach (string key in BulkStrings(client.Execute("KEYS", "*")))
+            foreach (string key in Keyspace.Resp.Strings(client.Execute("KEYS", "*")))
                 snapshot[$"{db}/{key}"] = client.Execute("DUMP", key) + " " + client.Execute("PEXPIRETIME", key);
         }
         return snapshot;
-    }
-
-    /// <summary>The elements of a RESP array reply of bulk strings.</summary>
-    public static List<string> BulkStrings(string reply)
-    {
-        var items = new List<string>();
-        int line = reply.IndexOf("\r\n", StringComparison.Ordinal);
-        int count = int.Parse(reply.AsSpan(1, line - 1));
-        int at = line + 2;
-        for (int i = 0; i < count; i++)
-        {
-            int end = reply.IndexOf("\r\n", at, StringComparison.Ordinal);
-            int length = int.Parse(reply.AsSpan(at + 1, end - at - 1));
-            items.Add(reply.Substring(end + 2, length));
-            at = end + 2 + length + 2;
-        }
-        return items;
     }
 
     public void Dispose()
