@@ -71,6 +71,11 @@ public sealed class GarnetServer : IDisposable
     {
         // Durability: the data comes back from the operation log before anyone can connect.
         RecoveryReport = Store.Recover();
+        if (Store.CheckpointRecovery is { Damage: not null } damaged)
+        {
+            _startWarnings.Add($"RECOVERY WAS INCOMPLETE: the checkpoint {damaged.Path} is damaged ({damaged.Damage}); only the {damaged.Records} records "
+                + "before the damage were loaded (--fail-on-recovery-error is off).");
+        }
         if (RecoveryReport is { CutBytes: > 0 } cut)
             _startWarnings.Add($"Recovery cut {cut.CutBytes} bytes off the end of the AOF ({cut.CutReason}): the end of a write a crash interrupted, never acknowledged.");
         int fitting = ClientLimits.FitToDescriptors(Options.MaxClients, Store.ClientLimits.Connected, out string? report);

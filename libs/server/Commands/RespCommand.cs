@@ -84,6 +84,9 @@ public enum RespCommand : ushort
     ACL = 108,
     CLUSTER = 109,
     COMMITAOF = 110,
+    SAVE = 111,
+    BGSAVE = 112,
+    BGREWRITEAOF = 113,
 
     // Bitmaps (string store)
     SETBIT = 120,

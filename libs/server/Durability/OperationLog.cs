@@ -46,6 +46,7 @@ public sealed unsafe class OperationLog : IDisposable
     private long _committed;
     private long _commitRequested;
     private long _fileBytes;
+    private long _removeBefore;
     private bool _wakeRequested;
     private volatile bool _stopping;
     private volatile bool _writerEnded;
@@ -84,6 +85,26 @@ public sealed unsafe class OperationLog : IDisposable
 
     /// <summary>Why writing the log failed, or null; after a failure nothing more is written (Redis's MISCONF state).</summary>
     public Exception? Failure => _failure;
+
+    /// <summary>Where the log's first kept file begins (the files before were removed after a checkpoint).</summary>
+    public long FileStart => _files.Start;
+
+    /// <summary>
+    /// Asks the writer to remove the files wholly before file offset <paramref name="address"/> (a checkpoint holds what
+    /// they logged; see <see cref="Checkpointer"/>).
+    /// </summary>
+    public void RemoveBefore(long address)
+    {
+        long current;
+        do
+        {
+            current = Volatile.Read(ref _removeBefore);
+            if (address <= current)
+                return;
+        }
+        while (Interlocked.CompareExchange(ref _removeBefore, address, current) != current);
+        Wake();
+    }
 
     /// <summary>
     /// Appends an entry with <paramref name="body"/> (the layout of <see cref="OperationLogEntry"/> after the header) and
@@ -271,6 +292,9 @@ public sealed unsafe class OperationLog : IDisposable
             bool commit = stopping || Volatile.Read(ref _commitRequested) > Volatile.Read(ref _committed) || (timed && CommitFrequencyMs > 0);
             try
             {
+                long removeBefore = Volatile.Read(ref _removeBefore);
+                if (removeBefore > _files.Start)
+                    _files.RemoveBefore(removeBefore);
                 bool progressed = WritePass(commit);
                 // An entry being copied in holds back the ones after it: look again shortly for whoever waits.
                 if (!progressed && Volatile.Read(ref _commitRequested) > Volatile.Read(ref _committed))

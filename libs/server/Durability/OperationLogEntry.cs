@@ -98,6 +98,9 @@ internal ref struct LoggedCommandReader
         return true;
     }
 
+    /// <summary>The checkpoint version the entry's writes belong to.</summary>
+    public readonly long Version => BinaryPrimitives.ReadInt64LittleEndian(_body.Slice(8));
+
     private LoggedCommandReader(ReadOnlySpan<byte> body, int count)
     {
         _body = body;

@@ -28,7 +28,9 @@ internal sealed class OperationLogFiles : IDisposable
 
     private readonly string _directory;
     private readonly long _segmentSize;
-    private readonly List<FileStream> _segments = [];
+    // Indexed by segment number; the files before the first kept one (removed after a checkpoint) are null.
+    private readonly List<FileStream?> _segments = [];
+    private int _first;
     private readonly List<int> _unsynced = [];
     private long _tail;
     private long _zeroedUntil;
@@ -46,27 +48,55 @@ internal sealed class OperationLogFiles : IDisposable
                 indexes.Add(index);
         }
         indexes.Sort();
+        // The files before the first were removed once a checkpoint held what they logged.
+        _first = indexes.Count > 0 ? indexes[0] : 0;
         for (int i = 0; i < indexes.Count; i++)
         {
-            if (indexes[i] != i)
-                throw new InvalidDataException($"The operation log in {directory} lacks its file {SegmentName(i)} (found {SegmentName(indexes[i])}).");
+            if (indexes[i] != _first + i)
+                throw new InvalidDataException($"The operation log in {directory} lacks its file {SegmentName(_first + i)} (found {SegmentName(indexes[i])}).");
         }
+        for (int i = 0; i < _first; i++)
+            _segments.Add(null);
         for (int i = 0; i < indexes.Count; i++)
-            _segments.Add(OpenSegment(i));
+            _segments.Add(OpenSegment(_first + i));
         if (_segments.Count > 0)
         {
-            for (int i = 0; i < _segments.Count - 1; i++)
+            for (int i = _first; i < _segments.Count - 1; i++)
             {
-                if (_segments[i].Length != segmentSize)
-                    throw new InvalidDataException($"The operation log file {SegmentName(i)} in {directory} is {_segments[i].Length} bytes; every file but the last must be {segmentSize}.");
+                if (_segments[i]!.Length != segmentSize)
+                    throw new InvalidDataException($"The operation log file {SegmentName(i)} in {directory} is {_segments[i]!.Length} bytes; every file but the last must be {segmentSize}.");
             }
-            _tail = ((long)(_segments.Count - 1) * segmentSize) + _segments[^1].Length;
+            _tail = ((long)(_segments.Count - 1) * segmentSize) + _segments[^1]!.Length;
         }
         _zeroedUntil = _tail;
     }
 
     /// <summary>Bytes in the stream.</summary>
     public long Tail => _tail;
+
+    /// <summary>Where the stream's first kept file begins: what lies before was removed (see <see cref="RemoveBefore"/>).</summary>
+    public long Start => (long)_first * _segmentSize;
+
+    /// <summary>
+    /// Removes the files that lie wholly before <paramref name="address"/> (a checkpoint holds what they logged), never
+    /// the last one; returns how many. The directory is made durable so a crash does not bring them back.
+    /// </summary>
+    public int RemoveBefore(long address)
+    {
+        int removed = 0;
+        while (_first < _segments.Count - 1 && (long)(_first + 1) * _segmentSize <= address)
+        {
+            _unsynced.Remove(_first);
+            _segments[_first]!.Dispose();
+            _segments[_first] = null;
+            File.Delete(Path.Combine(_directory, SegmentName(_first)));
+            _first++;
+            removed++;
+        }
+        if (removed > 0)
+            FileSync.SyncDirectory(_directory);
+        return removed;
+    }
 
     /// <summary>The directory of the files.</summary>
     public string DirectoryPath => _directory;
@@ -95,16 +125,18 @@ internal sealed class OperationLogFiles : IDisposable
         if (length > _tail)
             throw new ArgumentOutOfRangeException(nameof(length));
         int keep = length == 0 ? 0 : (int)((length - 1) / _segmentSize) + 1;
+        if (keep < _first)
+            throw new ArgumentOutOfRangeException(nameof(length), "The log cannot be cut before its first kept file.");
         for (int i = _segments.Count - 1; i >= keep; i--)
         {
-            _segments[i].Dispose();
+            _segments[i]!.Dispose();
             File.Delete(Path.Combine(_directory, SegmentName(i)));
             _segments.RemoveAt(i);
             _unsynced.Remove(i);
         }
         if (keep > 0)
         {
-            var last = _segments[keep - 1];
+            var last = _segments[keep - 1]!;
             last.SetLength(length - ((long)(keep - 1) * _segmentSize));
             last.Flush(flushToDisk: true);
         }
@@ -159,17 +191,17 @@ internal sealed class OperationLogFiles : IDisposable
     public void Sync()
     {
         for (int i = 0; i < _unsynced.Count; i++)
-            FileSync.DataSync(_segments[_unsynced[i]]);
+            FileSync.DataSync(_segments[_unsynced[i]]!);
         _unsynced.Clear();
     }
 
     private void SyncSegment(int segment)
     {
         if (_unsynced.Remove(segment))
-            FileSync.DataSync(_segments[segment]);
+            FileSync.DataSync(_segments[segment]!);
     }
 
-    private SafeFileHandle Handle(int segment) => _segments[segment].SafeFileHandle;
+    private SafeFileHandle Handle(int segment) => (_segments[segment] ?? throw new InvalidDataException($"The operation log file {SegmentName(segment)} was removed.")).SafeFileHandle;
 
     private FileStream OpenSegment(int index)
         => new(Path.Combine(_directory, SegmentName(index)), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0);
@@ -191,7 +223,7 @@ internal sealed class OperationLogFiles : IDisposable
             }
         }
         foreach (var segment in _segments)
-            segment.Dispose();
+            segment?.Dispose();
         _segments.Clear();
     }
 }

@@ -5,7 +5,14 @@ using System.IO;
 namespace Garnet.server;
 
 /// <summary>What replaying the operation log found.</summary>
-public sealed record OperationLogRecoveryReport(long Entries, long Commands, long FailedCommands, long LogBytes, long CutBytes, string? CutReason);
+public sealed record OperationLogRecoveryReport(long Entries, long Commands, long FailedCommands, long LogBytes, long CutBytes, string? CutReason)
+{
+    /// <summary>Entries skipped because the checkpoint recovery started from already held their writes.</summary>
+    public long SkippedEntries { get; init; }
+
+    /// <summary>The highest checkpoint version an entry was logged in (0 if none).</summary>
+    public long LastVersion { get; init; }
+}
 
 /// <summary>
 /// Replays the operation log at start-up, before the server listens: each entry's commands run in order through a session
@@ -15,13 +22,18 @@ public sealed record OperationLogRecoveryReport(long Entries, long Commands, lon
 /// </summary>
 internal static class OperationLogRecovery
 {
-    public static unsafe OperationLogRecoveryReport Replay(StoreWrapper server, OperationLogFiles files, long segmentSize, bool failOnError)
+    /// <summary>
+    /// Replays the log from <paramref name="from"/> (an entry's start: the file offset a checkpoint noted, or where the kept
+    /// files begin), skipping entries of versions up to <paramref name="skipThroughVersion"/> (the checkpoint's own).
+    /// </summary>
+    public static unsafe OperationLogRecoveryReport Replay(StoreWrapper server, OperationLogFiles files, long segmentSize, bool failOnError, long from = 0,
+        long skipThroughVersion = 0)
     {
         long tail = files.Tail;
         long lastSegmentStart = tail == 0 ? 0 : ((tail - 1) / segmentSize) * segmentSize;
         // The files are read a window at a time (entries are small; two reads per entry made replay read-bound).
         var window = new ReadWindow(files, tail);
-        long offset = 0, entries = 0, commands = 0;
+        long offset = Math.Max(from, files.Start), entries = 0, commands = 0, skipped = 0, lastVersion = 0;
         string? problem = null;
         long problemEnd = 0;
         bool zeroEnd = false;
@@ -68,6 +80,14 @@ internal static class OperationLogRecovery
                     problem = "an entry of unknown kind or format";
                     break;
                 }
+                lastVersion = Math.Max(lastVersion, reader.Version);
+                if (reader.Version <= skipThroughVersion)
+                {
+                    // Its writes are in the checkpoint recovery started from (it was appended as the checkpoint began).
+                    skipped++;
+                    offset += length;
+                    continue;
+                }
                 while (reader.TryNext(out var command, out bool malformed))
                 {
                     if (command.Database >= server.DatabaseCount)
@@ -109,7 +129,7 @@ internal static class OperationLogRecovery
             }
             files.Truncate(offset);
         }
-        return new OperationLogRecoveryReport(entries, commands, session.ReplayFailures, offset, cut, problem);
+        return new OperationLogRecoveryReport(entries, commands, session.ReplayFailures, offset, cut, problem) { SkippedEntries = skipped, LastVersion = lastVersion };
     }
 
     /// <summary>The log's bytes read a window at a time; a span it gives is valid until the next call.</summary>

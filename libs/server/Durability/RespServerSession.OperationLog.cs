@@ -85,7 +85,9 @@ public sealed unsafe partial class RespServerSession
             return;
         try
         {
-            log.AppendedUntil = log.Log.Append(log.Entry.Build(version: 0));
+            // The checkpoint version its writes belong to: recovery replays only what the checkpoint it starts from lacks.
+            long version = _server.Versions.PinnedVersion;
+            log.AppendedUntil = log.Log.Append(log.Entry.Build(version != 0 ? version : _server.Versions.Version));
         }
         catch (OperationLogFailedException)
         {
@@ -115,6 +117,7 @@ public sealed unsafe partial class RespServerSession
     {
         _server.KeyLockGate.EnterExclusive(RefreshWhileWaiting);
         _gateMode = 2;
+        _server.Versions.Pin();
     }
 
     private void ExitGateForLog()

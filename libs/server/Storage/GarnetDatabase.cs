@@ -42,7 +42,7 @@ public sealed class GarnetDatabase
     private readonly Action _tryRelease;
     private ManualResetEventSlim? _releasable;
 
-    internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions)
+    internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions, CheckpointVersion versions)
     {
         Index = index;
         if (options.StorageTier && options.LogDir == null && options.LogTiers is not { Count: > 0 })
@@ -78,6 +78,7 @@ public sealed class GarnetDatabase
             LogDevice = LogDevice,
             ObjectLogDevice = ObjectLogDevice,
             Budget = budget,
+            Versions = versions,
             StorageTier = options.StorageTier,
             CopyReadsToTail = options.CopyReadsToTail,
             ReadCache = options.ReadCache,

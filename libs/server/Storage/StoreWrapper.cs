@@ -32,6 +32,7 @@ public sealed class StoreWrapper : IDisposable
             LfuDecayTime = options.LfuDecayTime,
         };
         ClientLimits = new ClientLimits(options);
+        Checkpoints = new Checkpointer(this);
         _idleClientTimeout = new IdleClientTimeout(this);
         Acl = new AccessControlList(options.Password, options.AclFile, Extensions);
         StartTime = DateTimeOffset.UtcNow;
@@ -56,29 +57,63 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>The AOF's directory: AOF under the checkpoint directory, else under the log directory, else the current one.</summary>
     public string AofDirectory => System.IO.Path.Combine(Options.CheckpointDir ?? Options.LogDir ?? ".", "AOF");
 
+    /// <summary>What recovery loaded from the newest checkpoint, or null (none, or recovery not asked for).</summary>
+    public CheckpointLoadReport? CheckpointRecovery { get; private set; }
+
     /// <summary>
-    /// Brings the data back from the operation log when asked (<see cref="ServerOptions.Recover"/>) and opens the log for
-    /// new entries; call once, before any client. Returns what the replay found, or null if there was nothing to replay.
-    /// Throws when the log cannot be used: damaged (with <see cref="ServerOptions.FailOnRecoveryError"/>), or holding
-    /// entries while recovery was not asked for, which would otherwise be replayed later on top of a different start.
+    /// Brings the data back when asked (<see cref="ServerOptions.Recover"/>): the newest checkpoint, then the operation log
+    /// from the point that checkpoint noted, skipping the entries it already holds; then opens the log for new entries.
+    /// Call once, before any client. Returns what the log's replay found, or null if there was nothing to replay.
+    /// Throws when the data cannot be used: damaged (with <see cref="ServerOptions.FailOnRecoveryError"/>), or a log
+    /// holding entries while recovery was not asked for, which would otherwise be replayed later on top of a different start.
     /// </summary>
     public OperationLogRecoveryReport? Recover()
     {
-        if (!Options.EnableAof || OperationLog != null)
+        if (OperationLog != null)
+            return null;
+        CheckpointLoadReport? checkpoint = null;
+        if (Options.Recover)
+        {
+            try
+            {
+                checkpoint = CheckpointLoader.LoadNewest(this, Checkpoints.Directory, Options.FailOnRecoveryError);
+            }
+            catch (Exception e) when (e is System.IO.IOException or System.IO.InvalidDataException or UnauthorizedAccessException)
+            {
+                throw new RecoveryException(e.Message, e);
+            }
+            CheckpointRecovery = checkpoint;
+            if (checkpoint != null)
+            {
+                // Writes from now on are of a version the checkpoint does not hold.
+                Versions.Restore(checkpoint.Version + 1);
+                Checkpoints.LastVersion = checkpoint.Version;
+            }
+        }
+        if (!Options.EnableAof)
             return null;
         OperationLogFiles? files = null;
         OperationLogRecoveryReport? report = null;
         try
         {
             files = new OperationLogFiles(AofDirectory, Options.AofSegmentSize);
-            if (files.Tail > 0)
+            if (files.Tail > files.Start)
             {
                 if (!Options.Recover)
                 {
-                    throw new RecoveryException($"the AOF in {System.IO.Path.GetFullPath(AofDirectory)} holds {files.Tail} bytes of commands: "
+                    throw new RecoveryException($"the AOF in {System.IO.Path.GetFullPath(AofDirectory)} holds {files.Tail - files.Start} bytes of commands: "
                         + "start with --recover to replay them, or remove the directory to start empty.");
                 }
-                report = OperationLogRecovery.Replay(this, files, Options.AofSegmentSize, Options.FailOnRecoveryError);
+                if (checkpoint == null && files.Start > 0)
+                {
+                    throw new RecoveryException($"the AOF in {System.IO.Path.GetFullPath(AofDirectory)} begins after a checkpoint (its first files were removed), "
+                        + $"but {System.IO.Path.GetFullPath(Checkpoints.Directory)} holds no checkpoint: restore the checkpoint, or remove the AOF to start empty.");
+                }
+                report = OperationLogRecovery.Replay(this, files, Options.AofSegmentSize, Options.FailOnRecoveryError,
+                    from: checkpoint?.AofStart ?? 0, skipThroughVersion: checkpoint?.Version ?? 0);
+                // New entries are of a version no older than any replayed, so a later recovery keeps their order.
+                if (report.LastVersion > Versions.Version)
+                    Versions.Restore(report.LastVersion);
             }
             OperationLog = new OperationLog(files, Options.AofMemorySize, Options.AofCommitFrequencyMs);
         }
@@ -132,6 +167,27 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Whether writes must move <see cref="WatchVersions"/>: only while some session watches (see Transactions/WatchArming.cs).</summary>
     public WatchArming WatchArming { get; } = new();
 
+    /// <summary>Takes checkpoints (SAVE, BGSAVE, BGREWRITEAOF, periodic ones) and reports on them.</summary>
+    public Checkpointer Checkpoints { get; }
+
+    /// <summary>Held while the set of databases changes (creation, flush, SWAPDB); a checkpoint takes the set under it.</summary>
+    internal object DatabaseLock => _databaseLock;
+
+    /// <summary>Write commands run since start (rdb_changes_since_last_save counts them since the last checkpoint).</summary>
+    public long WriteCommandCount()
+    {
+        long total = 0;
+        foreach (var info in CommandTable.All)
+        {
+            if ((info.Flags & CommandFlags.Write) != 0)
+                total += Statistics.CommandCalls(info.Command);
+        }
+        return total;
+    }
+
+    /// <summary>The checkpoint version every database's writes belong to (see Durability/Checkpoints).</summary>
+    public Tsavorite.CheckpointVersion Versions { get; } = new();
+
     /// <summary>The gate every holder of multi-key locks passes (see Transactions/KeyLockGate.cs).</summary>
     internal KeyLockGate KeyLockGate { get; } = new();
 
@@ -184,7 +240,7 @@ public sealed class StoreWrapper : IDisposable
             database = _databases[index];
             if (database == null)
             {
-                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions);
+                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions);
                 Volatile.Write(ref _databases[index], database);
             }
             return database;
@@ -254,7 +310,8 @@ public sealed class StoreWrapper : IDisposable
 
     public void Dispose()
     {
-        // The task holds databases while it walks them; it must be gone before they are freed.
+        // The task holds databases while it walks them; it must be gone before they are freed, as must a checkpoint.
+        Checkpoints.Stop();
         _activeExpiration?.Dispose();
         _compaction?.Dispose();
         _idleClientTimeout.Dispose();

@@ -302,7 +302,8 @@ internal static class KeyExtraction
     {
         if ((info.AclCategories & (AclCategories.Connection | AclCategories.Transaction | AclCategories.PubSub)) != 0)
             return true;
-        return info.Command is RespCommand.TIME or RespCommand.LASTSAVE or RespCommand.COMMITAOF or RespCommand.ACL or RespCommand.CONFIG or RespCommand.COMMAND or RespCommand.SHUTDOWN;
+        return info.Command is RespCommand.TIME or RespCommand.LASTSAVE or RespCommand.COMMITAOF or RespCommand.SAVE or RespCommand.BGSAVE
+            or RespCommand.BGREWRITEAOF or RespCommand.ACL or RespCommand.CONFIG or RespCommand.COMMAND or RespCommand.SHUTDOWN;
     }
 
     /// <summary>numkeys at <paramref name="numKeysAt"/>, then that many keys.</summary>

@@ -286,6 +286,8 @@ public sealed unsafe partial class RespServerSession
             ExitGate();
             throw;
         }
+        // Its writes are all of the checkpoint version current once it holds its keys (see Tsavorite.CheckpointVersion).
+        _server.Versions.Pin();
     }
 
     private void UnlockKeys()
@@ -298,6 +300,8 @@ public sealed unsafe partial class RespServerSession
 
     private void ExitGate()
     {
+        if (_gateMode != 0)
+            _server.Versions.Unpin();
         if (_gateMode == 2)
             _server.KeyLockGate.ExitExclusive();
         else if (_gateMode == 1)

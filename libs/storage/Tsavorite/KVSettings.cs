@@ -72,4 +72,10 @@ public sealed class KVSettings
 
     /// <summary>Freed records each revivification bin remembers; beyond that, freed space is left unused. Default 1024.</summary>
     public int RevivificationBinCapacity { get; set; } = 1024;
+
+    /// <summary>
+    /// The checkpoint version this store's writes share with others (a server's databases, which a checkpoint moves
+    /// to the next version together). Default: a version of the store's own.
+    /// </summary>
+    public CheckpointVersion? Versions { get; set; }
 }

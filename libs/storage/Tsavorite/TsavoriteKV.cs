@@ -20,6 +20,7 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     {
         ArgumentNullException.ThrowIfNull(settings);
         Epoch = new LightEpoch();
+        Versions = settings.Versions ?? new CheckpointVersion();
         var device = settings.LogDevice;
         if (device == null)
         {

@@ -123,21 +123,31 @@ public sealed unsafe partial class RespServerSession
         if ((sections & InfoSections.Persistence) != 0)
         {
             info.Section("Persistence");
+            var checkpoints = _server.Checkpoints;
+            // Recovery ends before the server listens, so no client sees it loading.
             info.Line("loading", 0);
             info.Line("async_loading", 0);
-            info.Line("rdb_bgsave_in_progress", 0);
+            info.Line("rdb_changes_since_last_save", checkpoints.ChangesSinceLastSave);
+            info.Line("rdb_bgsave_in_progress", checkpoints.SaveInProgress ? 1 : 0);
             info.Line("rdb_last_save_time", _server.LastSaveUnixSeconds);
-            info.Line("rdb_last_bgsave_status", "ok");
+            info.Line("rdb_last_bgsave_status", checkpoints.LastSaveSucceeded ? "ok" : "err");
+            info.Line("rdb_last_bgsave_time_sec", checkpoints.LastSaveSeconds);
+            info.Line("rdb_current_bgsave_time_sec", checkpoints.SaveInProgress ? checkpoints.CurrentSeconds : -1);
+            info.Line("rdb_saves", checkpoints.SavesStarted);
+            info.Line("rdb_last_load_keys_loaded", _server.CheckpointRecovery?.Records ?? 0);
             var log = _server.OperationLog;
             info.Line("aof_enabled", log != null ? 1 : 0);
-            info.Line("aof_rewrite_in_progress", 0);
-            info.Line("aof_rewrite_scheduled", 0);
-            info.Line("aof_last_bgrewrite_status", "ok");
+            info.Line("aof_rewrite_in_progress", checkpoints.RewriteInProgress ? 1 : 0);
+            info.Line("aof_rewrite_scheduled", checkpoints.RewriteScheduled ? 1 : 0);
+            info.Line("aof_last_rewrite_time_sec", checkpoints.LastRewriteSeconds);
+            info.Line("aof_current_rewrite_time_sec", checkpoints.RewriteInProgress ? checkpoints.CurrentSeconds : -1);
+            info.Line("aof_last_bgrewrite_status", checkpoints.LastRewriteSucceeded ? "ok" : "err");
+            info.Line("aof_rewrites", checkpoints.RewritesStarted);
             info.Line("aof_last_write_status", log?.Failure == null ? "ok" : "err");
             if (log != null)
             {
                 // As Redis lists them with the AOF on; the log has no base file apart from its one stream of files.
-                info.Line("aof_current_size", log.FileBytes);
+                info.Line("aof_current_size", log.FileBytes - log.FileStart);
                 info.Line("aof_base_size", 0);
                 info.Line("aof_pending_rewrite", 0);
                 info.Line("aof_buffer_length", log.UncommittedBytes);

@@ -4,7 +4,7 @@ using Garnet.common;
 namespace Garnet.server;
 
 /// <summary>
-/// The server commands: INFO, CONFIG, TIME, DEBUG, SHUTDOWN, COMMAND, MEMORY, LASTSAVE, ACL, CLUSTER and COMMITAOF. Each
+/// The server commands: INFO, CONFIG, TIME, DEBUG, SHUTDOWN, COMMAND, MEMORY, ACL, CLUSTER and the persistence ones. Each
 /// larger one has its own file; this one dispatches and holds the small ones.
 /// </summary>
 public sealed unsafe partial class RespServerSession
@@ -24,35 +24,11 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.ACL: AclCommand(); break;
             case RespCommand.CLUSTER: ClusterCommand(); break;
             case RespCommand.COMMITAOF: CommitAof(); break;
+            case RespCommand.SAVE: Save(); break;
+            case RespCommand.BGSAVE: BackgroundSave(); break;
+            case RespCommand.BGREWRITEAOF: BackgroundRewriteAof(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
-    }
-
-    /// <summary>
-    /// COMMITAOF [dbid] (Garnet's): makes every write logged so far durable, then +OK. There is one log for all databases, so
-    /// a database id, checked, commits it all.
-    /// </summary>
-    private void CommitAof()
-    {
-        if (_argCount > 2)
-        {
-            WriteWrongArity("commitaof");
-            return;
-        }
-        if (_argCount == 2 && !TryReadDatabaseIndex(in _args[1], out _))
-            return;
-        var log = _server.OperationLog;
-        if (log == null)
-        {
-            _writer.WriteError("ERR the append-only file is off (start the server with --aof)"u8);
-            return;
-        }
-        if (!log.CommitAll())
-        {
-            _writer.WriteError("MISCONF Errors writing to the AOF file: " + log.Failure!.Message);
-            return;
-        }
-        _writer.WriteOk();
     }
 
     /// <summary>TIME: the Unix time as [seconds, microseconds] bulk strings.</summary>

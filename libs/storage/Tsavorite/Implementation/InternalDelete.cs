@@ -32,7 +32,7 @@ public sealed unsafe partial class TsavoriteKV
                 long* entry = Index.FindTag(bucket.Pointer, tag);
                 outcome = entry == null
                     ? Done(new Status(Status.Basic.NotFound), out status)
-                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, held != null, disk, keys, out status);
+                    : DeleteLatched<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, held != null, disk, keys, OperationState(), out status);
             }
             finally
             {
@@ -52,7 +52,7 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome DeleteLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag, bool holdsKeyLocks,
-        PendingRecordRead? disk, KeyCountDelta keys, out Status status)
+        PendingRecordRead? disk, KeyCountDelta keys, long state, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = EntryAddressForWrite(entry, tag);
@@ -63,7 +63,7 @@ public sealed unsafe partial class TsavoriteKV
             return Done(new Status(Status.Basic.NotFound), out status);
 
         bool expired = IsExpired(in record);
-        bool mutable = !fromDisk && address >= Log.ReadOnlyAddress;
+        bool mutable = !fromDisk && MayUpdateInPlace(address, record.Info, state);
         if (mutable)
         {
             var deleteInfo = new DeleteInfo { Address = address };
@@ -78,7 +78,7 @@ public sealed unsafe partial class TsavoriteKV
         }
 
         var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks,
-            keys, out var deleteStatus);
+            keys, state, out var deleteStatus);
         if (outcome == OperationOutcome.Done && !deleteStatus.IsOutOfMemory)
             status = expired ? new Status(Status.Basic.NotFound, Status.Record.Expired) : new Status(Status.Basic.Found);
         else

@@ -36,7 +36,7 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 outcome = HashIndex.EntryHoldsTag(entry, tag)
-                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, held != null, disk, keys, out status)
+                    ? RMWLatched(ref functions, key, ref input, ref output, entry, tag, held != null, disk, keys, OperationState(), out status)
                     : Retry(out status);
             }
             finally
@@ -51,7 +51,7 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome RMWLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, long state, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = EntryAddressForWrite(entry, tag);
@@ -59,13 +59,14 @@ public sealed unsafe partial class TsavoriteKV
         if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))
             return Done(new Status(Status.Basic.Pending), out status);
         if (address == 0)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, fromDisk, holdsKeyLocks, keys, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, fromDisk, holdsKeyLocks, keys, state, out status);
 
         bool expired = !record.Info.Tombstone && IsExpired(in record);
         bool live = !record.Info.Tombstone && !expired;
-        bool mutable = !fromDisk && address >= Log.ReadOnlyAddress;
+        bool mutable = !fromDisk && MayUpdateInPlace(address, record.Info, state);
         if (!live)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, fromDisk, holdsKeyLocks, keys, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, fromDisk, holdsKeyLocks, keys, state,
+                out status);
 
         var rmwInfo = new RMWInfo { Address = address };
         if (mutable)
@@ -73,7 +74,7 @@ public sealed unsafe partial class TsavoriteKV
             if (functions.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo))
             {
                 if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
+                    return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, state, out status);
                 if (!rmwInfo.SkipAccessUpdate)
                     TouchRecord(ref record);
                 NoteIfExpiring(ref record);
@@ -84,7 +85,7 @@ public sealed unsafe partial class TsavoriteKV
         else if (!functions.NeedCopyUpdate(in record, ref input, ref output, ref rmwInfo))
         {
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, state, out status);
             status = rmwInfo.Action == OperationAction.CancelOperation ? new Status(Status.Basic.Canceled) : new Status(Status.Basic.Found);
             return OperationOutcome.Done;
         }
@@ -95,18 +96,18 @@ public sealed unsafe partial class TsavoriteKV
                 status = new Status(Status.Basic.Canceled);
                 return OperationOutcome.Done;
             case OperationAction.ExpireAndStop:
-                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
+                return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, state, out status);
         }
-        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, out status);
+        return CopyUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks, keys, state, out status);
     }
 
     /// <summary>An updater asked to delete the record: the key becomes absent and RMW reports not-found.</summary>
     private OperationOutcome DeleteByUpdater<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, KeyCountDelta keys, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, KeyCountDelta keys, long state, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         var outcome = DeleteFoundRecord<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref record, mutable, fromDisk, holdsKeyLocks,
-            keys, out var deleteStatus);
+            keys, state, out var deleteStatus);
         status = deleteStatus.IsOutOfMemory ? deleteStatus : new Status(Status.Basic.NotFound);
         return outcome;
     }
@@ -114,7 +115,7 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>Writes the updated copy of a live record to new space and links it in place of the old one.</summary>
     private OperationOutcome CopyUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
         ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long address, ref LogRecord source, bool sourceMutable, bool fromDisk,
-        bool holdsKeyLocks, KeyCountDelta keys, out Status status)
+        bool holdsKeyLocks, KeyCountDelta keys, long state, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         // A mutable source heading the chain is unlinked by the new record and its space reused.
@@ -135,13 +136,16 @@ public sealed unsafe partial class TsavoriteKV
         var destination = Log.GetRecord(newAddress);
         destination.Initialize(key, in fields, allocated, replaceSource ? source.Info.PreviousAddress : entryAddress, Log);
         destination.Access = ReplacementAccessWord(source.Access);
+        StampVersion(ref destination, state);
+        // The copy may update the source's object where it is (it takes over its handle): a snapshot needing the source captures it first.
+        bool frozen = !fromDisk && CaptureIfFrozen(address, in source, state);
         var rmwInfo = new RMWInfo { Address = newAddress };
         if (!functions.CopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo))
         {
             Abandon(newAddress, ref destination);
             if (rmwInfo.Action == OperationAction.ExpireAndStop)
                 return DeleteByUpdater<TInput, TOutput, TFunctions>(ref functions, key, entry, tag, entryAddress, address, ref source, sourceMutable, fromDisk, holdsKeyLocks,
-                    keys, out status);
+                    keys, state, out status);
             status = new Status(Status.Basic.Canceled);
             return OperationOutcome.Done;
         }
@@ -149,7 +153,7 @@ public sealed unsafe partial class TsavoriteKV
             return Retry(out status);
         NoteIfExpiring(ref destination);
         functions.PostCopyUpdater(in source, ref destination, ref input, ref output, ref rmwInfo);
-        Log.ReleaseExternal(in source); // superseded: its out-of-line value is the old one
+        ReleaseSupersededExternal(address, in source, frozen); // superseded: its out-of-line value is the old one
         if (replaceSource)
             Abandon(address, ref source);
         status = new Status(Status.Basic.Found, Status.Record.CopyUpdated);
@@ -162,7 +166,7 @@ public sealed unsafe partial class TsavoriteKV
     /// </summary>
     private OperationOutcome InitialUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
         ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, bool fromDisk,
-        bool holdsKeyLocks, KeyCountDelta keys, out Status status)
+        bool holdsKeyLocks, KeyCountDelta keys, long state, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         var rmwInfo = new RMWInfo { Address = reusableAddress };
@@ -185,6 +189,7 @@ public sealed unsafe partial class TsavoriteKV
                 functions.DisposeRecord(ref reusable, DisposeReason.Expired);
             reusable.Reinitialize(in fields, Log);
             reusable.Access = NewAccessWord();
+            StampVersion(ref reusable, state);
             if (!functions.InitialUpdater(ref reusable, ref input, ref output, ref rmwInfo))
             {
                 reusable.Info.Tombstone = true;
@@ -216,6 +221,7 @@ public sealed unsafe partial class TsavoriteKV
         var newRecord = Log.GetRecord(newAddress);
         newRecord.Initialize(key, in fields, allocated, replaceOld ? reusable.Info.PreviousAddress : entryAddress, Log);
         newRecord.Access = NewAccessWord();
+        StampVersion(ref newRecord, state);
         rmwInfo.Address = newAddress;
         if (!functions.InitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo))
         {

@@ -33,7 +33,7 @@ public sealed unsafe partial class TsavoriteKV
             try
             {
                 outcome = HashIndex.EntryHoldsTag(entry, tag)
-                    ? UpsertLatched(ref functions, key, value, ref input, ref output, entry, tag, held != null, disk, keys, out status)
+                    ? UpsertLatched(ref functions, key, value, ref input, ref output, entry, tag, held != null, disk, keys, OperationState(), out status)
                     : Retry(out status);
             }
             finally
@@ -54,7 +54,7 @@ public sealed unsafe partial class TsavoriteKV
     }
 
     private OperationOutcome UpsertLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value,
-        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, out Status status)
+        ref TInput input, ref TOutput output, long* entry, int tag, bool holdsKeyLocks, PendingRecordRead? disk, KeyCountDelta keys, long state, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         long entryAddress = EntryAddressForWrite(entry, tag);
@@ -65,7 +65,7 @@ public sealed unsafe partial class TsavoriteKV
         bool counted = address != 0 && !record.Info.Tombstone;
         bool existed = false;
         bool replaceOld = false;
-        if (address != 0 && !fromDisk && address >= Log.ReadOnlyAddress)
+        if (address != 0 && !fromDisk && MayUpdateInPlace(address, record.Info, state))
         {
             existed = !record.Info.Tombstone && !IsExpired(in record);
             if (existed)
@@ -97,6 +97,7 @@ public sealed unsafe partial class TsavoriteKV
                         functions.DisposeRecord(ref record, DisposeReason.Expired);
                     record.Reinitialize(in reuseFields, Log);
                     record.Access = NewAccessWord();
+                    StampVersion(ref record, state);
                     var upsertInfo = new UpsertInfo { Address = address };
                     if (!functions.InitialWriter(ref record, value, ref input, ref output, ref upsertInfo))
                     {
@@ -140,6 +141,7 @@ public sealed unsafe partial class TsavoriteKV
         var newRecord = Log.GetRecord(newAddress);
         newRecord.Initialize(key, in fields, allocated, replaceOld ? record.Info.PreviousAddress : entryAddress, Log);
         newRecord.Access = existed ? ReplacementAccessWord(record.Access) : NewAccessWord();
+        StampVersion(ref newRecord, state);
         var info = new UpsertInfo { Address = newAddress };
         if (!functions.InitialWriter(ref newRecord, value, ref input, ref output, ref info))
         {
@@ -154,8 +156,9 @@ public sealed unsafe partial class TsavoriteKV
             keys.Value++;
         if (counted && !fromDisk)
         {
+            bool frozen = CaptureIfFrozen(address, in record, state);
             functions.DisposeRecord(ref record, existed ? DisposeReason.Superseded : DisposeReason.Expired);
-            Log.ReleaseExternal(in record);
+            ReleaseSupersededExternal(address, in record, frozen);
         }
         if (replaceOld)
             Abandon(address, ref record);

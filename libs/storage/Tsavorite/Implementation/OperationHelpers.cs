@@ -257,7 +257,8 @@ public sealed unsafe partial class TsavoriteKV
     /// A record <paramref name="fromDisk"/> is a copy read back from the device: it gets a tombstone at the tail and is not disposed of.
     /// </summary>
     internal OperationOutcome DeleteFoundRecord<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, long* entry, int tag,
-        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, KeyCountDelta keys, out Status status)
+        long entryAddress, long address, ref LogRecord record, bool mutable, bool fromDisk, bool holdsKeyLocks, KeyCountDelta keys, long state,
+        out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
         // The record is present (live or expired, not a tombstone): each way of deleting it takes the key off the count.
@@ -298,7 +299,13 @@ public sealed unsafe partial class TsavoriteKV
                 }
                 // Not even the reserve page has room: the record becomes the tombstone where it is, so deleting keeps
                 // working (and giving memory back) however full the log is. This is safe under the exclusive latch:
-                // readers take the latch, and the head mover settles a record only under it.
+                // readers take the latch, and the head mover settles a record only under it. A snapshot being taken
+                // needs the record as it is, though: the delete then fails for memory like any other write.
+                if (FrozenForSnapshot(address, record.Info, state))
+                {
+                    status = new Status(Status.Basic.OutOfMemory);
+                    return OperationOutcome.Done;
+                }
                 functions.DisposeRecord(ref record, DisposeReason.Deleted);
                 Log.ReleaseExternal(in record);
                 record.Info.Tombstone = true;
@@ -310,6 +317,7 @@ public sealed unsafe partial class TsavoriteKV
         tombstone.Initialize(key, in fields, allocated, entryAddress, Log);
         tombstone.Access = NewAccessWord();
         tombstone.Info.Tombstone = true;
+        StampVersion(ref tombstone, state);
         if (!TryLink(entry, tag, entryAddress, newAddress, ref tombstone))
         {
             status = default;
@@ -318,8 +326,9 @@ public sealed unsafe partial class TsavoriteKV
         keys.Value--;
         if (!fromDisk)
         {
+            bool frozen = CaptureIfFrozen(address, in record, state);
             functions.DisposeRecord(ref record, DisposeReason.Deleted);
-            Log.ReleaseExternal(in record);
+            ReleaseSupersededExternal(address, in record, frozen);
         }
         status = new Status(Status.Basic.NotFound, Status.Record.Created);
         return OperationOutcome.Done;

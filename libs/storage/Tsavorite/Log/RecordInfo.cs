@@ -24,6 +24,7 @@ public struct RecordInfo
     private const int UserBitsShift = 58;
     private const long UserBitsMask = 3L << UserBitsShift;
     private const int ValueIsExternalBit = 60;
+    private const int VersionParityBit = 61;
 
     [FieldOffset(0)]
     private long _word;
@@ -77,6 +78,12 @@ public struct RecordInfo
     /// the record owns. <see cref="LogRecord.Value"/> reads through it, so callbacks see an ordinary value.
     /// </summary>
     public bool ValueIsExternal { readonly get => Get(ValueIsExternalBit); set => Set(ValueIsExternalBit, value); }
+
+    /// <summary>
+    /// Whether the checkpoint version the record was written in is odd. Only read for records written while a
+    /// snapshot is taken (see TsavoriteKV.Snapshot.cs), where it tells the two versions then alive apart.
+    /// </summary>
+    public bool VersionParity { readonly get => Get(VersionParityBit); set => Set(VersionParityBit, value); }
 
     /// <summary>
     /// An index resize split the record's hash chain, and the record heads one half while the other

@@ -128,6 +128,9 @@ public sealed unsafe partial class TsavoriteKV
         ScanFlags flags, HeldLocks? held)
         where TScanFunctions : IScanFunctions
     {
+        // The device holds only records written before the snapshot began, which nothing changes.
+        if ((flags & ScanFlags.Snapshot) != 0)
+            return !InSnapshot(address, record.Info) || functions.OnRecord(in record, address);
         if (record.Info.Tombstone)
             return true;
         var key = record.Key;

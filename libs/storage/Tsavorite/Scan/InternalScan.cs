@@ -156,6 +156,8 @@ public sealed unsafe partial class TsavoriteKV
         long address, long end, long head, ScanFlags flags)
         where TScanFunctions : IScanFunctions
     {
+        if ((flags & ScanFlags.Snapshot) != 0)
+            return !record.Info.Valid || !InSnapshot(address, record.Info) || functions.OnRecord(in record, address);
         bool includeExpired = (flags & ScanFlags.IncludeExpired) != 0;
         bool live = record.Info.Valid && !record.Info.Tombstone;
         if ((flags & ScanFlags.IncludeMovedPastEnd) == 0)

@@ -22,4 +22,10 @@ public enum ScanFlags
     /// A key may then be reported more than once (as by a resumable cursor, e.g. Redis SCAN).
     /// </summary>
     IncludeMovedPastEnd = 1 << 1,
+
+    /// <summary>
+    /// Instead: every valid record of the snapshot being taken (see TsavoriteKV.Snapshot.cs), whether live, superseded,
+    /// deleted or expired, in address order; a loader applying them in that order ends with the snapshot's state.
+    /// </summary>
+    Snapshot = 1 << 2,
 }

@@ -1,0 +1,140 @@
+using System;
+using System.Collections.Concurrent;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// One database's part of a checkpoint: told by the scan every record of the frozen version in log order, it writes
+/// them to the file (see <see cref="CheckpointFile"/>); told by the engine of an object about to change under a frozen
+/// record, it serializes it first, so each object is serialized once per checkpoint, as it was in that version.
+/// </summary>
+internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
+{
+    private readonly GarnetDatabase _database;
+    private readonly ConcurrentDictionary<long, byte[]> _captured = new();
+    private readonly long _now;
+    private CheckpointBlockWriter? _file;
+
+    private readonly Checkpointer _owner;
+
+    public DatabaseSnapshot(GarnetDatabase database, int index, Checkpointer owner)
+    {
+        _database = database;
+        _owner = owner;
+        Index = index;
+        _now = Expiration.NowTicks;
+    }
+
+    /// <summary>The database number the records are written under (taken as the checkpoint began: SWAPDB may follow).</summary>
+    public int Index { get; }
+
+    public GarnetDatabase Database => _database;
+
+    /// <summary>Records written.</summary>
+    public long Records { get; private set; }
+
+    /// <summary>Writes the database's records to <paramref name="file"/> (the scan of the frozen version).</summary>
+    public void Write(CheckpointBlockWriter file, long frozenVersion)
+    {
+        _file = file;
+        file.BeginItem(5);
+        file.WriteByte(CheckpointFile.KindDatabase);
+        file.WriteInt32(Index);
+        var self = this;
+        _database.MainStore.ScanSnapshot(ref self, frozenVersion);
+        _file = null;
+    }
+
+    /// <inheritdoc/>
+    public void Capture(long address, in LogRecord record)
+    {
+        if (_captured.ContainsKey(address))
+            return;
+        int handle = ObjectRecord.Handle(in record);
+        var obj = handle == 0 ? null : _database.Objects.TryGet(handle);
+        if (obj != null)
+            _captured.TryAdd(address, Serialize(obj));
+    }
+
+    /// <inheritdoc/>
+    public bool OnRecord(in LogRecord record, long address)
+    {
+        var file = _file!;
+        if (_owner.Stopping)
+            throw new OperationCanceledException("the server is stopping");
+        var info = record.Info;
+        var key = record.Key;
+        if (info.Tombstone || (info.HasExpiration && record.Expiration <= _now))
+        {
+            // A value that expired is written as gone, since a loader must not bring back an older value of the key.
+            file.BeginItem(6 + key.Length);
+            file.WriteByte(CheckpointFile.KindDeleted);
+            file.WriteByte(0);
+            file.WriteBytes(key);
+            Records++;
+            return true;
+        }
+        byte flags = (byte)((info.HasExpiration ? CheckpointFile.FlagExpiration : 0) | (info.UserBits << 2));
+        int expirationBytes = info.HasExpiration ? 8 : 0;
+        if (!info.ValueIsObject)
+        {
+            var bytes = record.Value;
+            file.BeginItem(10L + key.Length + expirationBytes + bytes.Length);
+            file.WriteByte(CheckpointFile.KindString);
+            file.WriteByte(flags);
+            file.WriteBytes(key);
+            if (info.HasExpiration)
+                file.WriteInt64(record.Expiration);
+            file.WriteBytes(bytes);
+            Records++;
+            return true;
+        }
+        var value = ObjectValue(in record, address);
+        if (value.IsEmpty)
+            return true; // the record's object was let go of before the version it belongs to ended (nothing to keep)
+        file.BeginItem(10L + key.Length + expirationBytes + value.Length);
+        file.WriteByte(CheckpointFile.KindObject);
+        file.WriteByte(flags);
+        file.WriteBytes(key);
+        if (info.HasExpiration)
+            file.WriteInt64(record.Expiration);
+        file.WriteBytes(value);
+        Records++;
+        return true;
+    }
+
+    /// <summary>The object's type byte and serialized bytes: as captured, as it is now, or as flushed to the object log (a record on the device).</summary>
+    private ReadOnlySpan<byte> ObjectValue(in LogRecord record, long address)
+    {
+        if (_captured.TryRemove(address, out var captured))
+            return captured;
+        var store = _database.MainStore;
+        if (!store.IsInMemory(address, in record))
+        {
+            long entry = ObjectRecord.ObjectLogAddress(in record);
+            return entry == 0 || store.Log.ObjectLog == null ? default : store.Log.ObjectLog.ReadEntry(entry);
+        }
+        int handle = ObjectRecord.Handle(in record);
+        var obj = handle == 0 ? null : _database.Objects.TryGet(handle);
+        return obj == null ? default : Serialize(obj);
+    }
+
+    /// <summary>An object as DUMP carries it: its payload type byte, then its bytes (a custom type's name first).</summary>
+    private static byte[] Serialize(GarnetObject obj)
+    {
+        obj.EnterSerialization();
+        try
+        {
+            byte[] bytes = DumpPayload.SerializeObject(obj);
+            var value = new byte[bytes.Length + 1];
+            value[0] = DumpPayload.TypeOf(obj);
+            bytes.CopyTo(value, 1);
+            return value;
+        }
+        finally
+        {
+            obj.ExitSerialization();
+        }
+    }
+}

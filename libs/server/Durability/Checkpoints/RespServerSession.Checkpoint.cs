@@ -1,0 +1,74 @@
+using System;
+
+namespace Garnet.server;
+
+/// <summary>
+/// A recovery session's part in loading a checkpoint (see <see cref="CheckpointLoader"/>): records go into the
+/// selected database as RESTORE ... REPLACE would put them, with their absolute expirations and string encodings.
+/// </summary>
+public sealed unsafe partial class RespServerSession
+{
+    /// <summary>Selects database <paramref name="index"/> for the records that follow (ending the previous one's batch).</summary>
+    internal void BeginCheckpointLoad(int index)
+    {
+        EndBatch();
+        _databaseIndex = index;
+        BeginBatch();
+    }
+
+    /// <summary>Ends the batch of the database being loaded.</summary>
+    internal void EndCheckpointLoad() => EndBatch();
+
+    /// <summary>Lets the log make progress in a long load.</summary>
+    internal void RefreshDuringLoad() => Store.Refresh();
+
+    /// <summary>A string value; false when out of memory.</summary>
+    internal bool LoadString(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, int userBits)
+    {
+        if (expirationTicks != 0 && expirationTicks <= Expiration.NowTicks)
+        {
+            LoadDeleted(key);
+            return true;
+        }
+        return WriteValue(Store, key, value, expirationTicks, replace: true, form: (StringForm)userBits) != CopyResult.OutOfMemory;
+    }
+
+    /// <summary>An object as its type byte and serialized bytes; false when they do not make an object or out of memory.</summary>
+    internal bool LoadObject(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks)
+    {
+        if (value.IsEmpty || !DumpPayload.TryDeserializeObject(value[0], value.Slice(1), out var obj) || obj == null)
+            return false;
+        if (expirationTicks != 0 && expirationTicks <= Expiration.NowTicks)
+        {
+            LoadDeleted(key);
+            return true;
+        }
+        obj.DecideEncoding(_server.Options.EncodingThresholds);
+        return InstallObject(ObjectStore, key, obj, expirationTicks, replace: true) != CopyResult.OutOfMemory;
+    }
+
+    /// <summary>The function libraries, as FUNCTION RESTORE ... REPLACE loads them; false when they could not be.</summary>
+    internal bool LoadFunctions(ReadOnlySpan<byte> payload)
+    {
+        var resp = new System.Collections.Generic.List<byte>();
+        void Bulk(ReadOnlySpan<byte> bytes)
+        {
+            resp.AddRange(System.Text.Encoding.ASCII.GetBytes("$" + bytes.Length + "\r\n"));
+            resp.AddRange(bytes.ToArray());
+            resp.AddRange("\r\n"u8.ToArray());
+        }
+        resp.AddRange("*4\r\n"u8.ToArray());
+        Bulk("FUNCTION"u8);
+        Bulk("RESTORE"u8);
+        Bulk(payload);
+        Bulk("REPLACE"u8);
+        long failures = ReplayFailures;
+        var bytes = resp.ToArray();
+        fixed (byte* pointer = bytes)
+            TryConsumeMessages(pointer, bytes.Length);
+        return ReplayFailures == failures;
+    }
+
+    /// <summary>A key the checkpoint holds as gone (deleted, or expired when it was taken).</summary>
+    internal void LoadDeleted(ReadOnlySpan<byte> key) => Store.Delete(key);
+}
