@@ -123,6 +123,23 @@ public sealed class ServerOptions
     /// <summary>Size of each operation log file. Default 1 GB.</summary>
     public long AofSegmentSize { get; set; } = 1L << 30;
 
+    /// <summary>
+    /// AOF bytes (those kept since the last checkpoint) past which a checkpoint is taken and the files before it removed;
+    /// 0 for no limit. The files are then at most a quarter of it (see <see cref="EffectiveAofSegmentSize"/>). Default 0.
+    /// </summary>
+    public long AofSizeLimit { get; set; }
+
+    /// <summary>The AOF file size in use: <see cref="AofSegmentSize"/>, lowered to a power of two no larger than a quarter of <see cref="AofSizeLimit"/> (at least 1 MB).</summary>
+    public long EffectiveAofSegmentSize => AofSizeLimit <= 0
+        ? AofSegmentSize
+        : System.Math.Min(AofSegmentSize, System.Math.Max(1L << 20, 1L << (63 - System.Numerics.BitOperations.LeadingZeroCount((ulong)System.Math.Max(1, AofSizeLimit / 4)))));
+
+    /// <summary>Seconds between the end of a checkpoint and the start of the next (periodic checkpoints); 0 for none. Default 0.</summary>
+    public int CheckpointFrequencySecs { get; set; }
+
+    /// <summary>Redis's save points: a background save once both the seconds and the changes have passed since the last. Default none.</summary>
+    public System.Collections.Generic.List<SavePoint>? SavePoints { get; set; }
+
     /// <summary>Replay the operation log at start (<see cref="StoreWrapper.Recover"/>). Default off.</summary>
     public bool Recover { get; set; }
 

@@ -84,6 +84,18 @@ public sealed class Options
     [Option("aof-memory", HelpText = "Memory buffering AOF entries until they are written, rounded down to a power of two (64k to 1g); writers wait while it is full, and an entry over a quarter of it is written from its own copy. (default: 64m)")]
     public string? AofMemorySize { get; set; }
 
+    [Option("aof-segment-size", HelpText = "Size of each AOF file: the unit in which files are created and, after a checkpoint, removed. (default: 1g)")]
+    public string? AofSegmentSize { get; set; }
+
+    [Option("aof-size-limit", HelpText = "AOF size (what is kept since the last checkpoint) past which a checkpoint is taken and the AOF files before it removed, checked every second; the files are then at most a quarter of it. (default: none)")]
+    public string? AofSizeLimit { get; set; }
+
+    [Option("checkpoint-freq", HelpText = "Seconds between the end of one background checkpoint and the start of the next; 0 disables periodic checkpoints. Stopping the server then saves too. (default: 0)")]
+    public string? CheckpointFrequencySecs { get; set; }
+
+    [Option("save", HelpText = "Redis's save points, \"<seconds> <changes> ...\": a background checkpoint once both have passed since the last; \"\" for none. Stopping the server then saves too. (default: none)")]
+    public string? Save { get; set; }
+
     [Option("recover", HelpText = "At start, replay the AOF (with --aof) to bring the data back. Without it, a server with --aof refuses to start over an AOF that holds commands. (default: off)")]
     public bool Recover { get; set; }
 

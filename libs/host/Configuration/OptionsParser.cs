@@ -467,6 +467,20 @@ public static class OptionsParser
         }
         if (options.FailOnRecoveryError != null)
             server.FailOnRecoveryError = ParseBool(options.FailOnRecoveryError, "fail-on-recovery-error");
+        if (options.AofSegmentSize != null)
+            server.AofSegmentSize = ParseSize(options.AofSegmentSize, "aof-segment-size", 1L << 20, 1L << 40);
+        if (options.AofSizeLimit != null)
+            server.AofSizeLimit = ParseSize(options.AofSizeLimit, "aof-size-limit", 1L << 20, long.MaxValue);
+        if (options.CheckpointFrequencySecs != null)
+            server.CheckpointFrequencySecs = ParseInt(options.CheckpointFrequencySecs, "checkpoint-freq", 0, int.MaxValue);
+        if (options.Save != null)
+        {
+            if (!Garnet.server.SavePoint.TryParseList(options.Save, out var points))
+                throw new OptionsException($"--save: '{options.Save}' is not pairs of <seconds> <changes> (or \"\" for none)");
+            server.SavePoints = points;
+        }
+        if (!server.EnableAof && (options.AofSegmentSize != null || options.AofSizeLimit != null))
+            throw new OptionsException("--aof-segment-size and --aof-size-limit need --aof");
         if (!server.EnableAof && (options.CommitFrequencyMs != null || server.AofCommitWait || options.AofMemorySize != null))
             throw new OptionsException("--aof-commit-freq, --aof-commit-wait and --aof-memory need --aof");
         if (server.AofCommitWait && server.AofCommitFrequencyMs <= 0)

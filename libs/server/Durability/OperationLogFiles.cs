@@ -59,6 +59,12 @@ internal sealed class OperationLogFiles : IDisposable
             _segments.Add(null);
         for (int i = 0; i < indexes.Count; i++)
             _segments.Add(OpenSegment(_first + i));
+        // Files written with another size (the option changed since) keep theirs: every file but the last has it, and the
+        // last is no longer than it.
+        if (indexes.Count > 1)
+            _segmentSize = _segments[_first]!.Length;
+        else if (indexes.Count == 1 && _segments[_first]!.Length > _segmentSize)
+            _segmentSize = (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)_segments[_first]!.Length);
         if (_segments.Count > 0)
         {
             for (int i = _first; i < _segments.Count - 1; i++)
@@ -73,6 +79,9 @@ internal sealed class OperationLogFiles : IDisposable
 
     /// <summary>Bytes in the stream.</summary>
     public long Tail => _tail;
+
+    /// <summary>The size of each file (the last one's at most).</summary>
+    public long SegmentSize => _segmentSize;
 
     /// <summary>Where the stream's first kept file begins: what lies before was removed (see <see cref="RemoveBefore"/>).</summary>
     public long Start => (long)_first * _segmentSize;

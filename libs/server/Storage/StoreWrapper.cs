@@ -33,6 +33,7 @@ public sealed class StoreWrapper : IDisposable
         };
         ClientLimits = new ClientLimits(options);
         Checkpoints = new Checkpointer(this);
+        CheckpointSchedule = new CheckpointSchedule(this);
         _idleClientTimeout = new IdleClientTimeout(this);
         Acl = new AccessControlList(options.Password, options.AclFile, Extensions);
         StartTime = DateTimeOffset.UtcNow;
@@ -96,7 +97,7 @@ public sealed class StoreWrapper : IDisposable
         OperationLogRecoveryReport? report = null;
         try
         {
-            files = new OperationLogFiles(AofDirectory, Options.AofSegmentSize);
+            files = new OperationLogFiles(AofDirectory, Options.EffectiveAofSegmentSize);
             if (files.Tail > files.Start)
             {
                 if (!Options.Recover)
@@ -109,7 +110,7 @@ public sealed class StoreWrapper : IDisposable
                     throw new RecoveryException($"the AOF in {System.IO.Path.GetFullPath(AofDirectory)} begins after a checkpoint (its first files were removed), "
                         + $"but {System.IO.Path.GetFullPath(Checkpoints.Directory)} holds no checkpoint: restore the checkpoint, or remove the AOF to start empty.");
                 }
-                report = OperationLogRecovery.Replay(this, files, Options.AofSegmentSize, Options.FailOnRecoveryError,
+                report = OperationLogRecovery.Replay(this, files, files.SegmentSize, Options.FailOnRecoveryError,
                     from: checkpoint?.AofStart ?? 0, skipThroughVersion: checkpoint?.Version ?? 0);
                 // New entries are of a version no older than any replayed, so a later recovery keeps their order.
                 if (report.LastVersion > Versions.Version)
@@ -169,6 +170,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>Takes checkpoints (SAVE, BGSAVE, BGREWRITEAOF, periodic ones) and reports on them.</summary>
     public Checkpointer Checkpoints { get; }
+
+    /// <summary>The checkpoints nobody asks for: save points, --checkpoint-freq, --aof-size-limit.</summary>
+    internal CheckpointSchedule CheckpointSchedule { get; }
 
     /// <summary>Held while the set of databases changes (creation, flush, SWAPDB); a checkpoint takes the set under it.</summary>
     internal object DatabaseLock => _databaseLock;
@@ -311,6 +315,10 @@ public sealed class StoreWrapper : IDisposable
     public void Dispose()
     {
         // The task holds databases while it walks them; it must be gone before they are freed, as must a checkpoint.
+        CheckpointSchedule.Dispose();
+        // A graceful stop saves when the server saves by itself (save points, --checkpoint-freq), as Redis's does.
+        if (Checkpoints.SaveAtStop && CheckpointSchedule.SavesConfigured && !_disposed)
+            Checkpoints.SaveWaitingForRunning();
         Checkpoints.Stop();
         _activeExpiration?.Dispose();
         _compaction?.Dispose();

@@ -89,7 +89,10 @@ public sealed unsafe partial class RespServerSession
             static (server, value) => server.MemoryBudget.LfuLogFactor = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.NonNegativeInteger),
         new("lfu-decay-time", ConfigKind.Mutable, static s => s._server.MemoryBudget.LfuDecayTime.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.MemoryBudget.LfuDecayTime = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.NonNegativeInteger),
-        new("save", ConfigKind.Fixed, static _ => ""),
+        // Durability: Redis's save points, taken as background checkpoints (Durability/Checkpoints/CheckpointSchedule.cs).
+        new("save", ConfigKind.Mutable, static s => SavePoint.Format(s._server.CheckpointSchedule.SavePoints),
+            static (server, value) => server.CheckpointSchedule.SavePoints = SavePoint.TryParseList(value, out var points) ? points : throw new ArgumentException(value),
+            check: static (_, value) => SavePoint.TryParseList(value, out var parsed) && parsed != null ? null : "Invalid save parameters"),
         // Durability: the operation log (--aof), opened at start; Redis's fsync policies name its commit frequencies (0, N ms, -1).
         new("appendonly", ConfigKind.Immutable, static s => s._server.OperationLog != null ? "yes" : "no"),
         new("appendfsync", ConfigKind.Immutable, static s => s._server.Options.AofCommitFrequencyMs switch { 0 => "always", < 0 => "no", _ => "everysec" }),

@@ -41,15 +41,17 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: asks the host to stop and closes this
-    /// connection without a reply, as Redis does. There is nothing to save yet, so SAVE and NOSAVE
-    /// only differ in syntax; ABORT fails since a shutdown is never left pending.
+    /// SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: saves (with SAVE, or when save points or periodic checkpoints
+    /// are configured, unless NOSAVE), then asks the host to stop and closes this connection without a reply, as Redis
+    /// does. A failed save keeps the server running with Redis's error, unless FORCE. ABORT fails since a shutdown is
+    /// never left pending.
     /// </summary>
     private void Shutdown()
     {
         bool save = false;
         bool noSave = false;
         bool other = false;
+        bool force = false;
         bool abort = false;
         for (int i = 1; i < _argCount; i++)
         {
@@ -65,6 +67,7 @@ public sealed unsafe partial class RespServerSession
             else if (option.EqualsUpper("NOW"u8) || option.EqualsUpper("FORCE"u8))
             {
                 other = true;
+                force |= option.EqualsUpper("FORCE"u8);
             }
             else if (option.EqualsUpper("ABORT"u8))
             {
@@ -86,6 +89,26 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(ServerStrings.ErrNoShutdownInProgress);
             return;
         }
+        if (save || (!noSave && _server.CheckpointSchedule.SavesConfigured))
+        {
+            EndBatch();
+            bool saved;
+            try
+            {
+                saved = _server.Checkpoints.SaveWaitingForRunning();
+            }
+            finally
+            {
+                BeginBatch();
+            }
+            if (!saved && !force)
+            {
+                _writer.WriteError("ERR Errors trying to SHUTDOWN. Check logs."u8);
+                return;
+            }
+        }
+        // Saved now, or told not to: stopping does not save (again).
+        _server.Checkpoints.SaveAtStop = false;
         RequestClose();
         _server.RequestShutdown();
     }

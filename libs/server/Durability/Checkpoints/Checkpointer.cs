@@ -48,6 +48,7 @@ public sealed class Checkpointer
     private int _scheduled;
     private long _startedTicks;
     private volatile bool _stopping;
+    private long _lastEndTicks = Stopwatch.GetTimestamp();
 
     internal Checkpointer(StoreWrapper server)
     {
@@ -88,6 +89,9 @@ public sealed class Checkpointer
     /// <summary>Seconds the running checkpoint has taken so far, or -1.</summary>
     public long CurrentSeconds => InProgress ? (long)Stopwatch.GetElapsedTime(Volatile.Read(ref _startedTicks)).TotalSeconds : -1;
 
+    /// <summary>Seconds since the last checkpoint ended (or the server started).</summary>
+    public long SecondsSinceLastEnd => (long)Stopwatch.GetElapsedTime(Interlocked.Read(ref _lastEndTicks)).TotalSeconds;
+
     /// <summary>Saves started since start, failed ones too (rdb_saves).</summary>
     public long SavesStarted => Volatile.Read(ref _savesStarted);
     private long _savesStarted;
@@ -120,6 +124,29 @@ public sealed class Checkpointer
         _stopping = true;
         lock (_runLock)
         {
+        }
+    }
+
+    /// <summary>Whether stopping the server saves when saves are configured (false once SHUTDOWN saved or said NOSAVE).</summary>
+    public bool SaveAtStop { get; set; } = true;
+
+    /// <summary>SAVE, after a checkpoint already running ends (SHUTDOWN, a stop): true when it succeeded.</summary>
+    public bool SaveWaitingForRunning()
+    {
+        while (true)
+        {
+            switch (Save())
+            {
+                case CheckpointStart.Started:
+                    return true;
+                case CheckpointStart.Failed:
+                    return false;
+                default:
+                    if (_stopping)
+                        return false;
+                    Thread.Sleep(10);
+                    break;
+            }
         }
     }
 
@@ -222,6 +249,7 @@ public sealed class Checkpointer
                 LastRewriteSucceeded = succeeded;
                 LastRewriteSeconds = seconds;
             }
+            Interlocked.Exchange(ref _lastEndTicks, Stopwatch.GetTimestamp());
             Volatile.Write(ref _running, None);
         }
     }
