@@ -130,6 +130,62 @@ public sealed class CheckpointTests
     }
 
     [Test]
+    public void AKeyThatExpiresAfterTheCheckpointIsReplayedAtTheLoggedClock()
+    {
+        _server.Start();
+        using (var c = _server.Connect())
+        {
+            Ok(c, "SET", "kept", "v", "PX", "1500");
+            Ok(c, "SET", "counted", "1", "PX", "1500");
+            Ok(c, "SET", "expires", "x", "PX", "1500");
+            Assert.That(c.Execute("SAVE"), Is.EqualTo("+OK\r\n"));
+            Ok(c, "PERSIST", "kept"); // in the log after the checkpoint, at a time the key was alive
+            Ok(c, "INCR", "counted");
+        }
+        _server.Stop();
+        Thread.Sleep(2000); // every expiration of the checkpoint has passed
+        _server.Start(recover: true);
+        using var client = _server.Connect();
+        Assert.That(client.Execute("GET", "kept"), Is.EqualTo("$1\r\nv\r\n"));
+        Assert.That(client.Execute("TTL", "kept"), Is.EqualTo(":-1\r\n"));
+        Assert.That(client.Execute("GET", "counted"), Is.EqualTo("$-1\r\n"), "INCR kept its expiration, which has passed");
+        Assert.That(client.Execute("GET", "expires"), Is.EqualTo("$-1\r\n"));
+    }
+
+    [Test]
+    public void RecordsOnTheLogDeviceAreSavedWithTheirValuesAndObjects()
+    {
+        string logDirectory = Path.Combine(_server.Directory, "log");
+        void StorageTier(ServerOptions o)
+        {
+            o.EnableAof = false;
+            o.StorageTier = true;
+            o.LogDir = logDirectory;
+            o.MemorySize = 4L << 20;
+            o.PageSize = 16L << 10;
+            o.MaxMemory = 4L << 20;
+        }
+        _server.Start(configure: StorageTier);
+        using (var c = _server.Connect())
+        {
+            for (int i = 0; i < 3000; i++)
+                Ok(c, "SET", "small" + i, new string((char)('a' + (i % 26)), 2000) + i);
+            for (int i = 0; i < 60; i++)
+                Ok(c, "SET", "large" + i, new string((char)('A' + (i % 26)), 40_000) + i); // out of line
+            for (int i = 0; i < 200; i++)
+                Ok(c, "HSET", "hash" + i, "f", new string('h', 1000) + i, "g", i.ToString());
+            Ok(c, "SET", "small7", "rewritten");
+            Ok(c, "DEL", "large3");
+            Assert.That(c.Execute("INFO", "memory"), Does.Contain("storage_tier:1"));
+            Assert.That(c.Execute("SAVE"), Is.EqualTo("+OK\r\n"));
+        }
+        var before = _server.Snapshot();
+        Assert.That(before, Has.Count.EqualTo(3000 + 59 + 200));
+        _server.Restart(StorageTier);
+        Assert.That(_server.Snapshot(), Is.EqualTo(before));
+    }
+
+    [Test]
     public void SavingTwiceKeepsTheLastValueAndOnlyTheNewestCheckpoint()
     {
         _server.Start(configure: NoAof);

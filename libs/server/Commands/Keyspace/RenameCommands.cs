@@ -186,7 +186,9 @@ public sealed unsafe partial class RespServerSession
                 }
                 else
                 {
-                    moved = objectOutput.Object;
+                    // The source's object moves by reference; while a snapshot is taken its record may be frozen with it, and
+                    // the snapshot must not see what writes to the target do to it: the target then gets a copy.
+                    moved = _server.Versions.Freezing ? objectOutput.Object.Clone() : objectOutput.Object;
                     var objectSession = session.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
                     result = InstallObject(objectSession, key, moved, objectOutput.ExpirationTicks, replace: false);
                 }

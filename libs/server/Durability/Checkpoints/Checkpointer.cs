@@ -260,28 +260,47 @@ public sealed class Checkpointer
         var versions = _server.Versions;
         long writesAtStart = _server.WriteCommandCount();
         var snapshots = new List<DatabaseSnapshot>();
+        var held = new List<GarnetDatabase>();
         long frozen;
         long aofStart;
         bool frozenPublished = false;
         try
         {
-            // Under the database lock: a database created after the move holds only writes of the new version.
-            lock (_server.DatabaseLock)
+            // What may wait (a compaction, a page being settled) is held first, protected on no store and blocking no one.
+            HoldDatabases(held);
+            // The move to the next version happens with no multi-key unit (transaction, script, logged write) running, so
+            // each is wholly in one version, and with the set of databases fixed (a flush, SWAPDB or MOVE is wholly before
+            // or after it). Plain single-key writes go on: each reads the version under its latch.
+            _server.KeyLockGate.EnterExclusive(null);
+            try
             {
-                for (int i = 0; i < _server.DatabaseCount; i++)
+                lock (_server.DatabaseLock)
                 {
-                    var database = _server.PeekDatabase(i);
-                    if (database == null)
-                        continue;
-                    var snapshot = new DatabaseSnapshot(database, i, this);
-                    database.MainStore.BeginSnapshot(snapshot);
-                    snapshots.Add(snapshot);
+                    HoldDatabases(held);
+                    for (int i = 0; i < _server.DatabaseCount; i++)
+                    {
+                        var database = _server.PeekDatabase(i);
+                        if (database == null)
+                            continue;
+                        var snapshot = new DatabaseSnapshot(database, i, this);
+                        database.MainStore.BeginSnapshot(snapshot);
+                        held.Remove(database);
+                        snapshots.Add(snapshot);
+                    }
+                    // Entries appended from here on may be of the new version; recovery replays from here, skipping the old one's.
+                    aofStart = _server.OperationLog?.FileBytes ?? 0;
+                    frozen = versions.Version;
+                    versions.Publish(frozen + 1, freezing: true);
+                    frozenPublished = true;
                 }
-                // Entries appended from here on may be of the new version; recovery replays from here, skipping the old one's.
-                aofStart = _server.OperationLog?.FileBytes ?? 0;
-                frozen = versions.Version;
-                versions.Publish(frozen + 1, freezing: true);
-                frozenPublished = true;
+            }
+            finally
+            {
+                _server.KeyLockGate.ExitExclusive();
+                // Databases held but flushed before the move are not part of it.
+                foreach (var database in held)
+                    database.MainStore.EndSnapshot();
+                held.Clear();
             }
             WaitForOldVersion(snapshots, frozen);
 
@@ -305,6 +324,7 @@ public sealed class Checkpointer
                 }
                 foreach (var snapshot in snapshots)
                 {
+                    snapshot.RefreshOthers = () => RefreshAll(snapshots);
                     snapshot.Write(file, frozen);
                     records += snapshot.Records;
                 }
@@ -331,8 +351,33 @@ public sealed class Checkpointer
             if (frozenPublished)
                 versions.Publish(versions.Version, freezing: false);
             EndSnapshots(snapshots);
+            foreach (var database in held)
+                database.MainStore.EndSnapshot();
             DeleteTemporaryFiles();
         }
+    }
+
+    /// <summary>Holds (see Tsavorite's HoldForSnapshot) every database in use not yet in <paramref name="held"/>.</summary>
+    private void HoldDatabases(List<GarnetDatabase> held)
+    {
+        for (int i = 0; i < _server.DatabaseCount; i++)
+        {
+            var database = _server.PeekDatabase(i);
+            if (database == null || held.Contains(database))
+                continue;
+            database.MainStore.HoldForSnapshot();
+            held.Add(database);
+        }
+    }
+
+    /// <summary>
+    /// Refreshes this thread's protection on every database of the snapshot (called as the scan goes), so one database's
+    /// scan does not hold back the others' epochs.
+    /// </summary>
+    internal void RefreshAll(List<DatabaseSnapshot> snapshots)
+    {
+        foreach (var snapshot in snapshots)
+            snapshot.Database.MainStore.RefreshEpoch();
     }
 
     /// <summary>Waits until nothing writes in <paramref name="frozen"/> any more, refreshing this thread's epochs meanwhile.</summary>

@@ -31,6 +31,9 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
 
     public GarnetDatabase Database => _database;
 
+    /// <summary>Called now and then while the scan runs: refreshes the checkpoint's protection on the other databases.</summary>
+    public Action? RefreshOthers { get; set; }
+
     /// <summary>Records written.</summary>
     public long Records { get; private set; }
 
@@ -61,11 +64,18 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
     public bool OnRecord(in LogRecord record, long address)
     {
         var file = _file!;
-        if (_owner.Stopping)
-            throw new OperationCanceledException("the server is stopping");
+        if ((Records & 4095) == 4095)
+        {
+            if (_owner.Stopping)
+                throw new OperationCanceledException("the server is stopping");
+            RefreshOthers?.Invoke();
+        }
         var info = record.Info;
         var key = record.Key;
-        if (info.Tombstone || (info.HasExpiration && record.Expiration <= _now))
+        var value = info.Tombstone || (info.HasExpiration && record.Expiration <= _now) || !info.ValueIsObject ? default : ObjectValue(in record, address);
+        // An object let go of before its version ended has no value to keep: the key is written as gone, so that no older
+        // record of it comes back.
+        if (info.Tombstone || (info.HasExpiration && record.Expiration <= _now) || (info.ValueIsObject && value.IsEmpty))
         {
             // A value that expired is written as gone, since a loader must not bring back an older value of the key.
             file.BeginItem(6 + key.Length);
@@ -90,9 +100,6 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
             Records++;
             return true;
         }
-        var value = ObjectValue(in record, address);
-        if (value.IsEmpty)
-            return true; // the record's object was let go of before the version it belongs to ended (nothing to keep)
         file.BeginItem(10L + key.Length + expirationBytes + value.Length);
         file.WriteByte(CheckpointFile.KindObject);
         file.WriteByte(flags);
@@ -113,11 +120,28 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
         if (!store.IsInMemory(address, in record))
         {
             long entry = ObjectRecord.ObjectLogAddress(in record);
-            return entry == 0 || store.Log.ObjectLog == null ? default : store.Log.ObjectLog.ReadEntry(entry);
+            return entry == 0 || store.Log.ObjectLog == null ? default : FromObjectLog(store.Log.ObjectLog.ReadEntry(entry));
         }
         int handle = ObjectRecord.Handle(in record);
         var obj = handle == 0 ? null : _database.Objects.TryGet(handle);
         return obj == null ? default : Serialize(obj);
+    }
+
+    /// <summary>
+    /// An object log entry (the object's own type byte, then its bytes) as DUMP carries it: a custom type's is named, since
+    /// the type bytes servers give custom types depend on the order they were registered in.
+    /// </summary>
+    private static byte[] FromObjectLog(byte[] entry)
+    {
+        if (entry.Length == 0 || CustomObjectTypes.Factory((GarnetObjectType)entry[0]) is not { } factory)
+            return entry;
+        byte[] name = System.Text.Encoding.UTF8.GetBytes(factory.TypeName);
+        var value = new byte[2 + name.Length + entry.Length - 1];
+        value[0] = DumpPayload.CustomObjectType;
+        value[1] = (byte)name.Length;
+        name.CopyTo(value, 2);
+        entry.AsSpan(1).CopyTo(value.AsSpan(2 + name.Length));
+        return value;
     }
 
     /// <summary>An object as DUMP carries it: its payload type byte, then its bytes (a custom type's name first).</summary>

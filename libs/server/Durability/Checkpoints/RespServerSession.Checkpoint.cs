@@ -23,13 +23,12 @@ public sealed unsafe partial class RespServerSession
     internal void RefreshDuringLoad() => Store.Refresh();
 
     /// <summary>A string value; false when out of memory.</summary>
+    /// <remarks>
+    /// A value whose expiration passed since the checkpoint is loaded all the same (it reads as absent): the AOF replayed
+    /// next runs each command at its logged clock, when the key may still have been alive (a PERSIST, an INCR).
+    /// </remarks>
     internal bool LoadString(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, int userBits)
     {
-        if (expirationTicks != 0 && expirationTicks <= Expiration.NowTicks)
-        {
-            LoadDeleted(key);
-            return true;
-        }
         return WriteValue(Store, key, value, expirationTicks, replace: true, form: (StringForm)userBits) != CopyResult.OutOfMemory;
     }
 
@@ -38,11 +37,6 @@ public sealed unsafe partial class RespServerSession
     {
         if (value.IsEmpty || !DumpPayload.TryDeserializeObject(value[0], value.Slice(1), out var obj) || obj == null)
             return false;
-        if (expirationTicks != 0 && expirationTicks <= Expiration.NowTicks)
-        {
-            LoadDeleted(key);
-            return true;
-        }
         obj.DecideEncoding(_server.Options.EncodingThresholds);
         return InstallObject(ObjectStore, key, obj, expirationTicks, replace: true) != CopyResult.OutOfMemory;
     }

@@ -66,7 +66,16 @@ public sealed class CheckpointVersion
     /// (see <see cref="Pin"/>), otherwise the current one.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal long OperationState() => ReferenceEquals(PinnedOwner, this) ? PinnedState : Volatile.Read(ref _state);
+    internal long OperationState()
+    {
+        long current = Volatile.Read(ref _state);
+        if (!ReferenceEquals(PinnedOwner, this))
+            return current;
+        // The pin fixes the version only: while it is the current one, whether a snapshot freezes the previous one is
+        // read now (a unit pinned during a snapshot that outlives it stops treating records as frozen).
+        long pinned = PinnedState;
+        return pinned >> 1 == current >> 1 ? current : pinned;
+    }
 
     /// <summary>
     /// Puts the calling thread's writes into one version until <see cref="Unpin"/>, and returns that version. Pins nest

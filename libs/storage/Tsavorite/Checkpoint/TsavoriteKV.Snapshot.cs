@@ -117,13 +117,24 @@ public sealed unsafe partial class TsavoriteKV
     /// </summary>
     public void BeginSnapshot(ISnapshotCapture? capture)
     {
-        Monitor.Enter(_compactionLock);
-        _compactionHeld = true;
+        if (!_compactionHeld)
+            HoldForSnapshot();
         Epoch.Resume();
-        FreePool?.BeginScan();
-        ScanGate.EnterScan(Epoch);
         _snapshotCapture = capture;
         Volatile.Write(ref _snapshotBoundary, Log.TailAddress);
+    }
+
+    /// <summary>
+    /// The part of <see cref="BeginSnapshot"/> that may wait (for a compaction, for the head mover to finish a page), done
+    /// first for every store while the calling thread is protected on none: a compaction or page being settled may itself
+    /// wait for an epoch drain.
+    /// </summary>
+    public void HoldForSnapshot()
+    {
+        Monitor.Enter(_compactionLock);
+        _compactionHeld = true;
+        FreePool?.BeginScan();
+        ScanGate.EnterScan(Epoch);
     }
 
     /// <summary>
@@ -165,6 +176,8 @@ public sealed unsafe partial class TsavoriteKV
     /// </summary>
     public void EndSnapshot()
     {
+        if (!Epoch.ThisInstanceProtected())
+            Epoch.Resume();
         try
         {
             while (_deferredExternal.TryDequeue(out long address))
@@ -180,7 +193,8 @@ public sealed unsafe partial class TsavoriteKV
             Volatile.Write(ref _snapshotState, 0);
             ScanGate.ExitScan();
             FreePool?.EndScan();
-            Epoch.Suspend();
+            if (Epoch.ThisInstanceProtected())
+                Epoch.Suspend();
             if (_compactionHeld)
             {
                 _compactionHeld = false;

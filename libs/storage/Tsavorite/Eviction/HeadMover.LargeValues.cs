@@ -237,6 +237,9 @@ public sealed unsafe partial class TsavoriteKV
             var info = record.Info;
             if (!info.ValueIsExternal || info.Tombstone || !info.Valid)
                 return false;
+            // A snapshot being taken needs the record as it is (see TsavoriteKV.Snapshot.cs): another is dropped instead.
+            if (FrozenForSnapshot(address, info, Versions.State))
+                return false;
             var reason = IsExpired(in record) ? DisposeReason.Expired : DisposeReason.Evicted;
             EvictionObserver?.OnDropped(ref record, reason);
             if (reason == DisposeReason.Evicted)

@@ -59,13 +59,13 @@ public sealed unsafe partial class TsavoriteKV
         if (!TraceBackForWrite(key, entryAddress, disk, out long address, out var record, out bool fromDisk))
             return Done(new Status(Status.Basic.Pending), out status);
         if (address == 0)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, ref record, expired: false, fromDisk, holdsKeyLocks, keys, state, out status);
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, 0, 0, ref record, expired: false, fromDisk, holdsKeyLocks, keys, state, out status);
 
         bool expired = !record.Info.Tombstone && IsExpired(in record);
         bool live = !record.Info.Tombstone && !expired;
         bool mutable = !fromDisk && MayUpdateInPlace(address, record.Info, state);
         if (!live)
-            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, ref record, expired, fromDisk, holdsKeyLocks, keys, state,
+            return InitialUpdate(ref functions, key, ref input, ref output, entry, tag, entryAddress, mutable ? address : 0, address, ref record, expired, fromDisk, holdsKeyLocks, keys, state,
                 out status);
 
         var rmwInfo = new RMWInfo { Address = address };
@@ -165,7 +165,7 @@ public sealed unsafe partial class TsavoriteKV
     /// record (<paramref name="reusableAddress"/>) if it fits, otherwise in new space.
     /// </summary>
     private OperationOutcome InitialUpdate<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key,
-        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, ref LogRecord reusable, bool expired, bool fromDisk,
+        ref TInput input, ref TOutput output, long* entry, int tag, long entryAddress, long reusableAddress, long recordAddress, ref LogRecord reusable, bool expired, bool fromDisk,
         bool holdsKeyLocks, KeyCountDelta keys, long state, out Status status)
         where TFunctions : ISessionFunctions<TInput, TOutput>
     {
@@ -237,8 +237,9 @@ public sealed unsafe partial class TsavoriteKV
             keys.Value++;
         if (expired && !fromDisk)
         {
+            bool frozen = CaptureIfFrozen(recordAddress, in reusable, state);
             functions.DisposeRecord(ref reusable, DisposeReason.Expired);
-            Log.ReleaseExternal(in reusable);
+            ReleaseSupersededExternal(recordAddress, in reusable, frozen);
         }
         if (replaceOld)
             Abandon(reusableAddress, ref reusable);

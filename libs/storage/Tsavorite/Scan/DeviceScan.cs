@@ -130,7 +130,7 @@ public sealed unsafe partial class TsavoriteKV
     {
         // The device holds only records written before the snapshot began, which nothing changes.
         if ((flags & ScanFlags.Snapshot) != 0)
-            return !InSnapshot(address, record.Info) || functions.OnRecord(in record, address);
+            return !InSnapshot(address, record.Info) || ReportSnapshotRecordOnDevice(ref functions, in record, address);
         if (record.Info.Tombstone)
             return true;
         var key = record.Key;
@@ -184,6 +184,36 @@ public sealed unsafe partial class TsavoriteKV
         {
             if (latch)
                 HashBucket.ReleaseShared(bucket.Pointer);
+        }
+    }
+
+    /// <summary>
+    /// Hands a snapshot's record read from the device to the callback with its value: an out-of-line value's block
+    /// pointer is stale, so the bytes are read back from the object log into a block of the copy's own for the call.
+    /// </summary>
+    private bool ReportSnapshotRecordOnDevice<TScanFunctions>(ref TScanFunctions functions, in LogRecord record, long address)
+        where TScanFunctions : IScanFunctions
+    {
+        if (!record.Info.ValueIsExternal)
+            return functions.OnRecord(in record, address);
+        var copy = record;
+        if (record.Info.Tombstone)
+        {
+            ExternalValue.ForgetStalePointer(copy.ExternalDescriptor);
+            return functions.OnRecord(in copy, address);
+        }
+        if (!Log.LoadExternalValue(ref copy))
+        {
+            CountDeviceReadError();
+            throw new DeviceReadException(address, 0);
+        }
+        try
+        {
+            return functions.OnRecord(in copy, address);
+        }
+        finally
+        {
+            Log.ReleaseExternal(in copy);
         }
     }
 }
