@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Recovery time of N keys (12-byte keys, 100-byte values): this server replaying its operation log (--aof --recover), and
-# Redis loading its AOF and its RDB (OURS_ONLY=1 skips Redis). Each server is loaded through Resp.benchmark, stopped, the
+# Recovery time of N keys (12-byte keys, 100-byte values): this server replaying its operation log (--aof --recover) and
+# loading a checkpoint (SAVE, then --recover: the checkpoint and the empty log after it), and Redis loading its AOF and
+# its RDB (OURS_ONLY=1 skips Redis). Each server is loaded through Resp.benchmark, stopped, the
 # page cache dropped (when allowed), and started again; the time is from the start to the first PONG. Servers on core 0,
 # the load on core 1.
 #
@@ -20,7 +21,12 @@ taskset -c 0 $OURS --port 7101 --aof --aof-commit-freq 1000 --checkpointdir $D/o
 load 7101; echo "ours dbsize $(redis-cli -p 7101 dbsize) aof $(du -sh $D/ours/AOF | cut -f1)"; kill $P; wait $P || true
 sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
 t0=$(date +%s.%N); taskset -c 0 $OURS --port 7101 --aof --aof-commit-freq 1000 --checkpointdir $D/ours --recover -q > $D/ours2.log 2>&1 & P=$!; wait_pong 7101; t1=$(date +%s.%N)
-echo "ours AOF replay to first PONG: $(echo "$t1 - $t0" | bc) s, dbsize $(redis-cli -p 7101 dbsize), rss $(ps -o rss= -p $P) KB"; kill $P; wait $P || true
+echo "ours AOF replay to first PONG: $(echo "$t1 - $t0" | bc) s, dbsize $(redis-cli -p 7101 dbsize), rss $(ps -o rss= -p $P) KB"
+t0=$(date +%s.%N); redis-cli -p 7101 save > /dev/null; t1=$(date +%s.%N)
+echo "ours SAVE: $(echo "$t1 - $t0" | bc) s, checkpoint $(du -sh $D/ours/checkpoints | cut -f1), aof left $(du -sh $D/ours/AOF | cut -f1)"; kill $P; wait $P || true
+sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
+t0=$(date +%s.%N); taskset -c 0 $OURS --port 7101 --aof --aof-commit-freq 1000 --checkpointdir $D/ours --recover -q > $D/ours3.log 2>&1 & P=$!; wait_pong 7101; t1=$(date +%s.%N)
+echo "ours checkpoint load to first PONG: $(echo "$t1 - $t0" | bc) s, dbsize $(redis-cli -p 7101 dbsize), rss $(ps -o rss= -p $P) KB"; kill $P; wait $P || true
 
 if [ -z "${OURS_ONLY:-}" ]; then
 # redis AOF

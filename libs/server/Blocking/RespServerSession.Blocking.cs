@@ -312,6 +312,8 @@ public sealed unsafe partial class RespServerSession
             Volatile.Write(ref _blockedOn, null);
             if (error)
                 _writer.WriteError("UNBLOCKED client unblocked via CLIENT UNBLOCK"u8);
+            else if (waiter.Command.Command is RespCommand.WAIT or RespCommand.WAITAOF)
+                WriteReplicaWaitReply(waiter.Command.Command);
             else
                 _writer.WriteNullArray();
             _writer.ReleaseBuffer();

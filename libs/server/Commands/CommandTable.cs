@@ -108,6 +108,8 @@ public static partial class CommandTable
         new(RespCommand.SAVE, "SAVE", 1, F.Admin | F.NoScript | F.NoMulti, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Synchronously saves the database(s) to disk."),
         new(RespCommand.BGSAVE, "BGSAVE", -1, F.Admin | F.NoScript, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Asynchronously saves the database(s) to disk."),
         new(RespCommand.BGREWRITEAOF, "BGREWRITEAOF", 1, F.Admin | F.NoScript, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Asynchronously rewrites the append-only file to disk."),
+        new(RespCommand.WAITAOF, "WAITAOF", 4, F.NoScript, 0, 0, 0, K.NoKeys, A.Slow | A.Connection, "Blocks until all of the preceding write commands sent by the connection are written to the append-only file of the master and/or replicas."),
+        new(RespCommand.WAIT, "WAIT", 3, F.NoScript, 0, 0, 0, K.NoKeys, A.Slow | A.Connection, "Blocks until the asynchronous replication of all preceding write commands sent by the connection is completed."),
         new(RespCommand.COMMITAOF, "COMMITAOF", -1, F.Admin | F.NoScript, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Makes every write logged so far durable (Garnet: a commit of the append-only file)."),
         new(RespCommand.ACL, "ACL", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Access List Control commands."),
         new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Redis Cluster commands."),

@@ -87,6 +87,8 @@ public enum RespCommand : ushort
     SAVE = 111,
     BGSAVE = 112,
     BGREWRITEAOF = 113,
+    WAITAOF = 114,
+    WAIT = 115,
 
     // Bitmaps (string store)
     SETBIT = 120,

@@ -47,6 +47,12 @@ public sealed unsafe class OperationLog : IDisposable
     private long _commitRequested;
     private long _fileBytes;
     private long _removeBefore;
+
+    // The log address past the last write of the keys hashing to each slot, and past the last write of keys not declared
+    // (FLUSHALL, scripts): a read of a key waits for these to be durable before its reply goes (see NoteWritten).
+    private const int WriteSlotBits = 16;
+    private readonly long[] _lastWriteBySlot = new long[1 << WriteSlotBits];
+    private long _lastUndeclaredWrite;
     private bool _wakeRequested;
     private volatile bool _stopping;
     private volatile bool _writerEnded;
@@ -85,6 +91,28 @@ public sealed unsafe class OperationLog : IDisposable
 
     /// <summary>Why writing the log failed, or null; after a failure nothing more is written (Redis's MISCONF state).</summary>
     public Exception? Failure => _failure;
+
+    /// <summary>
+    /// Notes that a write of the key with <paramref name="keyHash"/> is logged up to <paramref name="address"/>. Called
+    /// before the write's key locks are released, so a read that sees its value (it takes the key's latch after) finds
+    /// the address here and holds its reply until the write is durable.
+    /// </summary>
+    public void NoteWritten(long keyHash, long address) => RaiseTo(ref _lastWriteBySlot[keyHash & ((1 << WriteSlotBits) - 1)], address);
+
+    /// <summary>Notes a logged write of keys it did not declare (every read then waits for it).</summary>
+    public void NoteUndeclaredWrite(long address) => RaiseTo(ref _lastUndeclaredWrite, address);
+
+    /// <summary>The log address a read of the key with <paramref name="keyHash"/> must see durable before its reply goes.</summary>
+    public long DurableBeforeRead(long keyHash)
+        => Math.Max(Volatile.Read(ref _lastWriteBySlot[keyHash & ((1 << WriteSlotBits) - 1)]), Volatile.Read(ref _lastUndeclaredWrite));
+
+    private static void RaiseTo(ref long slot, long value)
+    {
+        long current;
+        while ((current = Volatile.Read(ref slot)) < value && Interlocked.CompareExchange(ref slot, value, current) != current)
+        {
+        }
+    }
 
     /// <summary>Where the log's first kept file begins (the files before were removed after a checkpoint).</summary>
     public long FileStart => _files.Start;

@@ -123,6 +123,8 @@ public sealed unsafe partial class RespServerSession
     private void ExitGateForLog()
     {
         AppendLoggedCommands();
+        if (_oplog is { HoldsReplies: true } log && log.AppendedUntil != 0)
+            log.Log.NoteUndeclaredWrite(log.AppendedUntil);
         ExitGate();
     }
 
@@ -206,6 +208,18 @@ public sealed unsafe partial class RespServerSession
         {
             OperationClock.Release();
         }
+    }
+
+    /// <summary>
+    /// Commit-before-ack for readers: a read of <paramref name="key"/> whose last logged write is not durable yet holds this
+    /// batch's replies until it is, so no client sees a value a crash could take back.
+    /// </summary>
+    private void WaitForDurableWriteOf(ReadOnlySpan<byte> key)
+    {
+        var log = _oplog!;
+        long address = log.Log.DurableBeforeRead(Tsavorite.KeyHash.Hash(key));
+        if (address > log.AppendedUntil && !log.Log.IsCommitted(address))
+            log.AppendedUntil = address;
     }
 
     /// <summary>A replayed command runs as any other but logs nothing; its failure is counted.</summary>

@@ -44,6 +44,9 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>How this session holds the server's <see cref="KeyLockGate"/>: 0 not, 1 shared, 2 exclusive.</summary>
     private int _gateMode;
+
+    /// <summary>Lock requests taken by the last LockKeys (the written keys are noted for readers as the locks go, see UnlockKeys).</summary>
+    private int _lockedCount;
     private Action? _refreshWhileWaiting;
 
     /// <summary>What a wait for the key-lock gate does meanwhile: refresh the batch's epoch, as the engine's latches do.</summary>
@@ -138,6 +141,9 @@ public sealed unsafe partial class RespServerSession
             if (!write)
             {
                 DispatchOrRetry(info, blockingRetry);
+                // After the read: a write it saw noted its log address before releasing the latch the read then took.
+                if (info.FirstKey > 0 && _oplog is { HoldsReplies: true } && info.FirstKey < _argCount)
+                    WaitForDurableWriteOf(_args[info.FirstKey].Span);
                 return;
             }
             // A write of one key (SET, INCR, HSET...) while no session watches: no lock, no version. With the operation
@@ -222,6 +228,12 @@ public sealed unsafe partial class RespServerSession
                 UnlockKeys();
             else if (gateHere)
                 ExitGateForLog();
+            // A read's reply waits for the writes it saw to be durable (after the read: see the single-key case above).
+            if (!write && _oplog is { HoldsReplies: true })
+            {
+                for (int i = 0; i < keys.Count; i++)
+                    WaitForDurableWriteOf(_args[keys.Position(i)].Span);
+            }
         }
     }
 
@@ -288,12 +300,23 @@ public sealed unsafe partial class RespServerSession
         }
         // Its writes are all of the checkpoint version current once it holds its keys (see Tsavorite.CheckpointVersion).
         _server.Versions.Pin();
+        _lockedCount = count;
     }
 
     private void UnlockKeys()
     {
-        // Durability: the writes done under these locks go to the log before another client can change their keys.
+        // Durability: the writes done under these locks go to the log before another client can change their keys, and a
+        // read that sees them (after the locks) waits for them to be durable.
         AppendLoggedCommands();
+        if (_oplog is { HoldsReplies: true } log && log.AppendedUntil != 0)
+        {
+            for (int i = 0; i < _lockedCount; i++)
+            {
+                if (_lockRequests[i].Exclusive)
+                    log.Log.NoteWritten(_lockRequests[i].Hash, log.AppendedUntil);
+            }
+        }
+        _lockedCount = 0;
         Store.UnlockKeys();
         ExitGate();
     }

@@ -87,6 +87,8 @@ public sealed class CommandIdGoldenTests
         ["SAVE"] = 111,
         ["BGSAVE"] = 112,
         ["BGREWRITEAOF"] = 113,
+        ["WAITAOF"] = 114,
+        ["WAIT"] = 115,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

@@ -19,6 +19,11 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.BLPOP:
                 BlockingPop(GarnetObjectType.List, RespCommand.LPOP);
                 break;
+            case RespCommand.WAIT:
+            case RespCommand.WAITAOF:
+                // Waiting for replicas, of which there are none: nothing but the timeout ends the wait.
+                _retryFoundNothing = true;
+                break;
             case RespCommand.BRPOP:
                 BlockingPop(GarnetObjectType.List, RespCommand.RPOP);
                 break;

@@ -4,8 +4,8 @@ using Garnet.common;
 namespace Garnet.server;
 
 /// <summary>
-/// The persistence commands: SAVE, BGSAVE [SCHEDULE], BGREWRITEAOF, LASTSAVE and Garnet's COMMITAOF. Checkpoints are
-/// taken by <see cref="Checkpointer"/>; the replies are Redis's.
+/// The persistence commands: SAVE, BGSAVE [SCHEDULE], BGREWRITEAOF, WAITAOF, WAIT and Garnet's COMMITAOF. Checkpoints
+/// are taken by <see cref="Checkpointer"/>; the replies are Redis's.
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
@@ -104,5 +104,103 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         _writer.WriteOk();
+    }
+
+    /// <summary>
+    /// WAITAOF numlocal numreplicas timeout: [1 if this connection's writes so far are durable in the AOF, else 0, 0
+    /// replicas]. A local wait asks for a commit at once and waits for it (one fsync); a wait for replicas, of which there
+    /// are none yet, lasts the timeout (0: until unblocked), as Redis's does when they do not answer.
+    /// </summary>
+    private void WaitAof()
+    {
+        if (!TryReadWaitCount(1, out long numLocal) || !TryReadWaitCount(2, out long numReplicas) || !TryReadWaitTimeout(3, out long deadline))
+            return;
+        var log = _server.OperationLog;
+        if (numLocal > 0 && log == null)
+        {
+            _writer.WriteError("ERR WAITAOF cannot be used when numlocal is set but appendonly is disabled."u8);
+            return;
+        }
+        if (numLocal > 0 && _oplog is { } sessionLog && !log!.IsCommitted(sessionLog.AppendedUntil))
+        {
+            // This thread waits for one fsync, outside its batch so that nothing waits for it meanwhile.
+            EndBatch();
+            try
+            {
+                log.WaitForCommit(sessionLog.AppendedUntil);
+            }
+            finally
+            {
+                BeginBatch();
+            }
+        }
+        if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying)
+        {
+            WriteReplicaWaitReply(RespCommand.WAITAOF);
+            return;
+        }
+        BlockOnKeys(0, 0, deadline);
+    }
+
+    /// <summary>WAIT numreplicas timeout: 0 replicas acknowledged (there are none yet); asking for some waits the timeout, as Redis's does.</summary>
+    private void WaitForReplicas()
+    {
+        if (!TryReadWaitCount(1, out long numReplicas) || !TryReadWaitTimeout(2, out long deadline))
+            return;
+        if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying)
+        {
+            WriteReplicaWaitReply(RespCommand.WAIT);
+            return;
+        }
+        BlockOnKeys(0, 0, deadline);
+    }
+
+    /// <summary>The reply of WAIT (replicas that acknowledged) or WAITAOF ([local fsync, replicas]) now.</summary>
+    private void WriteReplicaWaitReply(RespCommand command)
+    {
+        if (command == RespCommand.WAIT)
+        {
+            _writer.WriteInteger(0);
+            return;
+        }
+        var log = _server.OperationLog;
+        bool durable = log != null && (_oplog == null || log.IsCommitted(_oplog.AppendedUntil));
+        _writer.WriteArrayHeader(2);
+        _writer.WriteInteger(durable ? 1 : 0);
+        _writer.WriteInteger(0);
+    }
+
+    private bool TryReadWaitCount(int index, out long count)
+    {
+        if (!NumberFormat.TryParseLong(_args[index].Span, out count))
+        {
+            _writer.WriteError(RespStrings.ErrNotInteger);
+            return false;
+        }
+        if (count < 0)
+        {
+            _writer.WriteError("ERR value is out of range, must be positive"u8);
+            return false;
+        }
+        return true;
+    }
+
+    /// <summary>A timeout in milliseconds (0: none), as a deadline on <see cref="Environment.TickCount64"/>.</summary>
+    private bool TryReadWaitTimeout(int index, out long deadline)
+    {
+        deadline = 0;
+        if (!NumberFormat.TryParseLong(_args[index].Span, out long milliseconds))
+        {
+            _writer.WriteError("ERR timeout is not an integer or out of range"u8);
+            return false;
+        }
+        if (milliseconds < 0)
+        {
+            _writer.WriteError("ERR timeout is negative"u8);
+            return false;
+        }
+        if (milliseconds > 0)
+            deadline = Environment.TickCount64 + milliseconds;
+        return true;
     }
 }

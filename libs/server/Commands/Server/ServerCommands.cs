@@ -27,6 +27,8 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.SAVE: Save(); break;
             case RespCommand.BGSAVE: BackgroundSave(); break;
             case RespCommand.BGREWRITEAOF: BackgroundRewriteAof(); break;
+            case RespCommand.WAITAOF: WaitAof(); break;
+            case RespCommand.WAIT: WaitForReplicas(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

@@ -1,0 +1,85 @@
+using System.Diagnostics;
+using NUnit.Framework;
+
+namespace Garnet.test.Durability;
+
+/// <summary>WAITAOF and WAIT: the local fsync of a connection's writes, and replicas (none yet).</summary>
+[TestFixture]
+public sealed class WaitAofTests
+{
+    private OperationLogTestServer _server = null!;
+
+    [SetUp]
+    public void SetUp() => _server = new OperationLogTestServer();
+
+    [TearDown]
+    public void TearDown() => _server.Dispose();
+
+    [Test]
+    public void WithoutTheAofOnlyReplicasCanBeAwaited()
+    {
+        _server.Start(configure: o => o.EnableAof = false);
+        using var c = _server.Connect();
+        Assert.That(c.Execute("WAIT", "0", "0"), Is.EqualTo(":0\r\n"));
+        Assert.That(c.Execute("WAITAOF", "0", "0", "0"), Is.EqualTo("*2\r\n:0\r\n:0\r\n"));
+        Assert.That(c.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("-ERR WAITAOF cannot be used when numlocal is set but appendonly is disabled.\r\n"));
+        Assert.That(c.Execute("WAIT", "x", "0"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
+        Assert.That(c.Execute("WAIT", "1", "-1"), Is.EqualTo("-ERR timeout is negative\r\n"));
+        Assert.That(c.Execute("WAITAOF", "-1", "0", "0"), Is.EqualTo("-ERR value is out of range, must be positive\r\n"));
+        Assert.That(c.Execute("WAITAOF", "0", "0"), Is.EqualTo("-ERR wrong number of arguments for 'waitaof' command\r\n"));
+
+        // A replica asked for never answers: the wait lasts its timeout.
+        var watch = Stopwatch.StartNew();
+        Assert.That(c.Execute("WAIT", "1", "200"), Is.EqualTo(":0\r\n"));
+        Assert.That(watch.ElapsedMilliseconds, Is.GreaterThanOrEqualTo(190));
+        Assert.That(c.Execute("PING"), Is.EqualTo("+PONG\r\n"), "the connection goes on");
+    }
+
+    [TestCase(0)]
+    [TestCase(1000)]
+    public void TheLocalCountIsOneOnceTheConnectionsWritesAreDurable(int commitFrequency)
+    {
+        _server.Start(configure: o => o.AofCommitFrequencyMs = commitFrequency);
+        using var c = _server.Connect();
+        Assert.That(c.Execute("SET", "k", "v"), Is.EqualTo("+OK\r\n"));
+        // At 1000 ms the write is not durable yet: WAITAOF asks for the commit and waits for it, not for the second.
+        var watch = Stopwatch.StartNew();
+        Assert.That(c.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+        Assert.That(_server.Server.Store.OperationLog!.UncommittedBytes, Is.Zero);
+        Assert.That(c.Execute("WAITAOF", "1", "1", "100"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+        Assert.That(watch.ElapsedMilliseconds, Is.GreaterThanOrEqualTo(90));
+        c.Execute("MULTI");
+        c.Execute("WAIT", "5", "0");
+        Assert.That(c.Execute("EXEC"), Is.EqualTo("*1\r\n:0\r\n"), "inside a transaction it does not block");
+    }
+
+    [Test]
+    public void AReadOfAWriteNotYetDurableWaitsForItsCommit()
+    {
+        _server.Start(configure: o =>
+        {
+            o.AofCommitFrequencyMs = 1000;
+            o.AofCommitWait = true;
+        });
+        var log = _server.Server.Store.OperationLog!;
+        using var writer = _server.Connect();
+        using var reader = _server.Connect();
+        for (int attempt = 0; attempt < 3; attempt++)
+        {
+            string value = "v" + attempt;
+            writer.Send("SET", "k", value);
+            // Until the write ran (its reply waits for the periodic commit, so only the value tells).
+            string reply;
+            do
+            {
+                reply = reader.Execute("GET", "k");
+            }
+            while (!reply.Contains(value, System.StringComparison.Ordinal));
+            // The read saw the write, and its reply went only once the write was durable.
+            Assert.That(log.UncommittedBytes, Is.Zero, "the reply of the read came before the write it saw was durable");
+            Assert.That(writer.ReadReply(), Is.EqualTo("+OK\r\n"));
+        }
+        // A key no unsaved write touched is read at once (not held for the periodic commit).
+        Assert.That(reader.Execute("GET", "other"), Is.EqualTo("$-1\r\n"));
+    }
+}
