@@ -22,6 +22,9 @@ internal sealed class OperationLogFiles : IDisposable
     private const string Prefix = "aof.";
 
     /// <summary>How far the last file is filled with zeros ahead of the end (each time it is extended).</summary>
+    /// <summary>The file in the log's directory that notes its files' size.</summary>
+    public const string SegmentSizeFile = "segment-size";
+
     internal const int ZeroedAhead = 4 << 20;
 
     private static readonly byte[] s_zeros = new byte[1 << 16];
@@ -59,20 +62,30 @@ internal sealed class OperationLogFiles : IDisposable
             _segments.Add(null);
         for (int i = 0; i < indexes.Count; i++)
             _segments.Add(OpenSegment(_first + i));
-        // Files written with another size (the option changed since) keep theirs: every file but the last has it, and the
-        // last is no longer than it.
-        if (indexes.Count > 1)
+        // Files written with another size (the option changed since) keep theirs, which the directory notes (file offsets,
+        // which checkpoints record, depend on it); without the note, every file but the last has it.
+        string sizePath = Path.Combine(directory, SegmentSizeFile);
+        if (File.Exists(sizePath) && long.TryParse(File.ReadAllText(sizePath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out long noted) && noted > 0)
+            _segmentSize = noted;
+        else if (indexes.Count > 1)
             _segmentSize = _segments[_first]!.Length;
-        else if (indexes.Count == 1 && _segments[_first]!.Length > _segmentSize)
-            _segmentSize = (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)_segments[_first]!.Length);
+        if (!File.Exists(sizePath))
+        {
+            using (var note = new FileStream(sizePath, FileMode.CreateNew, FileAccess.Write))
+            {
+                note.Write(System.Text.Encoding.ASCII.GetBytes(_segmentSize.ToString(CultureInfo.InvariantCulture)));
+                note.Flush(flushToDisk: true);
+            }
+            FileSync.SyncDirectory(directory);
+        }
         if (_segments.Count > 0)
         {
             for (int i = _first; i < _segments.Count - 1; i++)
             {
-                if (_segments[i]!.Length != segmentSize)
-                    throw new InvalidDataException($"The operation log file {SegmentName(i)} in {directory} is {_segments[i]!.Length} bytes; every file but the last must be {segmentSize}.");
+                if (_segments[i]!.Length != _segmentSize)
+                    throw new InvalidDataException($"The operation log file {SegmentName(i)} in {directory} is {_segments[i]!.Length} bytes; every file but the last must be {_segmentSize}.");
             }
-            _tail = ((long)(_segments.Count - 1) * segmentSize) + _segments[^1]!.Length;
+            _tail = ((long)(_segments.Count - 1) * _segmentSize) + _segments[^1]!.Length;
         }
         _zeroedUntil = _tail;
     }

@@ -186,6 +186,27 @@ public sealed class CheckpointTests
     }
 
     [Test]
+    public void CustomObjectsComeBackThroughTheirRegistration()
+    {
+        static void Register(GarnetServer server)
+        {
+            server.Register.NewObjectCommand(new Extensions.DictSet());
+            server.Register.NewObjectCommand(new Extensions.DictGet());
+        }
+        _server.Start(configure: NoAof, register: Register);
+        using (var c = _server.Connect())
+        {
+            Assert.That(c.Execute("MYDICTSET", "d", "f1", "v1"), Is.EqualTo(":1\r\n"));
+            Assert.That(c.Execute("MYDICTSET", "d", "f2", "v2"), Is.EqualTo(":1\r\n"));
+            Assert.That(c.Execute("SAVE"), Is.EqualTo("+OK\r\n"));
+        }
+        _server.Restart(NoAof, Register);
+        using var client = _server.Connect();
+        Assert.That(client.Execute("MYDICTGET", "d", "f2"), Is.EqualTo("$2\r\nv2\r\n"));
+        Assert.That(client.Execute("MYDICTGET", "d", "f1"), Is.EqualTo("$2\r\nv1\r\n"));
+    }
+
+    [Test]
     public void SavingTwiceKeepsTheLastValueAndOnlyTheNewestCheckpoint()
     {
         _server.Start(configure: NoAof);
@@ -366,9 +387,11 @@ public sealed class CheckpointTests
         Assert.That(Directory.GetFiles(CheckpointDirectory, "*.tmp"), Is.Empty.Or.Length.EqualTo(1));
     }
 
-    [TestCase(true)]
-    [TestCase(false)]
-    public void ADamagedCheckpointFailsTheStartOrLoadsWhatPrecedesTheDamage(bool failOnError)
+    [TestCase(true, false)]
+    [TestCase(false, false)]
+    [TestCase(true, true)]
+    [TestCase(false, true)]
+    public void ADamagedCheckpointFailsTheStartOrLoadsWhatPrecedesTheDamage(bool failOnError, bool flipAByte)
     {
         _server.Start(configure: NoAof);
         using (var c = _server.Connect())
@@ -381,7 +404,20 @@ public sealed class CheckpointTests
         _server.Stop();
         string path = Directory.GetFiles(CheckpointDirectory).Single();
         using (var file = new FileStream(path, FileMode.Open))
-            file.SetLength(file.Length - 100); // cut short, as a torn copy would be
+        {
+            if (flipAByte)
+            {
+                // A bit flipped in the middle of the file: its block's checksum no longer matches.
+                file.Position = file.Length / 2;
+                int b = file.ReadByte();
+                file.Position = file.Length / 2;
+                file.WriteByte((byte)(b ^ 0x10));
+            }
+            else
+            {
+                file.SetLength(file.Length - 100); // cut short, as a torn copy would be
+            }
+        }
         if (failOnError)
         {
             var e = Assert.Throws<RecoveryException>(() => _server.Start(recover: true, NoAof));

@@ -31,6 +31,8 @@ public sealed class OperationLogCrashTests
     /// </summary>
     [TestCase("0")]
     [TestCase("20", "--aof-commit-wait")]
+    // Checkpoints every second (killed maybe in the middle of one), the log's files before each removed.
+    [TestCase("0", "--checkpoint-freq", "1", "--aof-size-limit", "4m")]
     public void EveryAcknowledgedWriteSurvivesAKill(params string[] commitOptions)
     {
         string directory = Path.Combine(Path.GetTempPath(), "garnet-aof-crash-" + Guid.NewGuid().ToString("N"));
@@ -74,7 +76,7 @@ public sealed class OperationLogCrashTests
             var deadline = DateTime.UtcNow + Timeout;
             while (Array.Exists(acknowledged, count => count < 64) && DateTime.UtcNow < deadline)
                 Thread.Sleep(50);
-            Thread.Sleep(500);
+            Thread.Sleep(Array.IndexOf(commitOptions, "--checkpoint-freq") >= 0 ? 2500 : 500);
             server.Kill();
             stop.Cancel();
             foreach (var writer in writers)
