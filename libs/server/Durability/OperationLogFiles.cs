@@ -62,14 +62,16 @@ internal sealed class OperationLogFiles : IDisposable
             _segments.Add(null);
         for (int i = 0; i < indexes.Count; i++)
             _segments.Add(OpenSegment(_first + i));
-        // Files written with another size (the option changed since) keep theirs, which the directory notes (file offsets,
-        // which checkpoints record, depend on it); without the note, every file but the last has it.
+        // Files written with another size (the option changed since) keep theirs, which the directory notes: file offsets,
+        // which checkpoints record, depend on it.
         string sizePath = Path.Combine(directory, SegmentSizeFile);
-        if (File.Exists(sizePath) && long.TryParse(File.ReadAllText(sizePath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out long noted) && noted > 0)
+        if (File.Exists(sizePath))
+        {
+            if (!long.TryParse(File.ReadAllText(sizePath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out long noted) || noted <= 0)
+                throw new InvalidDataException($"The operation log's {SegmentSizeFile} in {directory} does not hold a file size.");
             _segmentSize = noted;
-        else if (indexes.Count > 1)
-            _segmentSize = _segments[_first]!.Length;
-        if (!File.Exists(sizePath))
+        }
+        else
         {
             using (var note = new FileStream(sizePath, FileMode.CreateNew, FileAccess.Write))
             {

@@ -2,40 +2,59 @@ using System;
 using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.IO;
+using System.Runtime.InteropServices;
 using System.Threading;
+using Microsoft.Win32.SafeHandles;
 
 namespace Garnet.server;
 
 /// <summary>
 /// Writes a checkpoint file's blocks (see <see cref="CheckpointFile"/>): the scan fills one buffer while a thread of
-/// its own writes the previous one, so the scan and the device work at the same time. Not thread-safe: one scanning
-/// thread fills it.
+/// its own writes the previous one, so the scan and the device work at the same time. Buffers are aligned and each block
+/// is padded to the alignment, so the file is written past the page cache (O_DIRECT) where the file system allows:
+/// measured, copying 1.2 GB into the page cache took most of a save's time. Not thread-safe: one scanning thread fills it.
 /// </summary>
-internal sealed class CheckpointBlockWriter : IDisposable
+internal sealed unsafe class CheckpointBlockWriter : IDisposable
 {
     private const int BlockSize = 4 << 20;
     private const int Buffers = 3;
+    private const int Alignment = FileSync.DirectIoAlignment;
 
-    private readonly FileStream _file;
-    private readonly BlockingCollection<(byte[] Buffer, int Length)> _full = new(Buffers - 1);
-    private readonly BlockingCollection<byte[]> _free = new(Buffers);
+    private readonly SafeFileHandle _file;
+    private readonly BlockingCollection<Buffer> _full = new(Buffers - 1);
+    private readonly BlockingCollection<Buffer> _free = new(Buffers);
     private readonly Thread _thread;
-    private byte[] _buffer;
+    private Buffer _buffer;
     private int _length;
+    private long _fileOffset;
     private Exception? _failure;
+
+    /// <summary>A native buffer of <see cref="Capacity"/> bytes, aligned for direct writes.</summary>
+    private sealed class Buffer(int capacity)
+    {
+        public readonly byte* Pointer = (byte*)NativeMemory.AlignedAlloc((nuint)capacity, Alignment);
+        public readonly int Capacity = capacity;
+        public int Length;
+
+        public void Free() => NativeMemory.AlignedFree(Pointer);
+    }
 
     public CheckpointBlockWriter(string path)
     {
-        _file = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0, FileOptions.SequentialScan);
+        _file = File.OpenHandle(path, FileMode.Create, FileAccess.Write, FileShare.None, FileOptions.None);
+        Direct = FileSync.TryWriteDirect(_file);
         for (int i = 0; i < Buffers - 1; i++)
-            _free.Add(new byte[BlockSize]);
-        _buffer = new byte[BlockSize];
+            _free.Add(new Buffer(BlockSize));
+        _buffer = new Buffer(BlockSize);
         _length = CheckpointFile.BlockHeaderSize;
         _thread = new Thread(RunWriter) { IsBackground = true, Name = "Garnet checkpoint writer" };
         _thread.Start();
     }
 
-    /// <summary>Bytes handed to the file so far (blocks ended).</summary>
+    /// <summary>Whether the file is written past the page cache.</summary>
+    public bool Direct { get; }
+
+    /// <summary>Bytes handed to the file so far (blocks ended, with their padding).</summary>
     public long BytesWritten { get; private set; }
 
     /// <summary>
@@ -44,21 +63,24 @@ internal sealed class CheckpointBlockWriter : IDisposable
     /// </summary>
     public void BeginItem(long length)
     {
-        if (length > int.MaxValue - CheckpointFile.BlockHeaderSize)
+        if (length > int.MaxValue - CheckpointFile.BlockHeaderSize - Alignment)
             throw new IOException($"A record of {length} bytes is too large for a checkpoint.");
-        if (_length + length <= _buffer.Length)
+        if (_length + length <= _buffer.Capacity)
             return;
         EndBlock();
-        if (CheckpointFile.BlockHeaderSize + length > _buffer.Length)
-            _buffer = new byte[CheckpointFile.BlockHeaderSize + length];
+        if (CheckpointFile.BlockHeaderSize + length > _buffer.Capacity)
+        {
+            _free.Add(_buffer);
+            _buffer = new Buffer(RoundUp(CheckpointFile.BlockHeaderSize + (int)length));
+        }
     }
 
     /// <summary>The next <paramref name="length"/> payload bytes of the current item (see <see cref="BeginItem"/>).</summary>
     public Span<byte> Reserve(int length)
     {
-        if (_length + length > _buffer.Length)
+        if (_length + length > _buffer.Capacity)
             BeginItem(length);
-        var span = _buffer.AsSpan(_length, length);
+        var span = new Span<byte>(_buffer.Pointer + _length, length);
         _length += length;
         return span;
     }
@@ -77,20 +99,22 @@ internal sealed class CheckpointBlockWriter : IDisposable
         bytes.CopyTo(span.Slice(4));
     }
 
-    /// <summary>Ends the current block (if it holds anything) and hands it to the writing thread.</summary>
+    /// <summary>Ends the current block (if it holds anything), pads it to the alignment and hands it to the writing thread.</summary>
     public void EndBlock()
     {
         if (_length == CheckpointFile.BlockHeaderSize)
             return;
         ThrowIfFailed();
-        var payload = _buffer.AsSpan(CheckpointFile.BlockHeaderSize, _length - CheckpointFile.BlockHeaderSize);
-        BinaryPrimitives.WriteInt32LittleEndian(_buffer, payload.Length);
-        BinaryPrimitives.WriteUInt32LittleEndian(_buffer.AsSpan(4), CheckpointFile.Checksum(payload));
-        BytesWritten += _length;
-        _full.Add((_buffer, _length));
+        var payload = new ReadOnlySpan<byte>(_buffer.Pointer + CheckpointFile.BlockHeaderSize, _length - CheckpointFile.BlockHeaderSize);
+        var header = new Span<byte>(_buffer.Pointer, CheckpointFile.BlockHeaderSize);
+        BinaryPrimitives.WriteInt32LittleEndian(header, payload.Length);
+        BinaryPrimitives.WriteUInt32LittleEndian(header.Slice(4), CheckpointFile.Checksum(payload));
+        int padded = RoundUp(_length);
+        new Span<byte>(_buffer.Pointer + _length, padded - _length).Clear();
+        _buffer.Length = padded;
+        BytesWritten += padded;
+        _full.Add(_buffer);
         _buffer = _free.Take();
-        if (_buffer.Length < BlockSize)
-            _buffer = new byte[BlockSize];
         _length = CheckpointFile.BlockHeaderSize;
     }
 
@@ -101,28 +125,34 @@ internal sealed class CheckpointBlockWriter : IDisposable
         _full.CompleteAdding();
         _thread.Join();
         ThrowIfFailed();
-        _file.Flush(flushToDisk: true);
+        RandomAccess.FlushToDisk(_file);
     }
 
     private void RunWriter()
     {
-        foreach (var (buffer, length) in _full.GetConsumingEnumerable())
+        foreach (var buffer in _full.GetConsumingEnumerable())
         {
             if (_failure == null)
             {
                 try
                 {
-                    _file.Write(buffer, 0, length);
+                    RandomAccess.Write(_file, new ReadOnlySpan<byte>(buffer.Pointer, buffer.Length), _fileOffset);
+                    _fileOffset += buffer.Length;
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException)
                 {
                     _failure = e;
                 }
             }
-            // Oversized buffers (one large record) are not kept: EndBlock takes a regular one instead.
-            _free.TryAdd(buffer.Length == BlockSize ? buffer : new byte[BlockSize]);
+            // An oversized buffer (one large record) is not kept: the regular one it replaced went back already.
+            if (buffer.Capacity == BlockSize)
+                _free.Add(buffer);
+            else
+                buffer.Free();
         }
     }
+
+    private static int RoundUp(int length) => (length + Alignment - 1) & ~(Alignment - 1);
 
     private void ThrowIfFailed()
     {
@@ -138,6 +168,9 @@ internal sealed class CheckpointBlockWriter : IDisposable
             _thread.Join();
         }
         _file.Dispose();
+        _buffer.Free();
+        while (_free.TryTake(out var buffer))
+            buffer.Free();
         _full.Dispose();
         _free.Dispose();
     }

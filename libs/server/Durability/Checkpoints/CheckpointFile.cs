@@ -14,7 +14,7 @@ namespace Garnet.server;
 /// <remarks>
 /// <code>
 /// file     block*                                  (every byte belongs to a block)
-/// block    u32 payload length  u32 CRC-32C(payload)  payload
+/// block    u32 payload length  u32 CRC-32C(payload)  payload  zeros up to a multiple of 4096 bytes
 /// first    "GARNETCK"  u32 format (1)  u32 0  i64 version  i64 AOF start  i64 unix ms  i32 databases
 /// payload  item*
 /// item     u8 kind:
@@ -37,6 +37,7 @@ internal static class CheckpointFile
     public const string TempSuffix = ".tmp";
     public const int Format = 1;
     public const int BlockHeaderSize = 8;
+    public const int BlockAlignment = FileSync.DirectIoAlignment;
     public const int FirstPayloadSize = 8 + 4 + 4 + 8 + 8 + 8 + 4;
 
     public const byte KindDatabase = 1;

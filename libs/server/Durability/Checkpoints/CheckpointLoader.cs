@@ -168,6 +168,9 @@ internal static class CheckpointLoader
             file.ReadExactly(_payload);
             if (CheckpointFile.Checksum(_payload) != checksum)
                 throw new InvalidDataException($"the block at offset {file.Position - length - _header.Length} does not match its checksum");
+            // Blocks are padded to the alignment they were written with.
+            long next = (file.Position + CheckpointFile.BlockAlignment - 1) & ~(long)(CheckpointFile.BlockAlignment - 1);
+            file.Position = Math.Min(next, file.Length);
             return _payload;
         }
     }

@@ -1,4 +1,5 @@
 using System;
+using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using Tsavorite;
 
@@ -86,27 +87,24 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
             return true;
         }
         byte flags = (byte)((info.HasExpiration ? CheckpointFile.FlagExpiration : 0) | (info.UserBits << 2));
+        var bytes = info.ValueIsObject ? value : record.Value;
         int expirationBytes = info.HasExpiration ? 8 : 0;
-        if (!info.ValueIsObject)
-        {
-            var bytes = record.Value;
-            file.BeginItem(10L + key.Length + expirationBytes + bytes.Length);
-            file.WriteByte(CheckpointFile.KindString);
-            file.WriteByte(flags);
-            file.WriteBytes(key);
-            if (info.HasExpiration)
-                file.WriteInt64(record.Expiration);
-            file.WriteBytes(bytes);
-            Records++;
-            return true;
-        }
-        file.BeginItem(10L + key.Length + expirationBytes + value.Length);
-        file.WriteByte(CheckpointFile.KindObject);
-        file.WriteByte(flags);
-        file.WriteBytes(key);
+        long length = 10L + key.Length + expirationBytes + bytes.Length;
+        file.BeginItem(length);
+        // One span for the whole item: kind, flags, key, expiration, value.
+        var item = file.Reserve((int)length);
+        item[0] = info.ValueIsObject ? CheckpointFile.KindObject : CheckpointFile.KindString;
+        item[1] = flags;
+        BinaryPrimitives.WriteInt32LittleEndian(item.Slice(2), key.Length);
+        key.CopyTo(item.Slice(6));
+        int at = 6 + key.Length;
         if (info.HasExpiration)
-            file.WriteInt64(record.Expiration);
-        file.WriteBytes(value);
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(item.Slice(at), record.Expiration);
+            at += 8;
+        }
+        BinaryPrimitives.WriteInt32LittleEndian(item.Slice(at), bytes.Length);
+        bytes.CopyTo(item.Slice(at + 4));
         Records++;
         return true;
     }

@@ -28,6 +28,7 @@ public sealed unsafe partial class TsavoriteKV
         where TScanFunctions : IScanFunctions
     {
         bool includeMoved = (flags & ScanFlags.IncludeMovedPastEnd) != 0;
+        bool snapshot = (flags & ScanFlags.Snapshot) != 0;
         DeviceScanState? deviceScan = null;
         FreePool?.BeginScan();
         ScanGate.EnterScan(Epoch);
@@ -86,6 +87,27 @@ public sealed unsafe partial class TsavoriteKV
                     // see) loses its valid bit and gains its abandoned bit in one store (see RecordInfo.MarkAbandoned).
                     int skip = MeasureRecord(in record, keyLength, room);
                     address = skip > 0 ? address + skip : pageEnd;
+                    continue;
+                }
+
+                if (snapshot && address < _snapshotBoundary && !record.Info.ValueIsObject && !record.Info.ValueIsExternal)
+                {
+                    // A record of the frozen version below the snapshot's boundary changes no more until the snapshot
+                    // ends, and its value is its bytes: no latch is needed to measure or read it (see TsavoriteKV.Snapshot.cs).
+                    int frozenSize = MeasureRecord(in record, keyLength, room);
+                    if (frozenSize <= 0)
+                    {
+                        address = pageEnd;
+                        continue;
+                    }
+                    if (!functions.OnRecord(in record, address))
+                        return address + frozenSize;
+                    address += frozenSize;
+                    if (++sinceRefresh == ScanRecordsPerRefresh)
+                    {
+                        sinceRefresh = 0;
+                        Epoch.ProtectAndDrain();
+                    }
                     continue;
                 }
 
