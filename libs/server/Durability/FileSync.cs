@@ -65,11 +65,11 @@ internal static partial class FileSync
     }
 
     /// <summary>
-    /// Makes writes to <paramref name="handle"/> bypass the page cache (O_DIRECT on Linux), so large sequential writes cost
-    /// no copy into it; false when the file system or the platform refuses (writes then go through the cache). Writes must
-    /// then be of aligned buffers, offsets and lengths (<see cref="DirectIoAlignment"/>).
+    /// Makes reads and writes of <paramref name="handle"/> bypass the page cache (O_DIRECT on Linux), so large sequential writes cost
+    /// no copy through it; false when the file system or the platform refuses (writes then go through the cache). Reads and writes
+    /// must then be of aligned buffers, offsets and lengths (<see cref="DirectIoAlignment"/>).
     /// </summary>
-    public static bool TryWriteDirect(SafeFileHandle handle)
+    public static bool TryDirectIo(SafeFileHandle handle)
     {
         if (!OperatingSystem.IsLinux() || System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture is not (Architecture.X64 or Architecture.Arm64))
             return false;
@@ -91,7 +91,7 @@ internal static partial class FileSync
         }
     }
 
-    /// <summary>The alignment of buffers, offsets and lengths that writes after <see cref="TryWriteDirect"/> keep.</summary>
+    /// <summary>The alignment of buffers, offsets and lengths that reads and writes after <see cref="TryDirectIo"/> keep.</summary>
     public const int DirectIoAlignment = 4096;
 
     [LibraryImport("libc", SetLastError = true)]

@@ -42,7 +42,7 @@ public sealed class GarnetDatabase
     private readonly Action _tryRelease;
     private ManualResetEventSlim? _releasable;
 
-    internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions, CheckpointVersion versions)
+    internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions, CheckpointVersion versions, long indexSize = 0)
     {
         Index = index;
         if (options.StorageTier && options.LogDir == null && options.LogTiers is not { Count: > 0 })
@@ -71,7 +71,7 @@ public sealed class GarnetDatabase
         }
         MainStore = new TsavoriteKV(new KVSettings
         {
-            IndexSize = options.IndexSize,
+            IndexSize = indexSize > 0 ? indexSize : options.IndexSize,
             IndexMaxSize = options.IndexMaxSize,
             MemorySize = options.MemorySize,
             PageSizeBits = System.Numerics.BitOperations.Log2((ulong)options.PageSize),

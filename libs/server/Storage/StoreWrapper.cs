@@ -251,6 +251,23 @@ public sealed class StoreWrapper : IDisposable
         }
     }
 
+    /// <summary>
+    /// Creates database <paramref name="index"/> (not in use yet) with a hash index sized for <paramref name="keys"/> keys,
+    /// within the options' bounds: recovery loads that many, which would otherwise double the index again and again.
+    /// </summary>
+    internal void CreateDatabaseFor(int index, long keys)
+    {
+        lock (_databaseLock)
+        {
+            if (_databases[index] != null)
+                return;
+            long buckets = (long)(keys / (Tsavorite.TsavoriteKV.EntriesPerBucket * Tsavorite.TsavoriteKV.IndexGrowthFill)) + 1;
+            long bytes = (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)buckets) * 64;
+            long indexSize = Math.Max(Options.IndexSize, Math.Min(bytes, Options.IndexMaxSize));
+            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions, indexSize));
+        }
+    }
+
     /// <summary>Database <paramref name="index"/> if it is in use, else null (nothing to report).</summary>
     public GarnetDatabase? PeekDatabase(int index) => Volatile.Read(ref _databases[index]);
 

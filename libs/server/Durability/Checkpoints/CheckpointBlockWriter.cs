@@ -2,6 +2,7 @@ using System;
 using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.IO;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 using Microsoft.Win32.SafeHandles;
@@ -42,7 +43,7 @@ internal sealed unsafe class CheckpointBlockWriter : IDisposable
     public CheckpointBlockWriter(string path)
     {
         _file = File.OpenHandle(path, FileMode.Create, FileAccess.Write, FileShare.None, FileOptions.None);
-        Direct = FileSync.TryWriteDirect(_file);
+        Direct = FileSync.TryDirectIo(_file);
         for (int i = 0; i < Buffers - 1; i++)
             _free.Add(new Buffer(BlockSize));
         _buffer = new Buffer(BlockSize);
@@ -61,6 +62,7 @@ internal sealed unsafe class CheckpointBlockWriter : IDisposable
     /// Starts an item of <paramref name="length"/> bytes: items never span blocks (a loader checks and applies a block
     /// at a time), so the block ends first if the item does not fit, and an item larger than a block gets one of its own.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void BeginItem(long length)
     {
         if (length > int.MaxValue - CheckpointFile.BlockHeaderSize - Alignment)
@@ -76,6 +78,7 @@ internal sealed unsafe class CheckpointBlockWriter : IDisposable
     }
 
     /// <summary>The next <paramref name="length"/> payload bytes of the current item (see <see cref="BeginItem"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public Span<byte> Reserve(int length)
     {
         if (_length + length > _buffer.Capacity)

@@ -18,7 +18,7 @@ namespace Garnet.server;
 /// first    "GARNETCK"  u32 format (1)  u32 0  i64 version  i64 AOF start  i64 unix ms  i32 databases
 /// payload  item*
 /// item     u8 kind:
-///            1 database  i32 index                  (the records that follow are its own)
+///            1 database  i32 index  i64 keys        (the records that follow are its own; about how many keys it had)
 ///            2 string    u8 flags  key  [i64 expiration ticks]  value
 ///            3 object    u8 flags  key  [i64 expiration ticks]  value = DUMP's type byte + its object bytes
 ///            4 deleted   u8 0      key               (a tombstone, or a value that had expired)

@@ -1,6 +1,7 @@
 using System;
 using System.Buffers.Binary;
 using System.IO;
+using System.Runtime.InteropServices;
 
 namespace Garnet.server;
 
@@ -29,29 +30,31 @@ internal static class CheckpointLoader
         if (checkpoints.Count == 0)
             return null;
         var (_, path) = checkpoints[0];
-        using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1 << 20, FileOptions.SequentialScan);
+        using var reader = new BlockReader(path);
         using var sender = new DiscardingSender();
         var session = new RespServerSession(server, sender, replaying: true);
-        var reader = new BlockReader(file);
         long version = 0, aofStart = 0, records = 0;
         string? damage = null;
         try
         {
-            var first = reader.Next() ?? throw new InvalidDataException("it is empty");
-            if (first.Length < CheckpointFile.FirstPayloadSize || !first.AsSpan(0, 8).SequenceEqual(CheckpointFile.Magic))
+            if (!reader.Next())
+                throw new InvalidDataException("it is empty");
+            var first = reader.Payload;
+            if (first.Length < CheckpointFile.FirstPayloadSize || !first.Slice(0, 8).SequenceEqual(CheckpointFile.Magic))
                 throw new InvalidDataException("it is not a checkpoint file");
-            int format = BinaryPrimitives.ReadInt32LittleEndian(first.AsSpan(8));
+            int format = BinaryPrimitives.ReadInt32LittleEndian(first.Slice(8));
             if (format != CheckpointFile.Format)
                 throw new InvalidDataException($"its format {format} is not known to this server");
-            version = BinaryPrimitives.ReadInt64LittleEndian(first.AsSpan(16));
-            aofStart = BinaryPrimitives.ReadInt64LittleEndian(first.AsSpan(24));
+            version = BinaryPrimitives.ReadInt64LittleEndian(first.Slice(16));
+            aofStart = BinaryPrimitives.ReadInt64LittleEndian(first.Slice(24));
             bool ended = false;
             while (!ended)
             {
-                var payload = reader.Next() ?? throw new InvalidDataException("it ends before its last record");
-                ended = Apply(session, server, payload, ref records);
+                if (!reader.Next())
+                    throw new InvalidDataException("it ends before its last record");
+                ended = Apply(session, server, reader.Payload, ref records);
             }
-            if (reader.Next() != null)
+            if (reader.Next())
                 throw new InvalidDataException("bytes follow its last record");
         }
         catch (InvalidDataException e)
@@ -72,9 +75,8 @@ internal static class CheckpointLoader
     }
 
     /// <summary>Applies one block's items; true at the end item.</summary>
-    private static bool Apply(RespServerSession session, StoreWrapper server, byte[] payload, ref long records)
+    private static bool Apply(RespServerSession session, StoreWrapper server, ReadOnlySpan<byte> span, ref long records)
     {
-        var span = payload.AsSpan();
         int at = 0;
         while (at < span.Length)
         {
@@ -84,8 +86,10 @@ internal static class CheckpointLoader
                 case CheckpointFile.KindDatabase:
                     {
                         int index = ReadInt32(span, ref at);
+                        long keys = ReadInt64(span, ref at);
                         if ((uint)index >= (uint)server.DatabaseCount)
                             throw new InvalidDataException($"it holds database {index}, but the server has {server.DatabaseCount}");
+                        server.CreateDatabaseFor(index, keys);
                         session.BeginCheckpointLoad(index);
                         break;
                     }
@@ -145,33 +149,94 @@ internal static class CheckpointLoader
 
     private static ReadOnlySpan<byte> ReadBytes(ReadOnlySpan<byte> span, ref int at) => Take(span, ref at, ReadInt32(span, ref at));
 
-    /// <summary>The file's blocks, each checked against its CRC.</summary>
-    private sealed class BlockReader(FileStream file)
+    /// <summary>
+    /// The file's blocks, each checked against its CRC, read past the page cache where the file system allows (blocks are
+    /// aligned): measured, copying the file out of the page cache took a sixth of a load.
+    /// </summary>
+    private sealed unsafe class BlockReader : IDisposable
     {
-        private readonly byte[] _header = new byte[CheckpointFile.BlockHeaderSize];
-        private byte[] _payload = [];
+        private const int Alignment = CheckpointFile.BlockAlignment;
 
-        /// <summary>The next block's payload (valid until the next call), or null at the end of the file.</summary>
-        public byte[]? Next()
+        private readonly Microsoft.Win32.SafeHandles.SafeFileHandle _file;
+        private readonly long _length;
+        private byte* _buffer;
+        private int _capacity;
+        private long _position;
+        private int _payloadLength;
+
+        public BlockReader(string path)
         {
-            int got = file.ReadAtLeast(_header, _header.Length, throwOnEndOfStream: false);
-            if (got == 0)
-                return null;
-            if (got < _header.Length)
+            _file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read);
+            _length = RandomAccess.GetLength(_file);
+            FileSync.TryDirectIo(_file);
+            Ensure(4 << 20);
+        }
+
+        /// <summary>The payload of the block <see cref="Next"/> read (valid until the next call).</summary>
+        public ReadOnlySpan<byte> Payload => new(_buffer + CheckpointFile.BlockHeaderSize, _payloadLength);
+
+        /// <summary>Reads the next block; false at the end of the file.</summary>
+        public bool Next()
+        {
+            if (_position >= _length)
+                return false;
+            int got = Read(_position, 0, Alignment);
+            if (got < CheckpointFile.BlockHeaderSize)
                 throw new InvalidDataException("it ends inside a block header");
-            int length = BinaryPrimitives.ReadInt32LittleEndian(_header);
-            uint checksum = BinaryPrimitives.ReadUInt32LittleEndian(_header.AsSpan(4));
-            if (length <= 0 || length > file.Length - file.Position)
-                throw new InvalidDataException($"a block of impossible length {length} at offset {file.Position - _header.Length}");
-            if (_payload.Length != length)
-                _payload = new byte[length];
-            file.ReadExactly(_payload);
-            if (CheckpointFile.Checksum(_payload) != checksum)
-                throw new InvalidDataException($"the block at offset {file.Position - length - _header.Length} does not match its checksum");
-            // Blocks are padded to the alignment they were written with.
-            long next = (file.Position + CheckpointFile.BlockAlignment - 1) & ~(long)(CheckpointFile.BlockAlignment - 1);
-            file.Position = Math.Min(next, file.Length);
-            return _payload;
+            int length = BinaryPrimitives.ReadInt32LittleEndian(new ReadOnlySpan<byte>(_buffer, 4));
+            uint checksum = BinaryPrimitives.ReadUInt32LittleEndian(new ReadOnlySpan<byte>(_buffer + 4, 4));
+            if (length <= 0 || length > _length - _position - CheckpointFile.BlockHeaderSize)
+                throw new InvalidDataException($"a block of impossible length {length} at offset {_position}");
+            int total = CheckpointFile.BlockHeaderSize + length;
+            int padded = (total + Alignment - 1) & ~(Alignment - 1);
+            if (padded > Alignment)
+            {
+                Ensure(padded);
+                if (Read(_position + Alignment, Alignment, padded - Alignment) < total - Alignment)
+                    throw new InvalidDataException($"it ends inside the block at offset {_position}");
+            }
+            _payloadLength = length;
+            if (CheckpointFile.Checksum(Payload) != checksum)
+                throw new InvalidDataException($"the block at offset {_position} does not match its checksum");
+            _position += padded;
+            return true;
+        }
+
+        /// <summary>Reads up to <paramref name="count"/> bytes at <paramref name="offset"/> into the buffer at <paramref name="at"/>; fewer only at the end.</summary>
+        private int Read(long offset, int at, int count)
+        {
+            int done = 0;
+            while (done < count)
+            {
+                int got = RandomAccess.Read(_file, new Span<byte>(_buffer + at + done, count - done), offset + done);
+                if (got <= 0)
+                    break;
+                done += got;
+            }
+            return done;
+        }
+
+        /// <summary>Grows the buffer to <paramref name="size"/> bytes, keeping its first block's bytes.</summary>
+        private void Ensure(int size)
+        {
+            if (size <= _capacity)
+                return;
+            var grown = (byte*)NativeMemory.AlignedAlloc((nuint)size, Alignment);
+            if (_buffer != null)
+            {
+                Buffer.MemoryCopy(_buffer, grown, size, Math.Min(_capacity, Alignment));
+                NativeMemory.AlignedFree(_buffer);
+            }
+            _buffer = grown;
+            _capacity = size;
+        }
+
+        public void Dispose()
+        {
+            _file.Dispose();
+            if (_buffer != null)
+                NativeMemory.AlignedFree(_buffer);
+            _buffer = null;
         }
     }
 }
