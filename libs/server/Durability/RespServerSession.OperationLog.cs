@@ -85,9 +85,9 @@ public sealed unsafe partial class RespServerSession
             return;
         try
         {
-            // The checkpoint version its writes belong to: recovery replays only what the checkpoint it starts from lacks.
-            long version = _server.Versions.PinnedVersion;
-            log.AppendedUntil = log.Log.Append(log.Entry.Build(version != 0 ? version : _server.Versions.Version));
+            // The checkpoint version its writes belong to (it holds the key-lock gate, under which alone a checkpoint moves
+            // the version): recovery replays only what the checkpoint it starts from lacks.
+            log.AppendedUntil = log.Log.Append(log.Entry.Build(_server.Versions.Version));
         }
         catch (OperationLogFailedException)
         {
@@ -117,7 +117,6 @@ public sealed unsafe partial class RespServerSession
     {
         _server.KeyLockGate.EnterExclusive(RefreshWhileWaiting);
         _gateMode = 2;
-        _server.Versions.Pin();
     }
 
     private void ExitGateForLog()

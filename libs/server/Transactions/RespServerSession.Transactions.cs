@@ -298,8 +298,6 @@ public sealed unsafe partial class RespServerSession
             ExitGate();
             throw;
         }
-        // Its writes are all of the checkpoint version current once it holds its keys (see Tsavorite.CheckpointVersion).
-        _server.Versions.Pin();
         _lockedCount = count;
     }
 
@@ -323,8 +321,6 @@ public sealed unsafe partial class RespServerSession
 
     private void ExitGate()
     {
-        if (_gateMode != 0)
-            _server.Versions.Unpin();
         if (_gateMode == 2)
             _server.KeyLockGate.ExitExclusive();
         else if (_gateMode == 1)

@@ -31,8 +31,9 @@ public enum CheckpointStart
 /// </summary>
 /// <remarks>
 /// The steps, one checkpoint at a time: every database holds its records back and notes its log's tail; the version
-/// moves from v to v+1 with freezing set; once every operation that may have read v has ended (an epoch drain of each
-/// store) and no transaction or script pinned to v is left, the records of v are scanned into the file; freezing ends,
+/// moves from v to v+1 with freezing set, under the key-lock gate (so no transaction, script or logged write runs across
+/// the move); once every operation that may have read v has ended (an epoch drain of each store), the records of v are
+/// scanned into the file; freezing ends,
 /// the file is fsync'd and renamed into place, the previous checkpoint deleted, and the AOF files wholly before the
 /// address noted at the move removed. A checkpoint counts (LASTSAVE) only once renamed.
 /// </remarks>
@@ -302,7 +303,7 @@ public sealed class Checkpointer
                     database.MainStore.EndSnapshot();
                 held.Clear();
             }
-            WaitForOldVersion(snapshots, frozen);
+            WaitForOldVersion(snapshots);
 
             string temp = Path.Combine(Directory, CheckpointFile.NameOf(frozen) + CheckpointFile.TempSuffix);
             long records = 0;
@@ -380,14 +381,14 @@ public sealed class Checkpointer
             snapshot.Database.MainStore.RefreshEpoch();
     }
 
-    /// <summary>Waits until nothing writes in <paramref name="frozen"/> any more, refreshing this thread's epochs meanwhile.</summary>
-    private void WaitForOldVersion(List<DatabaseSnapshot> snapshots, long frozen)
+    /// <summary>Waits until nothing writes in the frozen version any more, refreshing this thread's epochs meanwhile.</summary>
+    private void WaitForOldVersion(List<DatabaseSnapshot> snapshots)
     {
         int pending = snapshots.Count;
         foreach (var snapshot in snapshots)
             snapshot.Database.MainStore.RequestDrain(() => Interlocked.Decrement(ref pending));
         var spin = new SpinWait();
-        while (Volatile.Read(ref pending) != 0 || _server.Versions.HasPins(frozen))
+        while (Volatile.Read(ref pending) != 0)
         {
             foreach (var snapshot in snapshots)
                 snapshot.Database.MainStore.RefreshEpoch();

@@ -55,9 +55,9 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>Whether a snapshot of this store is being taken.</summary>
     public bool SnapshotInProgress => Volatile.Read(ref _snapshotState) != 0;
 
-    /// <summary>The version state of the calling thread's write (its pin, or the current one).</summary>
+    /// <summary>The version state a write belongs to, read once under its bucket latch (see <see cref="CheckpointVersion"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal long OperationState() => Versions.OperationState();
+    internal long OperationState() => Versions.State;
 
     /// <summary>
     /// Whether a write in <paramref name="state"/> may update the record at <paramref name="address"/> in place (or
@@ -111,8 +111,7 @@ public sealed unsafe partial class TsavoriteKV
     /// <see cref="EndSnapshot"/>, so the store stays whole even if a flush retires it meanwhile), holds back what would
     /// move or reclaim records (the head mover's settling, revivification, compaction) and sets the boundary at the
     /// tail. The caller then publishes the new version with freezing set, waits until the operations that may have read
-    /// the old one have ended (<see cref="RequestDrain"/>, refreshing meanwhile with <see cref="RefreshEpoch"/>) and
-    /// until no pin of the old version is held, scans (<see cref="ScanSnapshot"/>), publishes the end of freezing and
+    /// the old one have ended (<see cref="RequestDrain"/>, refreshing meanwhile with <see cref="RefreshEpoch"/>), scans (<see cref="ScanSnapshot"/>), publishes the end of freezing and
     /// ends with <see cref="EndSnapshot"/>, all on one thread.
     /// </summary>
     public void BeginSnapshot(ISnapshotCapture? capture)
