@@ -7,6 +7,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Garnet.server;
 using NUnit.Framework;
+using static Garnet.test.Durability.OperationLogTestServer;
 
 namespace Garnet.test.Durability;
 
@@ -23,12 +24,6 @@ public sealed class CheckpointTests
     public void TearDown() => _server.Dispose();
 
     private static void NoAof(ServerOptions options) => options.EnableAof = false;
-
-    private static void Ok(RawClient client, params string[] command)
-    {
-        string reply = client.Execute(command);
-        Assert.That(reply, Does.Not.StartWith("-"), string.Join(' ', command));
-    }
 
     private string CheckpointDirectory => Path.Combine(_server.Directory, "checkpoints");
 
@@ -456,6 +451,35 @@ public sealed class CheckpointTests
         info = c.Execute("INFO", "persistence");
         Assert.That(info, Does.Contain("rdb_changes_since_last_save:0\r\n").And.Contain("rdb_saves:1\r\n").And.Contain("rdb_last_bgsave_status:ok\r\n"));
         Assert.That(c.Execute("LASTSAVE"), Is.EqualTo($":{_server.Server.Store.LastSaveUnixSeconds}\r\n"));
+    }
+
+    [Test]
+    public void ASecondBackgroundSaveIsRefusedAndARewriteWaitsForTheRunningSave()
+    {
+        _server.Start(configure: NoAof);
+        using var script = _server.Connect();
+        using var c = _server.Connect();
+        Ok(c, "SET", "k", "v");
+        // A running script holds the key-lock gate, under which alone a checkpoint moves the version: the save waits there.
+        script.Send("EVAL", "local i = 0 while i < 100000000 do i = i + 1 end return i", "0");
+        Thread.Sleep(100);
+        Assert.That(c.Execute("BGSAVE"), Is.EqualTo("+Background saving started\r\n"));
+        Assert.That(c.Execute("BGSAVE"), Is.EqualTo("-ERR Background save already in progress\r\n"));
+        Assert.That(c.Execute("BGSAVE", "SCHEDULE"), Is.EqualTo("-ERR Background save already in progress\r\n"));
+        Assert.That(c.Execute("SAVE"), Is.EqualTo("-ERR Background save already in progress\r\n"));
+        Assert.That(c.Execute("BGREWRITEAOF"), Is.EqualTo("+Background append only file rewriting scheduled\r\n"));
+        Assert.That(c.Execute("INFO", "persistence"), Does.Contain("rdb_bgsave_in_progress:1\r\n").And.Contain("aof_rewrite_scheduled:1\r\n"));
+        Assert.That(script.ReadReply(), Is.EqualTo(":100000000\r\n"));
+        // The save ends, then the scheduled rewrite runs.
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (!c.Execute("INFO", "persistence").Contains("aof_rewrites:1\r\n", StringComparison.Ordinal)
+               || c.Execute("INFO", "persistence").Contains("aof_rewrite_in_progress:1", StringComparison.Ordinal))
+        {
+            Assert.That(DateTime.UtcNow, Is.LessThan(deadline));
+            Thread.Sleep(10);
+        }
+        string info = c.Execute("INFO", "persistence");
+        Assert.That(info, Does.Contain("rdb_saves:1\r\n").And.Contain("aof_rewrite_scheduled:0\r\n").And.Contain("aof_last_bgrewrite_status:ok\r\n"));
     }
 
     /// <summary>Waits until INFO persistence shows <paramref name="field"/> at 0.</summary>

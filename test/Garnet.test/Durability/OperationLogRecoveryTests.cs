@@ -6,6 +6,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Garnet.server;
 using NUnit.Framework;
+using static Garnet.test.Durability.OperationLogTestServer;
 
 namespace Garnet.test.Durability;
 
@@ -20,12 +21,6 @@ public sealed class OperationLogRecoveryTests
 
     [TearDown]
     public void TearDown() => _server.Dispose();
-
-    private static void Ok(RawClient client, params string[] command)
-    {
-        string reply = client.Execute(command);
-        Assert.That(reply, Does.Not.StartWith("-"), string.Join(' ', command));
-    }
 
     [Test]
     public void WritesOfEveryFamilyComeBackExactlyAfterARestart()

@@ -81,6 +81,10 @@ internal sealed class OperationLogTestServer : IDisposable
 
     public RawClient Connect() => new(Port);
 
+    /// <summary>Runs <paramref name="command"/> and asserts that it did not fail.</summary>
+    public static void Ok(RawClient client, params string[] command)
+        => NUnit.Framework.Assert.That(client.Execute(command), NUnit.Framework.Does.Not.StartWith("-"), string.Join(' ', command));
+
     /// <summary>Every key of every database with its DUMP payload and absolute expiration (PEXPIRETIME), as comparable text.</summary>
     public SortedDictionary<string, string> Snapshot()
     {

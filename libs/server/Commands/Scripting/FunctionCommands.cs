@@ -296,11 +296,20 @@ public sealed unsafe partial class RespServerSession
                 return;
             }
         }
-        if (!FunctionDumpPayload.TryRead(_args[2].Span, out var codes, out string? error))
-        {
+        if (TryRestoreLibraries(_args[2].Span, policy, out string? error))
+            _writer.WriteOk();
+        else
             _writer.WriteError(error!);
-            return;
-        }
+    }
+
+    /// <summary>
+    /// Loads the libraries of a FUNCTION DUMP payload under <paramref name="policy"/> (FUNCTION RESTORE, and a checkpoint's
+    /// libraries at recovery); false with Redis's error when the payload or a library is refused, nothing changed then.
+    /// </summary>
+    internal bool TryRestoreLibraries(ReadOnlySpan<byte> payload, FunctionRestorePolicy policy, out string? error)
+    {
+        if (!FunctionDumpPayload.TryRead(payload, out var codes, out error))
+            return false;
 
         // Every library is built (its code run here) before anything changes.
         var runner = GetLuaRunner();
@@ -325,15 +334,14 @@ public sealed unsafe partial class RespServerSession
         if (error == null && registry.TryRestore(libraries, policy, out error))
         {
             runner.AdoptLibraries(registry.Current, libraries, loads);
-            _writer.WriteOk();
-            return;
+            return true;
         }
         foreach (var load in loads)
         {
             if (load != null)
                 runner.ReleaseCallbacks(load);
         }
-        _writer.WriteError(error!);
+        return false;
     }
 
     /// <summary>FUNCTION STATS: the function running past the time limit, and the libraries and functions of the one engine.</summary>

@@ -43,7 +43,8 @@ internal sealed unsafe class CheckpointBlockWriter : IDisposable
     public CheckpointBlockWriter(string path)
     {
         _file = File.OpenHandle(path, FileMode.Create, FileAccess.Write, FileShare.None, FileOptions.None);
-        Direct = FileSync.TryDirectIo(_file);
+        // Where the file system refuses, writes go through the page cache: aligned all the same.
+        FileSync.TryDirectIo(_file);
         for (int i = 0; i < Buffers - 1; i++)
             _free.Add(new Buffer(BlockSize));
         _buffer = new Buffer(BlockSize);
@@ -51,12 +52,6 @@ internal sealed unsafe class CheckpointBlockWriter : IDisposable
         _thread = new Thread(RunWriter) { IsBackground = true, Name = "Garnet checkpoint writer" };
         _thread.Start();
     }
-
-    /// <summary>Whether the file is written past the page cache.</summary>
-    public bool Direct { get; }
-
-    /// <summary>Bytes handed to the file so far (blocks ended, with their padding).</summary>
-    public long BytesWritten { get; private set; }
 
     /// <summary>
     /// Starts an item of <paramref name="length"/> bytes: items never span blocks (a loader checks and applies a block
@@ -115,7 +110,6 @@ internal sealed unsafe class CheckpointBlockWriter : IDisposable
         int padded = RoundUp(_length);
         new Span<byte>(_buffer.Pointer + _length, padded - _length).Clear();
         _buffer.Length = padded;
-        BytesWritten += padded;
         _full.Add(_buffer);
         _buffer = _free.Take();
         _length = CheckpointFile.BlockHeaderSize;

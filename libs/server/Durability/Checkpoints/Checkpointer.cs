@@ -104,12 +104,6 @@ public sealed class Checkpointer
     /// <summary>The version the last completed checkpoint holds (0 before any).</summary>
     public long LastVersion { get; internal set; }
 
-    /// <summary>Bytes of the last checkpoint file.</summary>
-    public long LastBytes { get; private set; }
-
-    /// <summary>Records in the last checkpoint file.</summary>
-    public long LastRecords { get; private set; }
-
     /// <summary>Write commands run when the last checkpoint began (for rdb_changes_since_last_save).</summary>
     internal long WritesAtLastSave { get; set; }
 
@@ -220,10 +214,8 @@ public sealed class Checkpointer
             {
                 if (_stopping)
                     throw new OperationCanceledException("the server is stopping");
-                var (version, bytes, records) = TakeCheckpoint();
+                long version = TakeCheckpoint();
                 LastVersion = version;
-                LastBytes = bytes;
-                LastRecords = records;
                 LastError = null;
                 _server.LastSaveUnixSeconds = DateTimeOffset.UtcNow.ToUnixTimeSeconds();
                 succeeded = true;
@@ -255,7 +247,8 @@ public sealed class Checkpointer
         }
     }
 
-    private (long Version, long Bytes, long Records) TakeCheckpoint()
+    /// <summary>Takes a checkpoint and returns the version it holds.</summary>
+    private long TakeCheckpoint()
     {
         System.IO.Directory.CreateDirectory(Directory);
         var versions = _server.Versions;
@@ -307,7 +300,6 @@ public sealed class Checkpointer
 
             string temp = Path.Combine(Directory, CheckpointFile.NameOf(frozen) + CheckpointFile.TempSuffix);
             long records = 0;
-            long bytes;
             using (var file = new CheckpointBlockWriter(temp))
             {
                 var first = file.Reserve(CheckpointFile.FirstPayloadSize);
@@ -337,7 +329,6 @@ public sealed class Checkpointer
                 file.WriteByte(CheckpointFile.KindEnd);
                 file.WriteInt64(records);
                 file.Complete();
-                bytes = file.BytesWritten;
             }
             string final = Path.Combine(Directory, CheckpointFile.NameOf(frozen));
             File.Move(temp, final, overwrite: true);
@@ -345,7 +336,7 @@ public sealed class Checkpointer
             WritesAtLastSave = writesAtStart;
             DeleteOlder(frozen);
             _server.OperationLog?.RemoveBefore(aofStart);
-            return (frozen, bytes, records);
+            return frozen;
         }
         finally
         {

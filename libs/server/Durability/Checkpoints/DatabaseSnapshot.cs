@@ -2,6 +2,7 @@ using System;
 using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
+using System.Threading;
 using Tsavorite;
 
 namespace Garnet.server;
@@ -17,6 +18,10 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
     private readonly ConcurrentDictionary<long, byte[]> _captured = new();
     private readonly long _now;
     private CheckpointBlockWriter? _file;
+
+    // The address of the last record written: the scan goes in address order, so a record at or below it was written
+    // already and an update of its object need not be captured (nothing would read the capture).
+    private long _writtenThrough = -1;
 
     private readonly Checkpointer _owner;
 
@@ -56,7 +61,7 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
     /// <inheritdoc/>
     public void Capture(long address, in LogRecord record)
     {
-        if (_captured.ContainsKey(address))
+        if (address <= Volatile.Read(ref _writtenThrough) || _captured.ContainsKey(address))
             return;
         int handle = ObjectRecord.Handle(in record);
         var obj = handle == 0 ? null : _database.Objects.TryGet(handle);
@@ -69,6 +74,15 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool OnRecord(in LogRecord record, long address)
     {
+        WriteRecord(in record, address);
+        // Under the record's shared latch when it holds an object, so a capture (under the exclusive one) sees it.
+        Volatile.Write(ref _writtenThrough, address);
+        return true;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void WriteRecord(in LogRecord record, long address)
+    {
         var file = _file!;
         if ((Records & 4095) == 4095)
         {
@@ -78,18 +92,18 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
         }
         var info = record.Info;
         var key = record.Key;
-        var value = info.Tombstone || (info.HasExpiration && record.Expiration <= _now) || !info.ValueIsObject ? default : ObjectValue(in record, address);
-        // An object let go of before its version ended has no value to keep: the key is written as gone, so that no older
-        // record of it comes back.
-        if (info.Tombstone || (info.HasExpiration && record.Expiration <= _now) || (info.ValueIsObject && value.IsEmpty))
+        // A value that expired is written as gone, since a loader must not bring back an older value of the key; so is an
+        // object let go of before its version ended (it has no value to keep).
+        bool gone = info.Tombstone || (info.HasExpiration && record.Expiration <= _now);
+        var value = gone || !info.ValueIsObject ? default : ObjectValue(in record, address);
+        if (gone || (info.ValueIsObject && value.IsEmpty))
         {
-            // A value that expired is written as gone, since a loader must not bring back an older value of the key.
             file.BeginItem(6 + key.Length);
             file.WriteByte(CheckpointFile.KindDeleted);
             file.WriteByte(0);
             file.WriteBytes(key);
             Records++;
-            return true;
+            return;
         }
         byte flags = (byte)((info.HasExpiration ? CheckpointFile.FlagExpiration : 0) | (info.UserBits << 2));
         var bytes = info.ValueIsObject ? value : record.Value;
@@ -111,7 +125,6 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
         BinaryPrimitives.WriteInt32LittleEndian(item.Slice(at), bytes.Length);
         bytes.CopyTo(item.Slice(at + 4));
         Records++;
-        return true;
     }
 
     /// <summary>The object's type byte and serialized bytes: as captured, as it is now, or as flushed to the object log (a record on the device).</summary>

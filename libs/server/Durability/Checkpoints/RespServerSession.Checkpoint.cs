@@ -42,26 +42,7 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>The function libraries, as FUNCTION RESTORE ... REPLACE loads them; false when they could not be.</summary>
-    internal bool LoadFunctions(ReadOnlySpan<byte> payload)
-    {
-        var resp = new System.Collections.Generic.List<byte>();
-        void Bulk(ReadOnlySpan<byte> bytes)
-        {
-            resp.AddRange(System.Text.Encoding.ASCII.GetBytes("$" + bytes.Length + "\r\n"));
-            resp.AddRange(bytes.ToArray());
-            resp.AddRange("\r\n"u8.ToArray());
-        }
-        resp.AddRange("*4\r\n"u8.ToArray());
-        Bulk("FUNCTION"u8);
-        Bulk("RESTORE"u8);
-        Bulk(payload);
-        Bulk("REPLACE"u8);
-        long failures = ReplayFailures;
-        var bytes = resp.ToArray();
-        fixed (byte* pointer = bytes)
-            TryConsumeMessages(pointer, bytes.Length);
-        return ReplayFailures == failures;
-    }
+    internal bool LoadFunctions(ReadOnlySpan<byte> payload) => TryRestoreLibraries(payload, Garnet.server.Scripting.FunctionRestorePolicy.Replace, out _);
 
     /// <summary>A key the checkpoint holds as gone (deleted, or expired when it was taken).</summary>
     internal void LoadDeleted(ReadOnlySpan<byte> key) => Store.Delete(key);

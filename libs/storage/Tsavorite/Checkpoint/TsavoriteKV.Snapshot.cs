@@ -52,9 +52,6 @@ public sealed unsafe partial class TsavoriteKV
     /// <summary>The version of writes to this store (shared by a server's databases).</summary>
     public CheckpointVersion Versions { get; }
 
-    /// <summary>Whether a snapshot of this store is being taken.</summary>
-    public bool SnapshotInProgress => Volatile.Read(ref _snapshotState) != 0;
-
     /// <summary>The version state a write belongs to, read once under its bucket latch (see <see cref="CheckpointVersion"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal long OperationState() => Versions.State;
