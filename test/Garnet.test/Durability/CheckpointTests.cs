@@ -88,6 +88,7 @@ public sealed class CheckpointTests
         Assert.That(_server.Snapshot(), Is.EqualTo(before));
         using var client = _server.Connect();
         Assert.That(client.Execute("GET", "again"), Is.EqualTo("$6\r\nsecond\r\n"));
+        Assert.That(client.Execute("INFO", "persistence"), Does.Contain($"rdb_last_load_keys_loaded:{before.Count}\r\n"), "keys, not the deleted ones");
         Assert.That(client.Execute("DBSIZE"), Is.EqualTo($":{before.Keys.Count(k => k.StartsWith("0/", StringComparison.Ordinal))}\r\n"));
         Assert.That(client.Execute("OBJECT", "ENCODING", "f"), Is.EqualTo("$6\r\nembstr\r\n"));
         Assert.That(client.Execute("OBJECT", "ENCODING", "small"), Is.EqualTo("$6\r\nintset\r\n"));

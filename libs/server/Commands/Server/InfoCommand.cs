@@ -134,7 +134,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("rdb_last_bgsave_time_sec", checkpoints.LastSaveSeconds);
             info.Line("rdb_current_bgsave_time_sec", checkpoints.SaveInProgress ? checkpoints.CurrentSeconds : -1);
             info.Line("rdb_saves", checkpoints.SavesStarted);
-            info.Line("rdb_last_load_keys_loaded", _server.CheckpointRecovery?.Records ?? 0);
+            info.Line("rdb_last_load_keys_loaded", _server.CheckpointRecovery?.Keys ?? 0);
             var log = _server.OperationLog;
             info.Line("aof_enabled", log != null ? 1 : 0);
             info.Line("aof_rewrite_in_progress", checkpoints.RewriteInProgress ? 1 : 0);

@@ -11,7 +11,8 @@ namespace Garnet.server;
 /// <param name="Records">Records applied.</param>
 /// <param name="Path">The file.</param>
 /// <param name="Damage">Null when the file was whole; otherwise what was wrong, and only the records before it were applied.</param>
-public sealed record CheckpointLoadReport(long Version, long AofStart, long Records, string Path, string? Damage);
+/// <param name="Keys">Keys in the databases once it was loaded (rdb_last_load_keys_loaded).</param>
+public sealed record CheckpointLoadReport(long Version, long AofStart, long Records, string Path, string? Damage, long Keys);
 
 /// <summary>
 /// Recovery's first step: applies the newest checkpoint (see <see cref="CheckpointFile"/>) to the empty databases, block by
@@ -71,7 +72,10 @@ internal static class CheckpointLoader
             session.EndCheckpointLoad();
             session.Dispose();
         }
-        return new CheckpointLoadReport(version, aofStart, records, path, damage);
+        long keys = 0;
+        for (int i = 0; i < server.DatabaseCount; i++)
+            keys += server.PeekDatabase(i)?.MainStore.KeyCount ?? 0;
+        return new CheckpointLoadReport(version, aofStart, records, path, damage, keys);
     }
 
     /// <summary>Applies one block's items; true at the end item.</summary>
