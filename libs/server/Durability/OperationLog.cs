@@ -10,8 +10,9 @@ namespace Garnet.server;
 /// <summary>
 /// The operation log (AOF): one log of the commands that changed data, for all databases, from which recovery replays
 /// them. Sessions append entries to a ring of memory, each reserving its place with one fetch-and-add on the tail and
-/// copying its entry in; a writer thread writes the complete entries in order to the files and makes them durable
-/// (commit), many sessions' entries with one fsync (group commit).
+/// copying its entry in; a writer thread writes the complete entries in order to the files, a flusher thread makes them
+/// durable (commit, many sessions' entries with one fsync: group commit) while the writer writes the next ones, and a
+/// notifier thread tells the sessions waiting for those commits (they send the replies they held).
 /// </summary>
 /// <remarks>
 /// Invariants: an entry's header word is written last and the ring is zero wherever no complete entry is, so the writer
@@ -34,7 +35,10 @@ public sealed unsafe class OperationLog : IDisposable
     private readonly OperationLogFiles _files;
     private readonly ConcurrentDictionary<long, byte[]> _largeEntries = new();
     private readonly Thread _writer;
+    private readonly Thread _notifier;
+    private readonly OperationLogFlusher _flusher;
     private readonly object _wakeLock = new();
+    private readonly object _notifyLock = new();
     private readonly object _commitLock = new();
 
     private readonly object _waitersLock = new();
@@ -45,6 +49,9 @@ public sealed unsafe class OperationLog : IDisposable
     private long _freed;
     private long _committed;
     private long _commitRequested;
+    // How far the writer asked the flusher to make the log durable (the writer's own).
+    private long _submitted;
+    private volatile Exception? _flushFailure;
     private long _fileBytes;
     private long _removeBefore;
 
@@ -54,6 +61,8 @@ public sealed unsafe class OperationLog : IDisposable
     private readonly long[] _lastWriteBySlot = new long[1 << WriteSlotBits];
     private long _lastUndeclaredWrite;
     private bool _wakeRequested;
+    private bool _notifyRequested;
+    private bool _notifierStopping;
     private volatile bool _stopping;
     private volatile bool _writerEnded;
     private volatile Exception? _failure;
@@ -77,6 +86,9 @@ public sealed unsafe class OperationLog : IDisposable
         _ring = (byte*)NativeMemory.AlignedAlloc((nuint)memory, 4096);
         NativeMemory.Clear(_ring, (nuint)memory);
         _writer = new Thread(RunWriter) { IsBackground = true, Name = "Garnet operation log" };
+        _notifier = new Thread(RunNotifier) { IsBackground = true, Name = "Garnet log commits" };
+        _flusher = new OperationLogFlusher(OnDurable, OnFlushFailed);
+        _notifier.Start();
         _writer.Start();
     }
 
@@ -230,7 +242,7 @@ public sealed unsafe class OperationLog : IDisposable
     }
 
     /// <summary>
-    /// Tells <paramref name="waiter"/> on the writer's thread once everything up to <paramref name="address"/> is durable
+    /// Tells <paramref name="waiter"/> on the log's notifier thread once everything up to <paramref name="address"/> is durable
     /// (or writing failed: see <see cref="Failure"/>), asking for that commit when <paramref name="request"/>; false, and
     /// nothing registered, when the log failed or stopped already. The caller
     /// goes on meanwhile: a session keeps its replies and sends them from the notification, so an event loop never waits
@@ -248,10 +260,10 @@ public sealed unsafe class OperationLog : IDisposable
         }
         if (request)
             RequestCommit(address);
-        // A commit (or failure) between the caller's look and the registration has passed the waiter by: the writer
-        // looks at the waiters again on its next pass, which this wake makes happen.
+        // A commit between the caller's look and the registration has passed the waiter by: the notifier looks at the
+        // waiters again. (A failure tells every waiter as the writer ends.)
         if (Volatile.Read(ref _committed) >= address)
-            Wake();
+            RequestNotify();
         return true;
     }
 
@@ -317,15 +329,21 @@ public sealed unsafe class OperationLog : IDisposable
             if (timed)
                 nextTimed = NextTimedPass(now);
             bool stopping = _stopping;
-            bool commit = stopping || Volatile.Read(ref _commitRequested) > Volatile.Read(ref _committed) || (timed && CommitFrequencyMs > 0);
+            bool commit = stopping || Volatile.Read(ref _commitRequested) > _submitted || (timed && CommitFrequencyMs > 0);
             try
             {
+                if (_flushFailure is { } flushFailure)
+                    throw flushFailure;
                 long removeBefore = Volatile.Read(ref _removeBefore);
                 if (removeBefore > _files.Start)
+                {
+                    // A flush may be syncing one of those files.
+                    _flusher.WaitIdle();
                     _files.RemoveBefore(removeBefore);
+                }
                 bool progressed = WritePass(commit);
                 // An entry being copied in holds back the ones after it: look again shortly for whoever waits.
-                if (!progressed && Volatile.Read(ref _commitRequested) > Volatile.Read(ref _committed))
+                if (!progressed && Volatile.Read(ref _commitRequested) > Volatile.Read(ref _freed))
                 {
                     Thread.Yield();
                     lock (_wakeLock)
@@ -341,7 +359,6 @@ public sealed unsafe class OperationLog : IDisposable
                 EndWriter();
                 return;
             }
-            NotifyWaiters(all: false);
             if (stopping && Volatile.Read(ref _freed) >= Volatile.Read(ref _tail))
             {
                 EndWriter();
@@ -350,14 +367,81 @@ public sealed unsafe class OperationLog : IDisposable
         }
     }
 
-    /// <summary>The writer thread ends: waiters are told (all of them), and no more are taken, nor commits awaited.</summary>
+    /// <summary>
+    /// The writer thread ends: no more waiters are taken, nor commits awaited, and the notifier tells all of them and
+    /// ends too.
+    /// </summary>
     private void EndWriter()
     {
+        // What was written is made durable first (unless flushing failed), and reported so.
+        _flusher.Dispose();
         lock (_waitersLock)
             _writerEnded = true;
         lock (_commitLock)
             Monitor.PulseAll(_commitLock);
-        NotifyWaiters(all: true);
+        lock (_notifyLock)
+        {
+            _notifierStopping = true;
+            Monitor.Pulse(_notifyLock);
+        }
+        _notifier.Join();
+    }
+
+    /// <summary>The flusher made everything up to <paramref name="end"/> durable: waiters are told.</summary>
+    private void OnDurable(long end)
+    {
+        if (end > Volatile.Read(ref _committed))
+        {
+            lock (_commitLock)
+            {
+                Volatile.Write(ref _committed, end);
+                Monitor.PulseAll(_commitLock);
+            }
+        }
+        RequestNotify();
+    }
+
+    private void OnFlushFailed(Exception failure)
+    {
+        _flushFailure = failure;
+        Wake();
+    }
+
+    private void RequestNotify()
+    {
+        lock (_notifyLock)
+        {
+            if (_notifyRequested)
+                return;
+            _notifyRequested = true;
+            Monitor.Pulse(_notifyLock);
+        }
+    }
+
+    /// <summary>
+    /// Tells the waiters whose entries are durable, on a thread of its own: sending their held replies takes about as
+    /// long as an fsync, and meanwhile the writer already writes and syncs what was appended since (the device works
+    /// while this thread uses the CPU), instead of one after the other.
+    /// </summary>
+    private void RunNotifier()
+    {
+        while (true)
+        {
+            bool stopping;
+            lock (_notifyLock)
+            {
+                while (!_notifyRequested && !_notifierStopping)
+                    Monitor.Wait(_notifyLock);
+                _notifyRequested = false;
+                stopping = _notifierStopping;
+            }
+            if (stopping)
+            {
+                NotifyWaiters(all: true);
+                return;
+            }
+            NotifyWaiters(all: false);
+        }
     }
 
     private long NextTimedPass(long now) => CommitFrequencyMs switch
@@ -402,17 +486,16 @@ public sealed unsafe class OperationLog : IDisposable
         WriteRing(piece, end);
         Interlocked.Exchange(ref _fileBytes, _files.Tail);
 
-        if (commit)
-            _files.Sync();
+        var written = commit ? _files.TakeUnsynced() : null;
+        if (!commit)
+            _files.WriteOut();
         Zero(start, end);
         Volatile.Write(ref _freed, end);
-        if (commit && end > Volatile.Read(ref _committed))
+        if (commit)
         {
-            lock (_commitLock)
-            {
-                Volatile.Write(ref _committed, end);
-                Monitor.PulseAll(_commitLock);
-            }
+            // The flusher makes it durable while this thread writes what comes next.
+            _submitted = end;
+            _flusher.Submit(written, end);
         }
         return end > start;
     }
@@ -454,6 +537,7 @@ public sealed unsafe class OperationLog : IDisposable
         _stopping = true;
         Wake();
         _writer.Join();
+        _notifier.Join();
         _files.Dispose();
         NativeMemory.AlignedFree(_ring);
     }
@@ -471,6 +555,6 @@ public sealed class OperationLogFailedException : Exception
 /// <summary>Something told once writes it appended to the operation log are durable (see <see cref="OperationLog.OnCommitted"/>).</summary>
 public interface ICommitWaiter
 {
-    /// <summary>Runs on the log's writer thread: what was waited for is durable, or writing failed. Must not wait for long.</summary>
+    /// <summary>Runs on the log's notifier thread: what was waited for is durable, or writing failed. Must not wait for long.</summary>
     void OnCommitted();
 }

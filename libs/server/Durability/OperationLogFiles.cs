@@ -9,7 +9,9 @@ namespace Garnet.server;
 /// <summary>
 /// The operation log's files: one byte stream cut into segment files of a fixed size (aof.000000, aof.000001, ...) in one
 /// directory, so that a byte's offset in the stream names its file and its place there. Written only at the end, by one
-/// thread; read from the start at recovery. A segment is made durable (fsync) before the stream moves past it.
+/// thread (the last file's end past the page cache where it can: <see cref="DirectSegmentWriter"/>), the last file synced
+/// by another (<see cref="TakeUnsynced"/>); read from the start at recovery. A segment is made durable (fsync) before the
+/// stream moves past it.
 /// </summary>
 /// <remarks>
 /// The last file is kept filled with zeros ahead of the stream's end (<see cref="ZeroedAhead"/>): a commit's fdatasync then
@@ -37,6 +39,10 @@ internal sealed class OperationLogFiles : IDisposable
     private readonly List<int> _unsynced = [];
     private long _tail;
     private long _zeroedUntil;
+    // The last file's end is written past the page cache where the file system allows it (see DirectSegmentWriter).
+    private DirectSegmentWriter? _direct;
+    private int _directSegment = -1;
+    private bool _directRefused;
 
     /// <summary>Opens the files in <paramref name="directory"/> (made if missing); the stream's end is their total length until <see cref="Truncate"/>.</summary>
     public OperationLogFiles(string directory, long segmentSize)
@@ -151,6 +157,7 @@ internal sealed class OperationLogFiles : IDisposable
         int keep = length == 0 ? 0 : (int)((length - 1) / _segmentSize) + 1;
         if (keep < _first)
             throw new ArgumentOutOfRangeException(nameof(length), "The log cannot be cut before its first kept file.");
+        CloseDirect();
         for (int i = _segments.Count - 1; i >= keep; i--)
         {
             _segments[i]!.Dispose();
@@ -185,9 +192,13 @@ internal sealed class OperationLogFiles : IDisposable
                 FileSync.SyncDirectory(_directory);
             }
             int length = (int)Math.Min(bytes.Length, _segmentSize - within);
+            var direct = DirectFor(segment);
             if (_tail + length > _zeroedUntil)
-                ZeroAhead(segment, _tail + length);
-            RandomAccess.Write(Handle(segment), bytes.Slice(0, length), within);
+                ZeroAhead(segment, _tail + length, direct);
+            if (direct != null)
+                direct.Append(bytes.Slice(0, length));
+            else
+                RandomAccess.Write(Handle(segment), bytes.Slice(0, length), within);
             if (!_unsynced.Contains(segment))
                 _unsynced.Add(segment);
             _tail += length;
@@ -195,12 +206,61 @@ internal sealed class OperationLogFiles : IDisposable
         }
     }
 
+    /// <summary>
+    /// The direct writer of <paramref name="segment"/> (the last file), opened at the stream's end if need be; null when
+    /// writes go through the page cache.
+    /// </summary>
+    private DirectSegmentWriter? DirectFor(int segment)
+    {
+        if (_directSegment == segment)
+            return _direct;
+        CloseDirect();
+        // Direct writes go in whole aligned blocks, which a file size of another multiple would split.
+        if (_directRefused || _segmentSize % FileSync.DirectIoAlignment != 0)
+            return null;
+        long segmentStart = (long)segment * _segmentSize;
+        _direct = DirectSegmentWriter.TryOpen(Path.Combine(_directory, SegmentName(segment)), _tail - segmentStart);
+        if (_direct == null)
+        {
+            _directRefused = true;
+            return null;
+        }
+        _directSegment = segment;
+        return _direct;
+    }
+
+    private void CloseDirect()
+    {
+        if (_direct == null)
+            return;
+        try
+        {
+            _direct.Flush();
+        }
+        finally
+        {
+            _direct.Dispose();
+            _direct = null;
+            _directSegment = -1;
+        }
+    }
+
+    /// <summary>Writes to the files what <see cref="Append"/> gathered (not yet durable: see <see cref="Sync"/>).</summary>
+    public void WriteOut() => _direct?.Flush();
+
     /// <summary>Fills <paramref name="segment"/> with zeros from where it ends to <see cref="ZeroedAhead"/> past <paramref name="needed"/> (within the file).</summary>
-    private void ZeroAhead(int segment, long needed)
+    private void ZeroAhead(int segment, long needed, DirectSegmentWriter? direct)
     {
         long segmentStart = (long)segment * _segmentSize;
         long from = Math.Max(_zeroedUntil, Math.Max(_tail, segmentStart));
         long to = Math.Min(segmentStart + _segmentSize, needed + ZeroedAhead);
+        if (direct != null)
+        {
+            // From the block after the one the end is in: that one is written, zero-padded, with the entries.
+            direct.WriteZeros(from - segmentStart, to - segmentStart);
+            _zeroedUntil = to;
+            return;
+        }
         var handle = Handle(segment);
         while (from < to)
         {
@@ -214,13 +274,33 @@ internal sealed class OperationLogFiles : IDisposable
     /// <summary>Makes everything appended so far durable (fsync).</summary>
     public void Sync()
     {
+        WriteOut();
         for (int i = 0; i < _unsynced.Count; i++)
             FileSync.DataSync(_segments[_unsynced[i]]!);
         _unsynced.Clear();
     }
 
+    /// <summary>
+    /// Writes out what <see cref="Append"/> gathered and returns the file written since the last sync, for the caller to
+    /// sync (on another thread: see <see cref="OperationLogFlusher"/>); null if there is none.
+    /// </summary>
+    public FileStream? TakeUnsynced()
+    {
+        WriteOut();
+        if (_unsynced.Count == 0)
+            return null;
+        // The files the stream moved past are synced as it does (see Append): only the last one is normally here.
+        int last = _unsynced[^1];
+        for (int i = 0; i < _unsynced.Count - 1; i++)
+            FileSync.DataSync(_segments[_unsynced[i]]!);
+        _unsynced.Clear();
+        return _segments[last];
+    }
+
     private void SyncSegment(int segment)
     {
+        if (_directSegment == segment)
+            CloseDirect();
         if (_unsynced.Remove(segment))
             FileSync.DataSync(_segments[segment]!);
     }
@@ -234,6 +314,7 @@ internal sealed class OperationLogFiles : IDisposable
 
     public void Dispose()
     {
+        CloseDirect();
         // A clean close leaves no zeros past the entries.
         if (_zeroedUntil > _tail && _segments.Count > 0)
         {

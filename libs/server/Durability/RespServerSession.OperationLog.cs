@@ -138,12 +138,12 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>Told by the log's writer that this session's held replies may go: sends them under the session's gate.</summary>
+    /// <summary>Told by the log (on its notifier thread) that this session's held replies may go: sends them under the session's gate.</summary>
     private sealed class HeldReplyRelease(RespServerSession session) : ICommitWaiter
     {
         public void OnCommitted()
         {
-            // The writer thread must not wait behind a batch of this session (a script may run for long): if one runs, a
+            // The notifier thread must not wait behind a batch of this session (a script may run for long): if one runs, a
             // pool thread waits for the gate instead.
             if (Monitor.TryEnter(session._gate))
             {

@@ -21,7 +21,7 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
     {
         _sender = sender;
         _log = log is { HoldsReplies: true } ? log : null;
-        // Only transports whose sends never block may be sent to from the log's writer thread.
+        // Only transports whose sends never block may be sent to from the log's notifier thread.
         _release = sender.SendMayBlock ? null : release;
     }
 

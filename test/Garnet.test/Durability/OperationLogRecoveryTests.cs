@@ -279,6 +279,44 @@ public sealed class OperationLogRecoveryTests
     }
 
     /// <summary>
+    /// The log's end is written in whole blocks past the page cache, the last block again with what follows it: runs that
+    /// each start where the last ended (mid-block, the file cut there at the clean stop) and cross several files keep
+    /// every entry.
+    /// </summary>
+    [Test]
+    public void RunsThatEndMidBlockAndCrossFilesKeepEveryEntry()
+    {
+        const int Rounds = 4, KeysPerRound = 90;
+        static string ValueOf(int round, int i) => $"{round}:{i}:" + new string((char)('a' + (i % 26)), (i * 37 % 3001) + 1);
+        _server.Start(configure: o => o.AofSegmentSize = 1 << 16);
+        for (int round = 0; round < Rounds; round++)
+        {
+            using (var c = _server.Connect())
+            {
+                for (int i = 0; i < KeysPerRound; i++)
+                    Ok(c, "SET", $"r{round}k{i}", ValueOf(round, i));
+                Ok(c, "APPEND", $"r{round}k0", "!");
+            }
+            var server = _server.Restart(o => o.AofSegmentSize = 1 << 16);
+            Assert.That(server.RecoveryReport!.CutBytes, Is.Zero);
+            Assert.That(server.RecoveryReport.Commands, Is.EqualTo((round + 1) * (KeysPerRound + 1)));
+        }
+        Assert.That(Directory.GetFiles(_server.AofDirectory, "aof.*"), Has.Length.GreaterThan(3));
+        using var client = _server.Connect();
+        Assert.That(client.Execute("DBSIZE"), Is.EqualTo($":{Rounds * KeysPerRound}\r\n"));
+        for (int round = 0; round < Rounds; round++)
+        {
+            for (int i = 1; i < KeysPerRound; i++)
+            {
+                string value = ValueOf(round, i);
+                Assert.That(client.Execute("GET", $"r{round}k{i}"), Is.EqualTo($"${value.Length}\r\n{value}\r\n"));
+            }
+            string first = ValueOf(round, 0) + "!";
+            Assert.That(client.Execute("GET", $"r{round}k0"), Is.EqualTo($"${first.Length}\r\n{first}\r\n"));
+        }
+    }
+
+    /// <summary>
     /// A ring filled exactly (entries of 128 bytes in a 64 KB ring, commits left to COMMITAOF so only full rings make the
     /// writer write): every entry reaches the files once, in order.
     /// </summary>
