@@ -120,6 +120,12 @@ public sealed class ServerOptions
     /// <summary>Bytes of memory buffering operation log entries until written (a power of two, 64 KB to 1 GB). Default 64 MB.</summary>
     public long AofMemorySize { get; set; } = 1L << 26;
 
+    /// <summary>
+    /// The unit in which the operation log is written to its files (a power of two, 4 KB to <see cref="AofMemorySize"/>):
+    /// the largest single write, and the buffer gathering entries for it where writes bypass the page cache. Default 4 MB.
+    /// </summary>
+    public long AofPageSize { get; set; } = 1L << 22;
+
     /// <summary>Size of each operation log file. Default 1 GB.</summary>
     public long AofSegmentSize { get; set; } = 1L << 30;
 

@@ -84,6 +84,9 @@ public sealed class Options
     [Option("aof-memory", HelpText = "Memory buffering AOF entries until they are written, rounded down to a power of two (64k to 1g); writers wait while it is full, and an entry over a quarter of it is written from its own copy. (default: 64m)")]
     public string? AofMemorySize { get; set; }
 
+    [Option("aof-page-size", HelpText = "The unit in which the AOF is written to its files, rounded down to a power of two (4k to --aof-memory): the largest single write, and the buffer that gathers entries for it where writes bypass the page cache. (default: 4m)")]
+    public string? AofPageSize { get; set; }
+
     [Option("aof-segment-size", HelpText = "Size of each AOF file: the unit in which files are created and, after a checkpoint, removed. (default: 1g)")]
     public string? AofSegmentSize { get; set; }
 

@@ -465,6 +465,11 @@ public static class OptionsParser
             long memory = ParseSize(options.AofMemorySize, "aof-memory", 1L << 16, long.MaxValue);
             server.AofMemorySize = Math.Min(1L << 30, 1L << (63 - System.Numerics.BitOperations.LeadingZeroCount((ulong)memory)));
         }
+        if (options.AofPageSize != null)
+        {
+            long page = ParseSize(options.AofPageSize, "aof-page-size", 1L << 12, long.MaxValue);
+            server.AofPageSize = 1L << (63 - System.Numerics.BitOperations.LeadingZeroCount((ulong)page));
+        }
         if (options.FailOnRecoveryError != null)
             server.FailOnRecoveryError = ParseBool(options.FailOnRecoveryError, "fail-on-recovery-error");
         if (options.AofSegmentSize != null)
@@ -481,8 +486,10 @@ public static class OptionsParser
         }
         if (!server.EnableAof && (options.AofSegmentSize != null || options.AofSizeLimit != null))
             throw new OptionsException("--aof-segment-size and --aof-size-limit need --aof");
-        if (!server.EnableAof && (options.CommitFrequencyMs != null || server.AofCommitWait || options.AofMemorySize != null))
-            throw new OptionsException("--aof-commit-freq, --aof-commit-wait and --aof-memory need --aof");
+        if (!server.EnableAof && (options.CommitFrequencyMs != null || server.AofCommitWait || options.AofMemorySize != null || options.AofPageSize != null))
+            throw new OptionsException("--aof-commit-freq, --aof-commit-wait, --aof-memory and --aof-page-size need --aof");
+        if (server.AofPageSize > server.AofMemorySize)
+            throw new OptionsException($"--aof-page-size ({server.AofPageSize} bytes) must not exceed --aof-memory ({server.AofMemorySize} bytes)");
         if (server.AofCommitWait && server.AofCommitFrequencyMs <= 0)
             throw new OptionsException("--aof-commit-wait: replies wait for the periodic commit of --aof-commit-freq N > 0 (at 0 they always wait; at -1 there is none)");
     }

@@ -10,7 +10,7 @@ namespace Garnet.server;
 /// Writes the end of one operation log file past the page cache (O_DIRECT): appended bytes gather in an aligned buffer and
 /// go out in whole blocks, the last block padded with zeros and written again, fuller, by the next write. A commit then
 /// costs the device's write and flush only, not a copy into the cache and its writeback as well: on this project's
-/// virtual disk a commit of 10 KB took about 120 µs instead of 190–250 µs, and a third of the processor time.
+/// virtual disk a commit of 10 KB took about 120 µs instead of 190–250 µs, and about half the processor time.
 /// </summary>
 /// <remarks>
 /// Rewriting the last block is safe: its earlier bytes are written again unchanged, so whichever of its sectors a crash
@@ -20,12 +20,13 @@ namespace Garnet.server;
 internal sealed unsafe class DirectSegmentWriter : IDisposable
 {
     private const int Alignment = FileSync.DirectIoAlignment;
-    private const int Capacity = 1 << 20;
+    private const int ZerosLength = 1 << 20;
 
     // Aligned zeros for WriteZeros, made once for the process.
     private static nint s_zeros;
 
     private readonly SafeFileHandle _handle;
+    private readonly int _capacity;
     private readonly byte* _buffer;
     // The file offset (aligned) of the buffer's first byte; the buffer holds the file's bytes from there to the end.
     private long _bufferStart;
@@ -33,11 +34,12 @@ internal sealed unsafe class DirectSegmentWriter : IDisposable
     // How much of the buffer is in the file already (the last block, partly filled, is written again with what follows).
     private int _written;
 
-    private DirectSegmentWriter(SafeFileHandle handle, long end)
+    private DirectSegmentWriter(SafeFileHandle handle, long end, int capacity)
     {
         _handle = handle;
-        _buffer = (byte*)NativeMemory.AlignedAlloc(Capacity, Alignment);
-        NativeMemory.Clear(_buffer, Capacity);
+        _capacity = capacity;
+        _buffer = (byte*)NativeMemory.AlignedAlloc((nuint)capacity, Alignment);
+        NativeMemory.Clear(_buffer, (nuint)capacity);
         _bufferStart = end & ~(long)(Alignment - 1);
         _filled = (int)(end - _bufferStart);
         _written = _filled;
@@ -55,11 +57,14 @@ internal sealed unsafe class DirectSegmentWriter : IDisposable
     }
 
     /// <summary>
-    /// Opens <paramref name="path"/> for writing from <paramref name="end"/> past the page cache; null where the platform
-    /// or the file system does not allow it (the caller then writes through the cache).
+    /// Opens <paramref name="path"/> for writing from <paramref name="end"/> past the page cache, in writes of at most
+    /// <paramref name="capacity"/> bytes (a power of two, at least the alignment); null where the platform or the file
+    /// system does not allow it (the caller then writes through the cache).
     /// </summary>
-    public static DirectSegmentWriter? TryOpen(string path, long end)
+    public static DirectSegmentWriter? TryOpen(string path, long end, int capacity)
     {
+        if (capacity < Alignment || (capacity & (capacity - 1)) != 0)
+            throw new ArgumentOutOfRangeException(nameof(capacity));
         var handle = File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
         try
         {
@@ -68,7 +73,7 @@ internal sealed unsafe class DirectSegmentWriter : IDisposable
                 handle.Dispose();
                 return null;
             }
-            return new DirectSegmentWriter(handle, end);
+            return new DirectSegmentWriter(handle, end, capacity);
         }
         catch
         {
@@ -85,9 +90,9 @@ internal sealed unsafe class DirectSegmentWriter : IDisposable
     {
         while (!bytes.IsEmpty)
         {
-            if (_filled == Capacity)
+            if (_filled == _capacity)
                 Flush();
-            int length = Math.Min(bytes.Length, Capacity - _filled);
+            int length = Math.Min(bytes.Length, _capacity - _filled);
             bytes.Slice(0, length).CopyTo(new Span<byte>(_buffer + _filled, length));
             _filled += length;
             bytes = bytes.Slice(length);
@@ -125,7 +130,7 @@ internal sealed unsafe class DirectSegmentWriter : IDisposable
         byte* zeros = Zeros();
         while (from < to)
         {
-            int length = (int)Math.Min(Capacity, to - from);
+            int length = (int)Math.Min(ZerosLength, to - from);
             Write(zeros, length, from);
             from += length;
         }
@@ -141,8 +146,8 @@ internal sealed unsafe class DirectSegmentWriter : IDisposable
         nint zeros = Volatile.Read(ref s_zeros);
         if (zeros != 0)
             return (byte*)zeros;
-        byte* made = (byte*)NativeMemory.AlignedAlloc(Capacity, Alignment);
-        NativeMemory.Clear(made, Capacity);
+        byte* made = (byte*)NativeMemory.AlignedAlloc(ZerosLength, Alignment);
+        NativeMemory.Clear(made, ZerosLength);
         zeros = Interlocked.CompareExchange(ref s_zeros, (nint)made, 0);
         if (zeros == 0)
             return made;

@@ -33,6 +33,7 @@ internal sealed class OperationLogFiles : IDisposable
 
     private readonly string _directory;
     private readonly long _segmentSize;
+    private readonly int _pageSize;
     // Indexed by segment number; the files before the first kept one (removed after a checkpoint) are null.
     private readonly List<FileStream?> _segments = [];
     private int _first;
@@ -44,11 +45,18 @@ internal sealed class OperationLogFiles : IDisposable
     private int _directSegment = -1;
     private bool _directRefused;
 
-    /// <summary>Opens the files in <paramref name="directory"/> (made if missing); the stream's end is their total length until <see cref="Truncate"/>.</summary>
-    public OperationLogFiles(string directory, long segmentSize)
+    /// <summary>
+    /// Opens the files in <paramref name="directory"/> (made if missing); the stream's end is their total length until
+    /// <see cref="Truncate"/>. Writes are of at most <paramref name="pageSize"/> bytes (a power of two from 4 KB;
+    /// <see cref="ServerOptions.AofPageSize"/>).
+    /// </summary>
+    public OperationLogFiles(string directory, long segmentSize, long pageSize)
     {
+        if (pageSize < 4096 || pageSize > (1L << 30) || (pageSize & (pageSize - 1)) != 0)
+            throw new ArgumentOutOfRangeException(nameof(pageSize), "The operation log's page size must be a power of two from 4 KB to 1 GB.");
         _directory = directory;
         _segmentSize = segmentSize;
+        _pageSize = (int)pageSize;
         Directory.CreateDirectory(directory);
         var indexes = new List<int>();
         foreach (var path in Directory.EnumerateFiles(directory, Prefix + "*"))
@@ -191,7 +199,7 @@ internal sealed class OperationLogFiles : IDisposable
                 // The new file's name is durable before anything in it is counted as committed.
                 FileSync.SyncDirectory(_directory);
             }
-            int length = (int)Math.Min(bytes.Length, _segmentSize - within);
+            int length = (int)Math.Min(Math.Min(bytes.Length, _segmentSize - within), _pageSize);
             var direct = DirectFor(segment);
             if (_tail + length > _zeroedUntil)
                 ZeroAhead(segment, _tail + length, direct);
@@ -219,7 +227,8 @@ internal sealed class OperationLogFiles : IDisposable
         if (_directRefused || _segmentSize % FileSync.DirectIoAlignment != 0)
             return null;
         long segmentStart = (long)segment * _segmentSize;
-        _direct = DirectSegmentWriter.TryOpen(Path.Combine(_directory, SegmentName(segment)), _tail - segmentStart);
+        int capacity = (int)Math.Min(_pageSize, _segmentSize);
+        _direct = DirectSegmentWriter.TryOpen(Path.Combine(_directory, SegmentName(segment)), _tail - segmentStart, capacity);
         if (_direct == null)
         {
             _directRefused = true;

@@ -97,7 +97,7 @@ public sealed class StoreWrapper : IDisposable
         OperationLogRecoveryReport? report = null;
         try
         {
-            files = new OperationLogFiles(AofDirectory, Options.EffectiveAofSegmentSize);
+            files = new OperationLogFiles(AofDirectory, Options.EffectiveAofSegmentSize, Options.AofPageSize);
             if (files.Tail > files.Start)
             {
                 if (!Options.Recover)

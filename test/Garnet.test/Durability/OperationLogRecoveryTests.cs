@@ -281,14 +281,20 @@ public sealed class OperationLogRecoveryTests
     /// <summary>
     /// The log's end is written in whole blocks past the page cache, the last block again with what follows it: runs that
     /// each start where the last ended (mid-block, the file cut there at the clean stop) and cross several files keep
-    /// every entry.
+    /// every entry; so with pages (the largest write, and the buffer gathering it) smaller than many of the entries.
     /// </summary>
-    [Test]
-    public void RunsThatEndMidBlockAndCrossFilesKeepEveryEntry()
+    [TestCase(4L << 20)]
+    [TestCase(4096L)]
+    public void RunsThatEndMidBlockAndCrossFilesKeepEveryEntry(long pageSize)
     {
         const int Rounds = 4, KeysPerRound = 90;
-        static string ValueOf(int round, int i) => $"{round}:{i}:" + new string((char)('a' + (i % 26)), (i * 37 % 3001) + 1);
-        _server.Start(configure: o => o.AofSegmentSize = 1 << 16);
+        static string ValueOf(int round, int i) => $"{round}:{i}:" + new string((char)('a' + (i % 26)), (i * 37 % 6001) + 1);
+        void Configure(ServerOptions o)
+        {
+            o.AofSegmentSize = 1 << 16;
+            o.AofPageSize = pageSize;
+        }
+        _server.Start(configure: Configure);
         for (int round = 0; round < Rounds; round++)
         {
             using (var c = _server.Connect())
@@ -297,7 +303,7 @@ public sealed class OperationLogRecoveryTests
                     Ok(c, "SET", $"r{round}k{i}", ValueOf(round, i));
                 Ok(c, "APPEND", $"r{round}k0", "!");
             }
-            var server = _server.Restart(o => o.AofSegmentSize = 1 << 16);
+            var server = _server.Restart(Configure);
             Assert.That(server.RecoveryReport!.CutBytes, Is.Zero);
             Assert.That(server.RecoveryReport.Commands, Is.EqualTo((round + 1) * (KeysPerRound + 1)));
         }

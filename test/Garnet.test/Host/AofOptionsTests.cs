@@ -4,7 +4,7 @@ using static Garnet.test.Host.OptionsParserTests;
 
 namespace Garnet.test.Host;
 
-/// <summary>The operation log's options (--aof, --aof-commit-freq, --aof-commit-wait, --aof-memory, --recover, --fail-on-recovery-error): defaults, values, bad values.</summary>
+/// <summary>The operation log's options (--aof, --aof-commit-freq, --aof-commit-wait, --aof-memory, --aof-page-size, --recover, --fail-on-recovery-error): defaults, values, bad values.</summary>
 [TestFixture]
 public sealed class AofOptionsTests
 {
@@ -40,12 +40,18 @@ public sealed class AofOptionsTests
         });
         Assert.That(Settings("--aof", "--aof-commit-freq", "-1").Server.AofCommitFrequencyMs, Is.EqualTo(-1));
         Assert.That(Settings("--aof", "--aof-memory", "4g").Server.AofMemorySize, Is.EqualTo(1L << 30), "at most 1g");
+        Assert.That(Settings().Server.AofPageSize, Is.EqualTo(4L << 20), "Garnet's default");
+        Assert.That(Settings("--aof", "--aof-page-size", "100k").Server.AofPageSize, Is.EqualTo(64L << 10), "rounded down to a power of two");
+        Assert.That(Settings("--aof", "--aof-page-size", "64m").Server.AofPageSize, Is.EqualTo(64L << 20), "up to --aof-memory");
     }
 
     [TestCase(new[] { "--aof", "--aof-commit-freq", "-2" }, "--aof-commit-freq: -2 is out of range")]
     [TestCase(new[] { "--aof", "--aof-commit-freq", "soon" }, "--aof-commit-freq: 'soon' is not a whole number")]
     [TestCase(new[] { "--aof", "--aof-memory", "1k" }, "--aof-memory: 1k is out of range")]
     [TestCase(new[] { "--aof-commit-freq", "10" }, "need --aof")]
+    [TestCase(new[] { "--aof-page-size", "64k" }, "need --aof")]
+    [TestCase(new[] { "--aof", "--aof-page-size", "1k" }, "--aof-page-size: 1k is out of range")]
+    [TestCase(new[] { "--aof", "--aof-memory", "1m", "--aof-page-size", "2m" }, "--aof-page-size (2097152 bytes) must not exceed --aof-memory (1048576 bytes)")]
     [TestCase(new[] { "--aof", "--aof-commit-wait" }, "--aof-commit-wait: replies wait for the periodic commit")]
     [TestCase(new[] { "--aof", "--fail-on-recovery-error", "maybe" }, "--fail-on-recovery-error: 'maybe' is not true or false")]
     public void BadValuesAreRefused(string[] args, string expected) => Assert.That(Error(args), Does.Contain(expected));
