@@ -89,6 +89,7 @@ public enum RespCommand : ushort
     BGREWRITEAOF = 113,
     WAITAOF = 114,
     WAIT = 115,
+    ROLE = 116,
 
     // Bitmaps (string store)
     SETBIT = 120,

@@ -2,7 +2,10 @@ using NUnit.Framework;
 
 namespace Garnet.test.Blocking;
 
-/// <summary>Keyspace commands that make a key hold a list or sorted set wake its blocked clients; INFO and CLIENT LIST show them.</summary>
+/// <summary>
+/// Keyspace commands that make a key hold a list or sorted set wake its blocked clients, and one that leaves it of another
+/// type does not end their wait; INFO and CLIENT LIST show them.
+/// </summary>
 public class BlockingKeyspaceTests : BlockingTestBase
 {
     [Test]
@@ -32,6 +35,33 @@ public class BlockingKeyspaceTests : BlockingTestBase
             Assert.That(writer.Execute("RESTORE", "restored", "0", payload), Is.EqualTo("+OK\r\n"));
             Assert.That(blocked.ReadReply(), Is.EqualTo("*3\r\n$8\r\nrestored\r\n$1\r\nm\r\n$1\r\n1\r\n"));
         }
+    }
+
+    /// <summary>As Redis 7.2: a transaction that pushes to the key, deletes it and sets it to a string leaves the client waiting (no WRONGTYPE).</summary>
+    [TestCase("BLPOP", "RPUSH", "*2\r\n$1\r\nk\r\n$1\r\nv\r\n")]
+    [TestCase("BLMPOP", "RPUSH", "*2\r\n$1\r\nk\r\n*1\r\n$1\r\nv\r\n")]
+    [TestCase("BLMOVE", "RPUSH", "$1\r\nv\r\n")]
+    [TestCase("BZPOPMIN", "ZADD", "*3\r\n$1\r\nk\r\n$1\r\nv\r\n$1\r\n1\r\n")]
+    public void AKeyThatBecomesAnotherTypeLeavesTheClientWaiting(string blocking, string push, string served)
+    {
+        string[] command = blocking switch
+        {
+            "BLMPOP" => ["BLMPOP", "0", "1", "k", "LEFT"],
+            "BLMOVE" => ["BLMOVE", "k", "dest", "LEFT", "LEFT", "0"],
+            _ => [blocking, "k", "0"],
+        };
+        string[] pushed = push == "ZADD" ? ["ZADD", "k", "1", "v"] : ["RPUSH", "k", "v"];
+        using var blocked = BlockedClient(1, command);
+        using var writer = ConnectRaw();
+        Assert.That(writer.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+        writer.Execute(pushed);
+        writer.Execute("DEL", "k");
+        writer.Execute("SET", "k", "x");
+        Assert.That(writer.Execute("EXEC"), Does.StartWith("*3\r\n"));
+        Assert.That(writer.Execute("INFO", "clients"), Does.Contain("blocked_clients:1\r\n"));
+        Assert.That(writer.Execute("DEL", "k"), Is.EqualTo(":1\r\n"));
+        writer.Execute(pushed);
+        Assert.That(blocked.ReadReply(), Is.EqualTo(served));
     }
 
     [Test]

@@ -143,6 +143,11 @@ public class EvalTests : ServerTestBase
         Assert.That(client.Execute("EVAL", "return redis.call('BLMOVE', 'none', 'x', 'LEFT', 'LEFT', 0)", "0"), Is.EqualTo("$-1\r\n"));
         client.Execute("RPUSH", "l", "a");
         Assert.That(client.Execute("EVAL", "return redis.call('BLPOP', 'l', 0)", "0"), Is.EqualTo(Array(Bulk("l"), Bulk("a"))));
+        // As Redis 7.2: WAIT answers at once in a script (0 replicas); WAITAOF and XREAD ... BLOCK stay refused.
+        Assert.That(client.Execute("EVAL", "return redis.call('WAIT', 1, 0)", "0"), Is.EqualTo(":0\r\n"));
+        Assert.That(client.Execute("EVAL", "return redis.call('WAITAOF', 0, 0, 0)", "0"), Does.StartWith("-ERR This Redis command is not allowed from script"));
+        Assert.That(client.Execute("EVAL", "return redis.call('XREAD', 'BLOCK', 0, 'STREAMS', 's', 0)", "0"),
+            Does.StartWith("-ERR XREAD command is not allowed with BLOCK option from scripts"));
     }
 
     [Test]

@@ -89,6 +89,7 @@ public sealed class CommandIdGoldenTests
         ["BGREWRITEAOF"] = 113,
         ["WAITAOF"] = 114,
         ["WAIT"] = 115,
+        ["ROLE"] = 116,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

@@ -183,12 +183,15 @@ public sealed class InfoTests : ServerTestBase
     }
 
     [Test]
-    public void ReplicationSaysMaster()
+    public void ReplicationAndRoleSayMaster()
     {
         using var client = ConnectRaw();
         var fields = Fields(client, "replication");
         Assert.That(fields["role"], Is.EqualTo("master"));
         Assert.That(fields["connected_slaves"], Is.EqualTo("0"));
+        // ROLE agrees: a primary at INFO's offset, with no replicas.
+        Assert.That(client.Execute("ROLE"), Is.EqualTo($"*3\r\n$6\r\nmaster\r\n:{fields["master_repl_offset"]}\r\n*0\r\n"));
+        Assert.That(client.Execute("ROLE", "x"), Is.EqualTo("-ERR wrong number of arguments for 'role' command\r\n"));
     }
 
     [Test]

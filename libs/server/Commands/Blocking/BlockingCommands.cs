@@ -70,6 +70,8 @@ public sealed unsafe partial class RespServerSession
             var input = new ObjectInput(pop, type, _args, 0, 0);
             var output = NewObjectOutput();
             var status = ObjectRMW(key, ref input, ref output);
+            if (ChangedTypeWhileWaiting(ref output))
+                continue;
             if (WriteBlockingObjectError(ref output, status))
                 return;
             if (output.Element == null)
@@ -123,7 +125,7 @@ public sealed unsafe partial class RespServerSession
         var source = _args[1].Span;
         // As Redis: a source of another type, then (if the source has elements) a destination of another type, is WRONGTYPE.
         var sourceKind = LookUpListKind(source);
-        if (sourceKind == ListKeyKind.Absent)
+        if (sourceKind == ListKeyKind.Absent || (sourceKind == ListKeyKind.OtherType && _blockingRetry))
         {
             BlockOnKeys(1, 1, deadline);
             return;
@@ -214,6 +216,8 @@ public sealed unsafe partial class RespServerSession
             var input = new ObjectInput(pop, type, _args, 0, 0) { Number = count, Flags = fromStart ? 0 : 1 };
             var output = NewObjectOutput();
             var status = ObjectRMW(key, ref input, ref output);
+            if (ChangedTypeWhileWaiting(ref output))
+                continue;
             if (WriteBlockingObjectError(ref output, status))
                 return;
             if (output.Number == 0)
@@ -227,6 +231,12 @@ public sealed unsafe partial class RespServerSession
         }
         BlockOnKeys(3, keyCount, deadline);
     }
+
+    /// <summary>
+    /// As Redis 7.2: a key that became another type while the client waited on it (a transaction pushed, deleted and set
+    /// it) does not end the wait with WRONGTYPE; the client goes on waiting, as for a key with nothing in it.
+    /// </summary>
+    private bool ChangedTypeWhileWaiting(ref ObjectOutput output) => _blockingRetry && output.Result == ObjectResult.WrongType;
 
     /// <summary>Writes -OOM or WRONGTYPE for an object operation that did not run; returns whether it did.</summary>
     private bool WriteBlockingObjectError(ref ObjectOutput output, Status status)

@@ -155,6 +155,18 @@ public sealed unsafe partial class RespServerSession
         BlockOnKeys(0, 0, deadline);
     }
 
+    /// <summary>
+    /// ROLE: a primary without replicas until replication exists (the cluster work): "master", its replication offset
+    /// (INFO's master_repl_offset) and no replicas.
+    /// </summary>
+    private void Role()
+    {
+        _writer.WriteArrayHeader(3);
+        _writer.WriteBulk("master"u8);
+        _writer.WriteInteger(0);
+        _writer.WriteArrayHeader(0);
+    }
+
     /// <summary>The reply of WAIT (replicas that acknowledged) or WAITAOF ([local fsync, replicas]) now.</summary>
     private void WriteReplicaWaitReply(RespCommand command)
     {

@@ -29,6 +29,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.BGREWRITEAOF: BackgroundRewriteAof(); break;
             case RespCommand.WAITAOF: WaitAof(); break;
             case RespCommand.WAIT: WaitForReplicas(); break;
+            case RespCommand.ROLE: Role(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }
