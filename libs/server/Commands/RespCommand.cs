@@ -90,6 +90,7 @@ public enum RespCommand : ushort
     WAITAOF = 114,
     WAIT = 115,
     ROLE = 116,
+    MONITOR = 117,
 
     // Bitmaps (string store)
     SETBIT = 120,

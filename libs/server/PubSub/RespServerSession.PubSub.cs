@@ -154,9 +154,17 @@ public sealed unsafe partial class RespServerSession
             sent = 0;
             if (message == null)
                 return;
-            // Encoded as a RESP2 array; a RESP3 client gets it as a push.
-            writer.WriteRaw(writer.Resp3 ? ">"u8 : "*"u8);
-            writer.WriteRaw(message.AsSpan(1));
+            if (message[0] == (byte)'+')
+            {
+                // A MONITOR line (Monitor/MonitorFeed.cs): a simple string in either protocol, as Redis sends it.
+                writer.WriteRaw(message);
+            }
+            else
+            {
+                // Encoded as a RESP2 array; a RESP3 client gets it as a push.
+                writer.WriteRaw(writer.Resp3 ? ">"u8 : "*"u8);
+                writer.WriteRaw(message.AsSpan(1));
+            }
             sent = message.Length;
         }
         outbox.Sent(sent);

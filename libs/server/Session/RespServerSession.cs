@@ -323,6 +323,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 return;
             _disposed = true;
             CancelBlocking();
+            StopMonitoring(); // Monitor/RespServerSession.Monitor.cs
             ResetPubSub(closing: true); // leaves every channel and pattern (PubSub/RespServerSession.PubSub.cs)
             ForgetWatches(); // Transactions: stops counting as a watcher
             _watchArming.Unregister(_writesInFlight);

@@ -204,6 +204,12 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Sharded pub/sub's channels (SSUBSCRIBE, SPUBLISH): a namespace of their own, delivered as "smessage".</summary>
     public PubSubBroker ShardPubSub { get; } = new(sharded: true);
 
+    /// <summary>The clients in MONITOR mode (libs/server/Monitor).</summary>
+    internal MonitorFeed Monitors { get; } = new();
+
+    /// <summary>How many clients are in MONITOR mode.</summary>
+    public int MonitorCount => Monitors.Count;
+
     /// <summary>When the server started.</summary>
     public DateTimeOffset StartTime { get; }
 

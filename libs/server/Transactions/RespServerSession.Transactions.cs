@@ -123,7 +123,13 @@ public sealed unsafe partial class RespServerSession
     /// command with several keys runs under their locks unless this session already holds locks
     /// (inside EXEC), which makes RPOPLPUSH, LMOVE, SMOVE, RENAME, the *STORE commands, MSET... atomic.
     /// </summary>
-    private void RunCommand(RespCommandInfo info) => RunCommandCore(info, blockingRetry: false);
+    private void RunCommand(RespCommandInfo info)
+    {
+        RunCommandCore(info, blockingRetry: false);
+        // MONITOR (libs/server/Monitor): one look at a field while nobody monitors.
+        if (_server.Monitors.Active)
+            FeedMonitors(info);
+    }
 
     /// <summary>Re-runs a blocked command for a waker (RespServerSession.Blocking.cs) with the same locks and version bumps.</summary>
     private void RunBlockingRetry(RespCommandInfo info) => RunCommandCore(info, blockingRetry: true);
@@ -465,6 +471,8 @@ public sealed unsafe partial class RespServerSession
         }
         int first = _queuedKeyStarts[lockedIndex];
         RunLockedCommand(info, _lockRequests.AsSpan(first, _queuedKeyStarts[lockedIndex + 1] - first));
+        if (_server.Monitors.Active)
+            FeedMonitors(info);
     }
 
     /// <summary>

@@ -90,6 +90,7 @@ public sealed class CommandIdGoldenTests
         ["WAITAOF"] = 114,
         ["WAIT"] = 115,
         ["ROLE"] = 116,
+        ["MONITOR"] = 117,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

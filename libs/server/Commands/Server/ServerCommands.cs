@@ -30,6 +30,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.WAITAOF: WaitAof(); break;
             case RespCommand.WAIT: WaitForReplicas(); break;
             case RespCommand.ROLE: Role(); break;
+            case RespCommand.MONITOR: StartMonitoring(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

@@ -1,0 +1,160 @@
+using System;
+using System.Buffers;
+using System.Globalization;
+using System.Text;
+
+namespace Garnet.server;
+
+/// <summary>
+/// MONITOR: the clients that asked to see every command the server runs, and the line each command becomes, as Redis
+/// writes it: <c>+&lt;unix seconds&gt;.&lt;microseconds&gt; [&lt;db&gt; &lt;client address | lua&gt;] "arg" "arg"...</c>.
+/// </summary>
+/// <remarks>
+/// Sessions look at <see cref="Active"/> after each command (one read of a field while nobody monitors). A line is
+/// made once and queued on every monitor's outbox, which delivers it as published messages are delivered and bounds
+/// it with the normal clients' output limit, as Redis's monitors are.
+/// </remarks>
+internal sealed class MonitorFeed
+{
+    private readonly object _lock = new();
+    private PubSubOutbox[] _monitors = [];
+    private volatile int _count;
+
+    /// <summary>Whether any client monitors.</summary>
+    public bool Active => _count != 0;
+
+    /// <summary>How many clients monitor.</summary>
+    public int Count => _count;
+
+    /// <summary>Starts feeding <paramref name="monitor"/>; false if it was fed already.</summary>
+    public bool Add(PubSubOutbox monitor)
+    {
+        lock (_lock)
+        {
+            if (Array.IndexOf(_monitors, monitor) >= 0)
+                return false;
+            var grown = new PubSubOutbox[_monitors.Length + 1];
+            _monitors.CopyTo(grown, 0);
+            grown[^1] = monitor;
+            _monitors = grown;
+            _count = grown.Length;
+            return true;
+        }
+    }
+
+    /// <summary>Stops feeding <paramref name="monitor"/> (RESET, disconnect).</summary>
+    public void Remove(PubSubOutbox monitor)
+    {
+        lock (_lock)
+        {
+            int at = Array.IndexOf(_monitors, monitor);
+            if (at < 0)
+                return;
+            var shrunk = new PubSubOutbox[_monitors.Length - 1];
+            Array.Copy(_monitors, 0, shrunk, 0, at);
+            Array.Copy(_monitors, at + 1, shrunk, at, shrunk.Length - at);
+            _monitors = shrunk;
+            _count = shrunk.Length;
+        }
+    }
+
+    /// <summary>Queues the line of a command that ran (<paramref name="args"/>, the name first) for every monitor.</summary>
+    public void Feed(int database, string origin, ReadOnlySpan<ArgSlice> args)
+    {
+        var monitors = _monitors;
+        if (monitors.Length == 0)
+            return;
+        var line = Line(DateTimeOffset.UtcNow, database, origin, args);
+        foreach (var monitor in monitors)
+        {
+            if (!monitor.Enqueue(line))
+                monitor.Disconnect();
+        }
+    }
+
+    /// <summary>The monitor line of a command; the secrets of AUTH and HELLO ... AUTH are "(redacted)", as Redis shows them.</summary>
+    internal static byte[] Line(DateTimeOffset at, int database, string origin, ReadOnlySpan<ArgSlice> args)
+    {
+        var line = new ArrayBufferWriter<byte>(64 + (args.Length * 16));
+        long micros = (at.UtcTicks - DateTime.UnixEpoch.Ticks) / 10;
+        Append(line, string.Create(CultureInfo.InvariantCulture, $"+{micros / 1_000_000}.{micros % 1_000_000:D6} [{database} {origin}]"));
+        int redactFrom = args.Length;
+        int redactTo = args.Length;
+        if (args.Length > 1 && args[0].EqualsUpper("AUTH"u8))
+            redactFrom = 1;
+        else if (args.Length > 1 && args[0].EqualsUpper("HELLO"u8))
+        {
+            for (int i = 2; i + 2 < args.Length; i++)
+            {
+                if (args[i].EqualsUpper("AUTH"u8))
+                {
+                    redactFrom = i + 1;
+                    redactTo = i + 3;
+                    break;
+                }
+            }
+        }
+        for (int i = 0; i < args.Length; i++)
+        {
+            Append(line, " ");
+            if (i >= redactFrom && i < redactTo)
+                Append(line, "\"(redacted)\"");
+            else
+                AppendQuoted(line, args[i].Span);
+        }
+        Append(line, "\r\n");
+        return line.WrittenSpan.ToArray();
+    }
+
+    private static void Append(ArrayBufferWriter<byte> line, string text)
+    {
+        var span = line.GetSpan(Encoding.ASCII.GetMaxByteCount(text.Length));
+        line.Advance(Encoding.ASCII.GetBytes(text, span));
+    }
+
+    /// <summary>An argument in double quotes with Redis's escapes (\\, \", \n, \r, \t, \a, \b, \xHH for the rest unprintable).</summary>
+    private static void AppendQuoted(ArrayBufferWriter<byte> line, ReadOnlySpan<byte> value)
+    {
+        var span = line.GetSpan((value.Length * 4) + 2);
+        int n = 0;
+        span[n++] = (byte)'"';
+        foreach (byte b in value)
+        {
+            switch (b)
+            {
+                case (byte)'\\':
+                case (byte)'"':
+                    span[n++] = (byte)'\\';
+                    span[n++] = b;
+                    break;
+                case (byte)'\n': n += Escape(span.Slice(n), 'n'); break;
+                case (byte)'\r': n += Escape(span.Slice(n), 'r'); break;
+                case (byte)'\t': n += Escape(span.Slice(n), 't'); break;
+                case 7: n += Escape(span.Slice(n), 'a'); break;
+                case 8: n += Escape(span.Slice(n), 'b'); break;
+                default:
+                    if (b >= 0x20 && b < 0x7f)
+                    {
+                        span[n++] = b;
+                    }
+                    else
+                    {
+                        span[n++] = (byte)'\\';
+                        span[n++] = (byte)'x';
+                        span[n++] = (byte)"0123456789abcdef"[b >> 4];
+                        span[n++] = (byte)"0123456789abcdef"[b & 15];
+                    }
+                    break;
+            }
+        }
+        span[n++] = (byte)'"';
+        line.Advance(n);
+    }
+
+    private static int Escape(Span<byte> to, char letter)
+    {
+        to[0] = (byte)'\\';
+        to[1] = (byte)letter;
+        return 2;
+    }
+}
