@@ -342,10 +342,12 @@ public sealed unsafe class OperationLog : IDisposable
                     _files.RemoveBefore(removeBefore);
                 }
                 bool progressed = WritePass(commit);
-                // An entry being copied in holds back the ones after it: look again shortly for whoever waits.
-                if (!progressed && Volatile.Read(ref _commitRequested) > Volatile.Read(ref _freed))
+                // An entry being copied in holds back the ones after it: look again (shortly, if nothing moved) for whoever
+                // waits — its writer's own request may be older than the wake, and nobody else may wake this thread.
+                if (Volatile.Read(ref _commitRequested) > Volatile.Read(ref _freed))
                 {
-                    Thread.Yield();
+                    if (!progressed)
+                        Thread.Yield();
                     lock (_wakeLock)
                         _wakeRequested = true;
                 }
@@ -375,6 +377,7 @@ public sealed unsafe class OperationLog : IDisposable
     {
         // What was written is made durable first (unless flushing failed), and reported so.
         _flusher.Dispose();
+        _failure ??= _flushFailure;
         lock (_waitersLock)
             _writerEnded = true;
         lock (_commitLock)

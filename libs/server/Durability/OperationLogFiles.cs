@@ -192,9 +192,11 @@ internal sealed class OperationLogFiles : IDisposable
             long within = _tail % _segmentSize;
             if (segment == _segments.Count)
             {
-                // The previous file is complete: durable before the stream goes on in the next one.
+                // The previous file is complete: durable before the stream goes on in the next one, even when a commit
+                // handed its sync to the flusher (TakeUnsynced) and it may not have run yet: entries of the next file
+                // must never be on the device while the end of this one may not be.
                 if (segment > 0)
-                    SyncSegment(segment - 1);
+                    SyncSegment(segment - 1, always: true);
                 _segments.Add(OpenSegment(segment));
                 // The new file's name is durable before anything in it is counted as committed.
                 FileSync.SyncDirectory(_directory);
@@ -306,11 +308,11 @@ internal sealed class OperationLogFiles : IDisposable
         return _segments[last];
     }
 
-    private void SyncSegment(int segment)
+    private void SyncSegment(int segment, bool always = false)
     {
         if (_directSegment == segment)
             CloseDirect();
-        if (_unsynced.Remove(segment))
+        if (_unsynced.Remove(segment) || always)
             FileSync.DataSync(_segments[segment]!);
     }
 
@@ -323,7 +325,14 @@ internal sealed class OperationLogFiles : IDisposable
 
     public void Dispose()
     {
-        CloseDirect();
+        try
+        {
+            CloseDirect();
+        }
+        catch (IOException)
+        {
+            // Writing failed already (the log reported it); the files are closed all the same.
+        }
         // A clean close leaves no zeros past the entries.
         if (_zeroedUntil > _tail && _segments.Count > 0)
         {

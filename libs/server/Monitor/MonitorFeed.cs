@@ -67,7 +67,7 @@ internal sealed class MonitorFeed
         var line = Line(DateTimeOffset.UtcNow, database, origin, args);
         foreach (var monitor in monitors)
         {
-            if (!monitor.Enqueue(line))
+            if (!monitor.EnqueueMonitorLine(line))
                 monitor.Disconnect();
         }
     }

@@ -15,6 +15,7 @@ public sealed unsafe partial class RespServerSession
         {
             // A client that never subscribed gets an outbox bounded by the normal clients' limit, as Redis's monitors are.
             _outbox ??= new PubSubOutbox(this, _server.ClientLimits.Normal);
+            _outbox.SetMonitoring(true);
             _monitoring = _server.Monitors.Add(_outbox);
         }
         _writer.WriteOk();
@@ -26,9 +27,18 @@ public sealed unsafe partial class RespServerSession
             return;
         _monitoring = false;
         _server.Monitors.Remove(_outbox!);
+        _outbox!.SetMonitoring(false);
     }
 
-    /// <summary>Gives the monitors the line of the command that just ran.</summary>
+    /// <summary>
+    /// Whether the command's line goes to the monitors before it runs: scripts (EVAL, EVALSHA, FCALL and their _RO forms),
+    /// as in Redis, so that the lines of the commands they call follow theirs. Every other command's goes after it ran.
+    /// </summary>
+    private static bool FeedsMonitorsFirst(RespCommand command)
+        => command is RespCommand.EVAL or RespCommand.EVALSHA or RespCommand.EVAL_RO or RespCommand.EVALSHA_RO
+            or RespCommand.FCALL or RespCommand.FCALL_RO;
+
+    /// <summary>Gives the monitors the line of the command that runs (see <see cref="FeedsMonitorsFirst"/>).</summary>
     private void FeedMonitors(RespCommandInfo info)
     {
         if (_replaying || (info.Flags & CommandFlags.Admin) != 0)

@@ -36,6 +36,7 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
     private long _overSoftSince;
 
     private bool _closed;
+    private bool _monitoring;
     private int _deliveryScheduled;
 
     public PubSubOutbox(RespServerSession session, Garnet.networking.OutputLimitClass limits)
@@ -58,11 +59,13 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
     /// schedules its delivery. Returns false when this message overflowed the limit: the queue is
     /// dropped and the caller must <see cref="Disconnect"/> the subscriber.
     /// </summary>
-    public bool Enqueue(byte[] message)
+    public bool Enqueue(byte[] message) => Enqueue(message, monitorLine: false);
+
+    private bool Enqueue(byte[] message, bool monitorLine)
     {
         lock (_lock)
         {
-            if (_closed)
+            if (_closed || (monitorLine && !_monitoring))
                 return true;
             // Delivered bytes still waiting in the connection (it does not block on a slow reader) count too.
             long pending = _pendingBytes + message.Length;
@@ -83,6 +86,35 @@ internal sealed class PubSubOutbox : IThreadPoolWorkItem
             ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
         return true;
     }
+
+    /// <summary>
+    /// MONITOR on or off for this client. Off drops the monitor lines still queued, and lines fed after (a feeder may hold
+    /// the list of monitors from before) are ignored: after RESET's reply no line may come that reads as a reply.
+    /// </summary>
+    public void SetMonitoring(bool monitoring)
+    {
+        lock (_lock)
+        {
+            _monitoring = monitoring;
+            if (monitoring || _count == 0)
+                return;
+            int kept = 0;
+            for (int i = 0; i < _count; i++)
+            {
+                var message = _ring[(_head + i) % _ring.Length];
+                if (message[0] != (byte)'+')
+                    _ring[(_head + kept++) % _ring.Length] = message;
+                else
+                    _pendingBytes -= message.Length;
+            }
+            for (int i = kept; i < _count; i++)
+                _ring[(_head + i) % _ring.Length] = null!;
+            _count = kept;
+        }
+    }
+
+    /// <summary>Queues a MONITOR line (see <see cref="Enqueue"/>), unless monitoring stopped meanwhile.</summary>
+    public bool EnqueueMonitorLine(byte[] line) => Enqueue(line, monitorLine: true);
 
     /// <summary>Disconnects the subscriber whose queue overflowed.</summary>
     public void Disconnect() => _session.DisconnectSlowSubscriber();

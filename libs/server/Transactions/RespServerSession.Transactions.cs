@@ -125,8 +125,14 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void RunCommand(RespCommandInfo info)
     {
-        RunCommandCore(info, blockingRetry: false);
         // MONITOR (libs/server/Monitor): one look at a field while nobody monitors.
+        if (_server.Monitors.Active && FeedsMonitorsFirst(info.Command))
+        {
+            FeedMonitors(info);
+            RunCommandCore(info, blockingRetry: false);
+            return;
+        }
+        RunCommandCore(info, blockingRetry: false);
         if (_server.Monitors.Active)
             FeedMonitors(info);
     }
@@ -470,8 +476,11 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         int first = _queuedKeyStarts[lockedIndex];
+        bool fedFirst = _server.Monitors.Active && FeedsMonitorsFirst(info.Command);
+        if (fedFirst)
+            FeedMonitors(info);
         RunLockedCommand(info, _lockRequests.AsSpan(first, _queuedKeyStarts[lockedIndex + 1] - first));
-        if (_server.Monitors.Active)
+        if (!fedFirst && _server.Monitors.Active)
             FeedMonitors(info);
     }
 

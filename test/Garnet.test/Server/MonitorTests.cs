@@ -34,8 +34,8 @@ public class MonitorTests : ServerTestBase
         client.Execute("SELECT", "3");
         Assert.That(NextLine(monitor), Is.EqualTo(("3", origin, "\"SELECT\" \"3\"")));
         client.Execute("EVAL", "return redis.call('GET', 'k')", "0");
-        Assert.That(NextLine(monitor), Is.EqualTo(("3", "lua", "\"GET\" \"k\"")));
         Assert.That(NextLine(monitor), Is.EqualTo(("3", origin, "\"EVAL\" \"return redis.call('GET', 'k')\" \"0\"")));
+        Assert.That(NextLine(monitor), Is.EqualTo(("3", "lua", "\"GET\" \"k\"")));
     }
 
     [Test]
@@ -68,6 +68,30 @@ public class MonitorTests : ServerTestBase
         Assert.That(NextLine(monitor).Arguments, Is.EqualTo("\"AUTH\" \"(redacted)\""));
         Assert.That(NextLine(monitor).Arguments, Is.EqualTo("\"HELLO\" \"2\" \"AUTH\" \"(redacted)\" \"(redacted)\""));
         Assert.That(NextLine(monitor).Arguments, Is.EqualTo("\"PING\""));
+    }
+
+    /// <summary>Lines still queued when RESET runs are dropped: the reply after RESET's is the next command's, never a line.</summary>
+    [Test]
+    public void NoLineFollowsReset()
+    {
+        using var monitor = ConnectRaw();
+        monitor.Execute("MONITOR");
+        using var client = ConnectRaw();
+        client.Execute("SET", "k", "v");
+        for (int round = 0; round < 20; round++)
+        {
+            for (int i = 0; i < 200; i++)
+                client.Send("INCR", "n");
+            monitor.Send("RESET");
+            monitor.Send("GET", "k");
+            string reply;
+            while ((reply = monitor.ReadReply()) != "+RESET\r\n")
+                Assert.That(reply, Does.StartWith("+"), "a monitor line before RESET's reply");
+            Assert.That(monitor.ReadReply(), Is.EqualTo("$1\r\nv\r\n"));
+            for (int i = 0; i < 200; i++)
+                client.ReadReply();
+            monitor.Execute("MONITOR");
+        }
     }
 
     [Test]
