@@ -31,14 +31,9 @@ internal sealed class MonitorFeed
     {
         lock (_lock)
         {
-            if (Array.IndexOf(_monitors, monitor) >= 0)
-                return false;
-            var grown = new PubSubOutbox[_monitors.Length + 1];
-            _monitors.CopyTo(grown, 0);
-            grown[^1] = monitor;
-            _monitors = grown;
-            _count = grown.Length;
-            return true;
+            bool added = OutboxList.TryAdd(ref _monitors, monitor);
+            _count = _monitors.Length;
+            return added;
         }
     }
 
@@ -47,14 +42,8 @@ internal sealed class MonitorFeed
     {
         lock (_lock)
         {
-            int at = Array.IndexOf(_monitors, monitor);
-            if (at < 0)
-                return;
-            var shrunk = new PubSubOutbox[_monitors.Length - 1];
-            Array.Copy(_monitors, 0, shrunk, 0, at);
-            Array.Copy(_monitors, at + 1, shrunk, at, shrunk.Length - at);
-            _monitors = shrunk;
-            _count = shrunk.Length;
+            OutboxList.TryRemove(ref _monitors, monitor);
+            _count = _monitors.Length;
         }
     }
 

@@ -38,6 +38,17 @@ public sealed unsafe partial class RespServerSession
         => command is RespCommand.EVAL or RespCommand.EVALSHA or RespCommand.EVAL_RO or RespCommand.EVALSHA_RO
             or RespCommand.FCALL or RespCommand.FCALL_RO;
 
+    /// <summary>Runs the command (<paramref name="run"/>) while clients monitor, and gives them its line before or after.</summary>
+    private void RunMonitored(RespCommandInfo info, System.Action<RespServerSession, RespCommandInfo> run)
+    {
+        bool first = FeedsMonitorsFirst(info.Command);
+        if (first)
+            FeedMonitors(info);
+        run(this, info);
+        if (!first)
+            FeedMonitors(info);
+    }
+
     /// <summary>Gives the monitors the line of the command that runs (see <see cref="FeedsMonitorsFirst"/>).</summary>
     private void FeedMonitors(RespCommandInfo info)
     {

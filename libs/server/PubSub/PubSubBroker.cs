@@ -304,28 +304,7 @@ public sealed class PubSubBroker
         _channelCount--;
     }
 
-    private static bool TryAdd(Subscription entry, PubSubOutbox subscriber)
-    {
-        var current = entry.Subscribers;
-        if (Array.IndexOf(current, subscriber) >= 0)
-            return false;
-        var grown = new PubSubOutbox[current.Length + 1];
-        current.CopyTo(grown, 0);
-        grown[^1] = subscriber;
-        Volatile.Write(ref entry.Subscribers, grown);
-        return true;
-    }
+    private static bool TryAdd(Subscription entry, PubSubOutbox subscriber) => OutboxList.TryAdd(ref entry.Subscribers, subscriber);
 
-    private static bool TryRemove(Subscription entry, PubSubOutbox subscriber)
-    {
-        var current = entry.Subscribers;
-        int index = Array.IndexOf(current, subscriber);
-        if (index < 0)
-            return false;
-        var shrunk = new PubSubOutbox[current.Length - 1];
-        Array.Copy(current, 0, shrunk, 0, index);
-        Array.Copy(current, index + 1, shrunk, index, current.Length - index - 1);
-        Volatile.Write(ref entry.Subscribers, shrunk);
-        return true;
-    }
+    private static bool TryRemove(Subscription entry, PubSubOutbox subscriber) => OutboxList.TryRemove(ref entry.Subscribers, subscriber);
 }

@@ -126,15 +126,10 @@ public sealed unsafe partial class RespServerSession
     private void RunCommand(RespCommandInfo info)
     {
         // MONITOR (libs/server/Monitor): one look at a field while nobody monitors.
-        if (_server.Monitors.Active && FeedsMonitorsFirst(info.Command))
-        {
-            FeedMonitors(info);
-            RunCommandCore(info, blockingRetry: false);
-            return;
-        }
-        RunCommandCore(info, blockingRetry: false);
         if (_server.Monitors.Active)
-            FeedMonitors(info);
+            RunMonitored(info, static (session, info) => session.RunCommandCore(info, blockingRetry: false));
+        else
+            RunCommandCore(info, blockingRetry: false);
     }
 
     /// <summary>Re-runs a blocked command for a waker (RespServerSession.Blocking.cs) with the same locks and version bumps.</summary>
@@ -476,11 +471,12 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         int first = _queuedKeyStarts[lockedIndex];
-        bool fedFirst = _server.Monitors.Active && FeedsMonitorsFirst(info.Command);
+        bool monitored = _server.Monitors.Active;
+        bool fedFirst = monitored && FeedsMonitorsFirst(info.Command);
         if (fedFirst)
             FeedMonitors(info);
         RunLockedCommand(info, _lockRequests.AsSpan(first, _queuedKeyStarts[lockedIndex + 1] - first));
-        if (!fedFirst && _server.Monitors.Active)
+        if (monitored && !fedFirst)
             FeedMonitors(info);
     }
 

@@ -39,6 +39,19 @@ public class MonitorTests : ServerTestBase
     }
 
     [Test]
+    public void MonitorTakesNoArgumentsAndIsRefusedInScripts()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("MONITOR", "x"), Is.EqualTo("-ERR wrong number of arguments for 'monitor' command\r\n"));
+        Assert.That(client.Execute("EVAL", "return redis.call('MONITOR')", "0"), Does.StartWith("-ERR This Redis command is not allowed from script"));
+        Assert.That(Server.Store.MonitorCount, Is.Zero);
+        // MONITOR twice is one monitor, fed once.
+        Assert.That(client.Execute("MONITOR"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("MONITOR"), Is.EqualTo("+OK\r\n"));
+        Assert.That(Server.Store.MonitorCount, Is.EqualTo(1));
+    }
+
+    [Test]
     public void TransactionsShowEachCommandBeforeExec()
     {
         using var monitor = ConnectRaw();
