@@ -20,6 +20,9 @@ public unsafe struct RespWriter
     /// <summary>Whether replies use RESP3 types.</summary>
     public bool Resp3;
 
+    /// <summary>Told of each error reply (the server's error statistics), when set.</summary>
+    public IErrorReplyListener? ErrorListener;
+
     /// <summary>False once the sink reported its destination gone; later writes are dropped.</summary>
     public bool Healthy { get; private set; }
 
@@ -223,6 +226,7 @@ public unsafe struct RespWriter
     /// <summary>An error: <paramref name="message"/> without the leading '-' and trailing CRLF (e.g. "ERR syntax error").</summary>
     public void WriteError(ReadOnlySpan<byte> message)
     {
+        ErrorListener?.OnErrorReply(message);
         Ensure(1);
         *_current++ = (byte)'-';
         WriteRaw(message);

@@ -91,6 +91,7 @@ public enum RespCommand : ushort
     WAIT = 115,
     ROLE = 116,
     MONITOR = 117,
+    SLOWLOG = 118,
 
     // Bitmaps (string store)
     SETBIT = 120,

@@ -26,7 +26,15 @@ public sealed class RespCommandInfo
         KeyAccess = keyAccess;
         AclCategories = categories;
         Summary = summary;
+        // SET is not @fast in Redis (its options vary) but is as cheap as the @fast writes.
+        SharesBatchTime = (flags & CommandFlags.Fast) != 0 || command == RespCommand.SET;
     }
+
+    /// <summary>
+    /// Cheap enough that reading the clock around it would cost as much as running it: timed as part of a stretch of
+    /// such commands (see RespServerSession.CommandTiming.cs).
+    /// </summary>
+    public bool SharesBatchTime { get; }
 
     /// <summary>The command id.</summary>
     public RespCommand Command { get; }

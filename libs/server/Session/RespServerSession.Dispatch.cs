@@ -62,6 +62,7 @@ public sealed unsafe partial class RespServerSession
         if (info == null)
         {
             FlagTransactionError();
+            EndStretchBefore(); // Stats/RespServerSession.CommandTiming.cs
             WriteUnknownCommand();
             return;
         }
@@ -69,6 +70,7 @@ public sealed unsafe partial class RespServerSession
         if (!info.ArityAccepts(_argCount))
         {
             FlagTransactionError();
+            CountRejected(info);
             WriteWrongArity(info.LowerName);
             return;
         }
@@ -76,6 +78,7 @@ public sealed unsafe partial class RespServerSession
         if (!Authenticated && (info.Flags & CommandFlags.NoAuth) == 0 && !_server.Acl.DefaultUserIsOpen)
         {
             FlagTransactionError();
+            CountRejected(info);
             _writer.WriteError("NOAUTH Authentication required."u8);
             return;
         }
@@ -86,43 +89,41 @@ public sealed unsafe partial class RespServerSession
             if (!Permitted(info, AclLogContext.TopLevel))
             {
                 FlagTransactionError();
+                CountRejected(info);
                 return;
             }
         }
         // Scripting: while another client's script runs past lua-time-limit, most commands get -BUSY.
         if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))
+        {
+            CountRejected(info);
             return;
+        }
         // Pub/sub (libs/server/PubSub): a client that ever subscribed first gets the messages queued
         // for it, and in RESP2's subscribe mode only a few commands may run.
         if (_outbox != null && !PubSubAdmits(info))
+        {
+            CountRejected(info);
             return;
+        }
 
         // Transactions: between MULTI and EXEC commands are queued, not run; RESET forgets the transaction.
         if (_transaction != null)
         {
-            if (_transaction.InMulti && TryQueueCommand(info))
-                return;
+            if (_transaction.InMulti)
+            {
+                EndStretchBefore();
+                if (TryQueueCommand(info))
+                    return;
+            }
             if (info.Command == RespCommand.RESET)
                 ResetTransaction();
         }
 
         LastCommand = info.Command;
-        _server.Statistics.AddCommandCall(_commandCalls, info.Command);
-        // RunCommand (Transactions/RespServerSession.Transactions.cs) dispatches with the key locks and watch versions of the command.
-        // With metrics off this costs one test of a field that never changes, so the branch predicts.
-        if (_latency == null)
-            RunCommand(info);
-        else
-            RunCommandTimed(_latency, info);
-    }
-
-    /// <summary>Runs <paramref name="info"/> between two timestamps and reports the difference (metrics on).</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void RunCommandTimed(ICommandLatencyObserver latency, RespCommandInfo info)
-    {
-        long start = Stopwatch.GetTimestamp();
-        RunCommand(info);
-        latency.Record(info, Stopwatch.GetTimestamp() - start);
+        // RunCommand (Transactions/RespServerSession.Transactions.cs) dispatches with the key locks and watch versions of the
+        // command; RunCounted (Stats/RespServerSession.CommandTiming.cs) counts and times it around that.
+        RunCounted(info);
     }
 
     /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog, lists, hashes, sets, sorted sets, geo, blocking, sort, transactions, scripting, pub/sub, streams).</summary>

@@ -36,6 +36,7 @@ public sealed unsafe partial class RespServerSession
         var output = new ObjectOutput();
         output.Writer.Attach(ObjectReplies);
         output.Writer.Resp3 = _writer.Resp3;
+        output.Writer.ErrorListener = this;
         return output;
     }
 

@@ -33,6 +33,7 @@ public sealed unsafe partial class RespServerSession
         _writer = default;
         _writer.Attach(sink);
         _writer.Resp3 = resp3;
+        _writer.ErrorListener = this;
         return saved;
     }
 

@@ -29,7 +29,6 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     private bool _batchActive;
 
     /// <summary>This batch's thread's per-command call counters (INFO commandstats), fetched by <see cref="BeginBatch"/>.</summary>
-    private long[] _commandCalls = [];
 
     /// <summary>The server's <see cref="StoreWrapper.CommandLatency"/> as the session opened: null when metrics are off.</summary>
     private readonly ICommandLatencyObserver? _latency;
@@ -46,6 +45,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _durable = _oplog != null || replaying;
         _sink = new NetworkResponseSink(sender, _oplog, _oplog != null ? new HeldReplyRelease(this) : null);
         _writer.Attach(_sink);
+        _writer.ErrorListener = this;
         ClientId = server.Clients.NextId();
         ConnectedAt = DateTimeOffset.UtcNow;
         LastCommandAt = ConnectedAt;
@@ -152,6 +152,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         int position = 0;
         int commands = 0;
         BeginBatch();
+        BeginTiming(buffer, bytesRead);
         try
         {
             // The device error of the storage tier is caught out here, not around each command, so the loop's
@@ -172,6 +173,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         }
         finally
         {
+            EndTiming();
             EndBatch();
         }
 
@@ -219,6 +221,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 continue;
 
             _commandReplyMark = _writer.Position;
+            _commandOffset = position - consumed;
             ExecuteCommand();
             commands++;
             // The connection broke or passed its output limit: the rest of the batch would only make replies to drop.
@@ -269,7 +272,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 break;
         }
         _batchActive = true;
-        _commandCalls = _server.Statistics.CommandCallsOfThisThread();
+        _counters = _server.Statistics.CountersOfThisThread();
     }
 
     private void EndBatch()

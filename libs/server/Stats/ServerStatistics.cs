@@ -8,14 +8,12 @@ public sealed class ServerStatistics : IDisposable
 {
     private static readonly int s_commandSlots = MaxCommandId() + 1;
 
-    // Per-command call counts are kept per thread: a shared counter for GET would bounce one cache
+    // Per-command counts are kept per thread: a shared counter for GET would bounce one cache
     // line between every core on every command. INFO sums the threads' arrays.
-    private readonly ThreadLocal<long[]> _commandCallsPerThread = new(() => new long[s_commandSlots], trackAllValues: true);
+    private readonly ThreadLocal<CommandCounters> _countersPerThread = new(() => new CommandCounters(s_commandSlots), trackAllValues: true);
 
-    // Custom commands (ids from ExtensionRegistry.FirstId) are rarer and their number is open, so they
-    // share counters, in chunks that never move so no increment is lost while another chunk is added.
-    private const int CustomChunkBits = 8;
-    private readonly long[]?[] _customCalls = new long[]?[(ExtensionRegistry.MaxCount >> CustomChunkBits) + 1];
+    // Custom commands are rarer and their number is open, so they share counters.
+    private readonly CustomCommandCounters _custom = new();
 
     private long _connectionsReceived;
     private long _commandsProcessed;
@@ -53,18 +51,23 @@ public sealed class ServerStatistics : IDisposable
     }
 
     /// <summary>Calls of <paramref name="command"/> since start or the last reset.</summary>
-    public long CommandCalls(RespCommand command)
+    public long CommandCalls(RespCommand command) => Counts(command).Calls;
+
+    /// <summary>What INFO commandstats reports for <paramref name="command"/> since start or the last reset.</summary>
+    public CommandCounts Counts(RespCommand command)
     {
         if ((int)command >= ExtensionRegistry.FirstId)
+            return _custom.Read((int)command - ExtensionRegistry.FirstId);
+        long calls = 0, ticks = 0, failed = 0, rejected = 0;
+        int id = (int)command;
+        foreach (var counters in _countersPerThread.Values)
         {
-            int index = (int)command - ExtensionRegistry.FirstId;
-            var chunk = Volatile.Read(ref _customCalls[index >> CustomChunkBits]);
-            return chunk == null ? 0 : Volatile.Read(ref chunk[index & ((1 << CustomChunkBits) - 1)]);
+            calls += Volatile.Read(ref counters.Calls[id]);
+            ticks += Volatile.Read(ref counters.Ticks[id]);
+            failed += Volatile.Read(ref counters.Failed[id]);
+            rejected += Volatile.Read(ref counters.Rejected[id]);
         }
-        long total = 0;
-        foreach (var calls in _commandCallsPerThread.Values)
-            total += Volatile.Read(ref calls[(int)command]);
-        return total;
+        return new CommandCounts(calls, ticks, failed, rejected);
     }
 
     private static int MaxCommandId()
@@ -92,27 +95,41 @@ public sealed class ServerStatistics : IDisposable
     /// runs the whole batch) and passes them to <see cref="AddCommandCall"/>: a ThreadLocal lookup per
     /// command costs more than the increment.
     /// </summary>
-    internal long[] CommandCallsOfThisThread() => _commandCallsPerThread.Value!;
+    internal CommandCounters CountersOfThisThread() => _countersPerThread.Value!;
 
-    /// <summary>Counts a call of <paramref name="command"/> in <paramref name="callsOfThisThread"/> (from <see cref="CommandCallsOfThisThread"/>, fetched on this thread).</summary>
-    internal void AddCommandCall(long[] callsOfThisThread, RespCommand command)
+    /// <summary>Counts a call of <paramref name="command"/> in <paramref name="countersOfThisThread"/> (from <see cref="CountersOfThisThread"/>, fetched on this thread).</summary>
+    internal void AddCommandCall(CommandCounters countersOfThisThread, RespCommand command)
     {
-        if ((int)command < callsOfThisThread.Length)
-            callsOfThisThread[(int)command]++;
+        if ((uint)command < (uint)countersOfThisThread.Calls.Length)
+            countersOfThisThread.Calls[(int)command]++;
         else if ((int)command >= ExtensionRegistry.FirstId)
-            AddCustomCall((int)command - ExtensionRegistry.FirstId);
+            _custom.Add((int)command - ExtensionRegistry.FirstId, 0, 1);
     }
 
-    private void AddCustomCall(int index)
+    /// <summary>Adds <paramref name="ticks"/> of run time, and a failure when <paramref name="failed"/>, to <paramref name="command"/>.</summary>
+    internal void AddCommandTime(CommandCounters countersOfThisThread, RespCommand command, long ticks, bool failed)
     {
-        ref var slot = ref _customCalls[index >> CustomChunkBits];
-        var chunk = Volatile.Read(ref slot);
-        if (chunk == null)
+        if ((uint)command < (uint)countersOfThisThread.Ticks.Length)
         {
-            Interlocked.CompareExchange(ref slot, new long[1 << CustomChunkBits], null);
-            chunk = Volatile.Read(ref slot)!;
+            countersOfThisThread.Ticks[(int)command] += ticks;
+            if (failed)
+                countersOfThisThread.Failed[(int)command]++;
         }
-        Interlocked.Increment(ref chunk[index & ((1 << CustomChunkBits) - 1)]);
+        else if ((int)command >= ExtensionRegistry.FirstId)
+        {
+            _custom.Add((int)command - ExtensionRegistry.FirstId, 1, ticks);
+            if (failed)
+                _custom.Add((int)command - ExtensionRegistry.FirstId, 2, 1);
+        }
+    }
+
+    /// <summary>Counts a call of <paramref name="command"/> refused before it ran (arity, authentication, ACL, -BUSY ...): Redis's rejected_calls.</summary>
+    internal void AddCommandRejected(CommandCounters countersOfThisThread, RespCommand command)
+    {
+        if ((uint)command < (uint)countersOfThisThread.Rejected.Length)
+            countersOfThisThread.Rejected[(int)command]++;
+        else if ((int)command >= ExtensionRegistry.FirstId)
+            _custom.Add((int)command - ExtensionRegistry.FirstId, 3, 1);
     }
 
     internal void AddHits(long hits, long misses)
@@ -138,15 +155,15 @@ public sealed class ServerStatistics : IDisposable
         Volatile.Write(ref _aclDeniedCommand, 0);
         Volatile.Write(ref _aclDeniedKey, 0);
         Volatile.Write(ref _aclDeniedChannel, 0);
-        foreach (var calls in _commandCallsPerThread.Values)
-            Array.Clear(calls);
-        foreach (var chunk in _customCalls)
-        {
-            if (chunk != null)
-                Array.Clear(chunk);
-        }
+        foreach (var counters in _countersPerThread.Values)
+            counters.Clear();
+        _custom.Clear();
+        Errors.Reset();
     }
 
+    /// <summary>Error replies by their code (INFO errorstats) and in all (total_error_replies).</summary>
+    public ErrorStatistics Errors { get; } = new();
+
     /// <summary>Releases the per-thread counters.</summary>
-    public void Dispose() => _commandCallsPerThread.Dispose();
+    public void Dispose() => _countersPerThread.Dispose();
 }

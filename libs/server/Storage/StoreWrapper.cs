@@ -147,6 +147,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Counters reported by INFO.</summary>
     public ServerStatistics Statistics { get; } = new();
 
+    /// <summary>SLOWLOG: commands that ran at least slowlog-log-slower-than.</summary>
+    public SlowLog SlowLog { get; } = new();
+
     /// <summary>
     /// Where sessions report each command's run time (the metrics endpoint's latency histograms), or null to measure
     /// nothing. Sessions read it once when they open, so it is set before the server starts listening.

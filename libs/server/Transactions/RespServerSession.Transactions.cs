@@ -1,4 +1,5 @@
 using System;
+using System.Diagnostics;
 using Tsavorite;
 
 namespace Garnet.server;
@@ -464,18 +465,23 @@ public sealed unsafe partial class RespServerSession
         // ACL is checked again at EXEC, as Redis does: the user may have changed since the command was queued.
         if (!Permitted(info, AclLogContext.Multi))
             return;
-        _server.Statistics.AddCommandCall(_commandCalls, info.Command);
         if (lockedIndex < 0)
         {
-            RunCommand(info);
+            RunInnerTimed(info, slowLog: true); // Stats/RespServerSession.CommandTiming.cs
             return;
         }
+        _server.Statistics.AddCommandCall(_counters, info.Command);
+        int errors = _errorReplies;
+        long start = Stopwatch.GetTimestamp();
         int first = _queuedKeyStarts[lockedIndex];
         bool monitored = _server.Monitors.Active;
         bool fedFirst = monitored && FeedsMonitorsFirst(info.Command);
         if (fedFirst)
             FeedMonitors(info);
         RunLockedCommand(info, _lockRequests.AsSpan(first, _queuedKeyStarts[lockedIndex + 1] - first));
+        bool failed = _errorReplies != errors;
+        _errorReplies = errors; // EXEC does not fail by it
+        CountInnerCommand(info, Stopwatch.GetTimestamp() - start, failed, slowLog: true);
         if (monitored && !fedFirst)
             FeedMonitors(info);
     }

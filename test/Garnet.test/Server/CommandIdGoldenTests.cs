@@ -91,6 +91,7 @@ public sealed class CommandIdGoldenTests
         ["WAIT"] = 115,
         ["ROLE"] = 116,
         ["MONITOR"] = 117,
+        ["SLOWLOG"] = 118,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

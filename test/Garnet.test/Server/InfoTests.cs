@@ -8,7 +8,7 @@ namespace Garnet.test.Server;
 [TestFixture]
 public sealed class InfoTests : ServerTestBase
 {
-    private static readonly string[] DefaultSections = ["Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Cluster", "Keyspace"];
+    private static readonly string[] DefaultSections = ["Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Errorstats", "Cluster", "Keyspace"];
 
     private static Dictionary<string, string> Fields(RawClient client, params string[] sections)
         => ReplyText.InfoFields(client.Execute(["INFO", .. sections]));
@@ -25,7 +25,7 @@ public sealed class InfoTests : ServerTestBase
     public void AllAndEverythingAddCommandStats()
     {
         using var client = ConnectRaw();
-        var expected = new[] { "Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Commandstats", "Cluster", "Keyspace" };
+        var expected = new[] { "Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Commandstats", "Errorstats", "Cluster", "Keyspace" };
         Assert.That(ReplyText.InfoSections(client.Execute("INFO", "all")), Is.EqualTo(expected));
         Assert.That(ReplyText.InfoSections(client.Execute("INFO", "EVERYTHING")), Is.EqualTo(expected));
     }
@@ -112,11 +112,54 @@ public sealed class InfoTests : ServerTestBase
         client.Execute("GET", "k");
         client.Execute("GET", "k");
         client.Execute("ECHO", "x");
+        client.Execute("DEBUG", "SLEEP", "0.05");
         var fields = Fields(client, "commandstats");
-        Assert.That(fields["cmdstat_get"], Is.EqualTo("calls=2,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0"));
+        Assert.That(fields["cmdstat_get"], Does.Match(@"^calls=2,usec=\d+,usec_per_call=\d+\.\d\d,rejected_calls=0,failed_calls=0$"));
         Assert.That(fields["cmdstat_set"], Does.StartWith("calls=1,"));
         Assert.That(fields["cmdstat_echo"], Does.StartWith("calls=1,"));
         Assert.That(fields.ContainsKey("cmdstat_lcs"), Is.False);
+        // The time is measured: a command that sleeps 50 ms has spent at least that.
+        var debug = CommandStat(fields["cmdstat_debug"]);
+        Assert.That(debug["usec"], Is.GreaterThanOrEqualTo(50_000));
+        Assert.That(debug["usec_per_call"], Is.EqualTo(debug["usec"]));
+    }
+
+    private static Dictionary<string, long> CommandStat(string value)
+        => value.Split(',').Select(p => p.Split('=')).ToDictionary(p => p[0], p => (long)double.Parse(p[1], System.Globalization.CultureInfo.InvariantCulture));
+
+    [Test]
+    public void FailedAndRejectedCallsAndErrorStatsAreCountedAsRedisCountsThem()
+    {
+        using var client = ConnectRaw();
+        client.Execute("LPUSH", "list", "a");
+        Assert.That(client.Execute("GET", "list"), Does.StartWith("-WRONGTYPE"));
+        Assert.That(client.Execute("GET"), Does.StartWith("-ERR wrong number"));
+        Assert.That(client.Execute("GET", "a", "b"), Does.StartWith("-ERR wrong number"));
+        Assert.That(client.Execute("NOSUCHCOMMAND"), Does.StartWith("-ERR unknown command"));
+        Assert.That(client.Execute("INCR", "list"), Does.StartWith("-WRONGTYPE"));
+        // Inside EXEC, a failing command fails and EXEC does not.
+        client.Execute("SET", "s", "x");
+        client.Execute("MULTI");
+        client.Execute("INCR", "s");
+        Assert.That(client.Execute("EXEC"), Is.EqualTo("*1\r\n-ERR value is not an integer or out of range\r\n"));
+
+        var stats = Fields(client, "commandstats");
+        Assert.That(CommandStat(stats["cmdstat_get"])["failed_calls"], Is.EqualTo(1));
+        Assert.That(CommandStat(stats["cmdstat_get"])["rejected_calls"], Is.EqualTo(2));
+        Assert.That(CommandStat(stats["cmdstat_get"])["calls"], Is.EqualTo(1));
+        Assert.That(CommandStat(stats["cmdstat_incr"])["failed_calls"], Is.EqualTo(2));
+        Assert.That(CommandStat(stats["cmdstat_exec"])["failed_calls"], Is.EqualTo(0));
+        Assert.That(CommandStat(stats["cmdstat_lpush"])["failed_calls"], Is.EqualTo(0));
+
+        var errors = Fields(client, "errorstats");
+        Assert.That(errors["errorstat_WRONGTYPE"], Is.EqualTo("count=2"));
+        Assert.That(errors["errorstat_ERR"], Is.EqualTo("count=4"));
+        Assert.That(Fields(client, "stats")["total_error_replies"], Is.EqualTo("6"));
+
+        Assert.That(client.Execute("CONFIG", "RESETSTAT"), Is.EqualTo("+OK\r\n"));
+        Assert.That(Fields(client, "errorstats"), Is.Empty);
+        Assert.That(Fields(client, "stats")["total_error_replies"], Is.EqualTo("0"));
+        Assert.That(Fields(client, "commandstats").ContainsKey("cmdstat_get"), Is.False);
     }
 
     [Test]

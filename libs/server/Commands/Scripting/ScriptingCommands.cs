@@ -228,7 +228,7 @@ public sealed unsafe partial class RespServerSession
                 if ((flags & CommandFlags.Write) != 0)
                     wrote = true;
                 _currentCommand = info;
-                _server.Statistics.AddCommandCall(_commandCalls, info.Command);
+
                 // SELECT, FLUSHDB, FLUSHALL and SWAPDB run with no key locks held (they may replace the
                 // engine session): the script's locks are released around them and taken again after.
                 bool relock = _scriptLocked && info.Command is RespCommand.SELECT or RespCommand.FLUSHDB or RespCommand.FLUSHALL or RespCommand.SWAPDB;
@@ -236,8 +236,9 @@ public sealed unsafe partial class RespServerSession
                     UnlockKeys();
                 try
                 {
-                    // Through the transactions layer: watched keys of other clients see the script's writes.
-                    RunCommand(info);
+                    // Through the transactions layer: watched keys of other clients see the script's writes. Counted and
+                    // timed in commandstats, as Redis does; the slow log has the script, not its calls.
+                    RunInnerTimed(info, slowLog: false);
                 }
                 finally
                 {

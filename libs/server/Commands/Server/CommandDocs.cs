@@ -46,6 +46,7 @@ internal static class CommandDocs
         [RespCommand.TIME] = "2.6.0",
         [RespCommand.COMMAND] = "2.8.13",
         [RespCommand.MEMORY] = "4.0.0",
+        [RespCommand.SLOWLOG] = "2.2.12",
         [RespCommand.CLUSTER] = "3.0.0",
         [RespCommand.SSUBSCRIBE] = "7.0.0",
         [RespCommand.SUNSUBSCRIBE] = "7.0.0",
@@ -130,6 +131,10 @@ internal static class CommandDocs
         ["OBJECT|REFCOUNT"] = "2.2.3",
         ["MEMORY|STATS"] = "4.0.0",
         ["MEMORY|DOCTOR"] = "4.0.0",
+        ["SLOWLOG|GET"] = "2.2.12",
+        ["SLOWLOG|LEN"] = "2.2.12",
+        ["SLOWLOG|RESET"] = "2.2.12",
+        ["SLOWLOG|HELP"] = "6.2.0",
     };
 
     /// <summary>The Redis version that introduced <paramref name="info"/> (a command or "parent|sub").</summary>

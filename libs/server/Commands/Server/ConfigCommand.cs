@@ -126,6 +126,11 @@ public sealed unsafe partial class RespServerSession
         new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
         // Scripting: the time limit before -BUSY.
         new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer),
+        // Stats/SlowLog.cs: which commands the slow log keeps, and how many.
+        new("slowlog-log-slower-than", ConfigKind.Mutable, static s => s._server.SlowLog.ThresholdMicroseconds.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.SlowLog.ThresholdMicroseconds = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, -1, long.MaxValue),
+        new("slowlog-max-len", ConfigKind.Mutable, static s => s._server.SlowLog.MaxLength.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.SlowLog.MaxLength = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
         .. s_encodingConfigParameters,
     ];

@@ -28,7 +28,8 @@ public sealed unsafe partial class RespServerSession
         CommandStats = 1 << 8,
         Cluster = 1 << 9,
         Keyspace = 1 << 10,
-        Default = Server | Clients | Memory | Persistence | Stats | Replication | Cpu | Modules | Cluster | Keyspace,
+        ErrorStats = 1 << 11,
+        Default = Server | Clients | Memory | Persistence | Stats | Replication | Cpu | Modules | ErrorStats | Cluster | Keyspace,
         All = Default | CommandStats,
     }
 
@@ -66,6 +67,8 @@ public sealed unsafe partial class RespServerSession
             return InfoSections.Modules;
         if (name.EqualsUpper("COMMANDSTATS"u8))
             return InfoSections.CommandStats;
+        if (name.EqualsUpper("ERRORSTATS"u8))
+            return InfoSections.ErrorStats;
         if (name.EqualsUpper("CLUSTER"u8))
             return InfoSections.Cluster;
         if (name.EqualsUpper("KEYSPACE"u8))
@@ -175,6 +178,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("acl_access_denied_cmd", statistics.AclDeniedCommand);
             info.Line("acl_access_denied_key", statistics.AclDeniedKey);
             info.Line("acl_access_denied_channel", statistics.AclDeniedChannel);
+            info.Line("total_error_replies", statistics.Errors.Total);
         }
 
         if ((sections & InfoSections.Replication) != 0)
@@ -212,6 +216,12 @@ public sealed unsafe partial class RespServerSession
                 AppendCommandStat(info, statistics, command);
         }
 
+        if ((sections & InfoSections.ErrorStats) != 0)
+        {
+            info.Section("Errorstats");
+            AppendErrorStats(info);
+        }
+
         if ((sections & InfoSections.Cluster) != 0)
         {
             info.Section("Cluster");
@@ -229,9 +239,20 @@ public sealed unsafe partial class RespServerSession
 
     private static void AppendCommandStat(InfoBuilder info, ServerStatistics statistics, RespCommandInfo command)
     {
-        long calls = statistics.CommandCalls(command.Command);
-        if (calls > 0)
-            info.Line("cmdstat_" + command.LowerName, string.Create(CultureInfo.InvariantCulture, $"calls={calls},usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0"));
+        var counts = statistics.Counts(command.Command);
+        if (counts.Calls == 0 && counts.Failed == 0 && counts.Rejected == 0)
+            return;
+        long usec = counts.Microseconds;
+        double perCall = counts.Calls == 0 ? 0 : (double)usec / counts.Calls;
+        info.Line("cmdstat_" + command.LowerName, string.Create(CultureInfo.InvariantCulture,
+            $"calls={counts.Calls},usec={usec},usec_per_call={perCall:F2},rejected_calls={counts.Rejected},failed_calls={counts.Failed}"));
+    }
+
+    /// <summary>INFO errorstats: each error code seen, as Redis lists them.</summary>
+    private void AppendErrorStats(InfoBuilder info)
+    {
+        foreach (var (code, count) in _server.Statistics.Errors.Snapshot())
+            info.Line("errorstat_" + code, string.Create(CultureInfo.InvariantCulture, $"count={count}"));
     }
 
     /// <summary>The TCP port this connection reached, or the configured one (for Unix sockets).</summary>

@@ -31,6 +31,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.WAIT: WaitForReplicas(); break;
             case RespCommand.ROLE: Role(); break;
             case RespCommand.MONITOR: StartMonitoring(); break;
+            case RespCommand.SLOWLOG: SlowLogCommand(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

@@ -37,6 +37,10 @@ internal enum Subcommand : byte
     MemoryHelp,
     MemoryStats,
     MemoryDoctor,
+    SlowLogGet,
+    SlowLogLen,
+    SlowLogReset,
+    SlowLogHelp,
     FunctionDelete,
     FunctionDump,
     FunctionFlush,
@@ -172,6 +176,13 @@ internal static class SubcommandTable
             Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
             Entry(Subcommand.MemoryStats, RespCommand.MEMORY, "STATS", 2, F.None, A.Slow, "Returns details about memory usage."),
             Entry(Subcommand.MemoryDoctor, RespCommand.MEMORY, "DOCTOR", 2, F.None, A.Slow, "Outputs a memory problems report."),
+        ],
+        [RespCommand.SLOWLOG] =
+        [
+            Entry(Subcommand.SlowLogGet, RespCommand.SLOWLOG, "GET", -2, F.Admin | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns the slow log's entries."),
+            Entry(Subcommand.SlowLogLen, RespCommand.SLOWLOG, "LEN", 2, F.Admin | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns the number of entries in the slow log."),
+            Entry(Subcommand.SlowLogReset, RespCommand.SLOWLOG, "RESET", 2, F.Admin | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Clears all entries from the slow log."),
+            Entry(Subcommand.SlowLogHelp, RespCommand.SLOWLOG, "HELP", 2, F.Loading | F.Stale, A.Slow, "Show helpful text about the different subcommands"),
         ],
         [RespCommand.OBJECT] =
         [

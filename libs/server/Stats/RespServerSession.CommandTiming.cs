@@ -1,0 +1,241 @@
+using System;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>
+/// How long commands run (INFO commandstats usec, SLOWLOG), which fail (failed_calls, an error reply while running) and
+/// which are refused (rejected_calls). Reading the clock costs about as much as a GET's own work here, so cheap commands
+/// (<see cref="RespCommandInfo.SharesBatchTime"/>) are not timed one by one: a run of them between two clock readings (a
+/// <em>stretch</em>: from the batch's start or the last timed command to the next timed command or the batch's end)
+/// shares the stretch's time evenly. A command sent alone is a stretch of one, timed exactly; every other command is
+/// timed on its own.
+/// </summary>
+public sealed unsafe partial class RespServerSession : IErrorReplyListener
+{
+    /// <summary>This thread's per-command counters (fetched once per batch).</summary>
+    private CommandCounters _counters = s_noCounters;
+    private static readonly CommandCounters s_noCounters = new(0);
+
+    /// <summary>Error replies this session wrote; a command that moved it failed.</summary>
+    private int _errorReplies;
+
+    private long _stretchStart;
+    // A stretch's commands as runs of one command (a pipeline is mostly one command): the current run in fields, the
+    // earlier ones in arrays. The stretch's commands are the ones parsed from _stretchFirstOffset on (a command that does
+    // not join ends the stretch, see EndStretchBefore), so a slow log entry can parse them again.
+    private RespCommandInfo? _runCommand;
+    private int _runLength;
+    private RespCommandInfo[] _earlierRuns = [];
+    private int[] _earlierRunLengths = [];
+    private int _earlierRunCount;
+    private int _stretchFirstOffset;
+
+    /// <summary>The batch being run (its commands are parsed again for a slow log entry), and where the current command starts in it.</summary>
+    private byte* _batchStart;
+    private int _batchLength;
+    private int _commandOffset;
+
+    /// <summary>Whether cheap commands join stretches: during a batch, with no per-command latency observer (metrics).</summary>
+    private bool _timingStretches;
+
+    void IErrorReplyListener.OnErrorReply(ReadOnlySpan<byte> message)
+    {
+        _errorReplies++;
+        _server.Statistics.Errors.OnErrorReply(message);
+    }
+
+    /// <summary>At a batch's start: the first stretch starts.</summary>
+    private void BeginTiming(byte* buffer, int length)
+    {
+        _batchStart = buffer;
+        _batchLength = length;
+        _timingStretches = _latency == null;
+        _stretchStart = Stopwatch.GetTimestamp();
+    }
+
+    /// <summary>At a batch's end: its last stretch ends (before the batch's buffer may be reused).</summary>
+    private void EndTiming()
+    {
+        if (StretchOpen)
+            CloseStretch(Stopwatch.GetTimestamp());
+        _batchStart = null;
+        _timingStretches = false;
+    }
+
+    /// <summary>Runs a command that passed its checks and counts it: in the current stretch, or timed on its own.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void RunCounted(RespCommandInfo info)
+    {
+        _server.Statistics.AddCommandCall(_counters, info.Command);
+        int errors = _errorReplies;
+        if (info.SharesBatchTime && _timingStretches)
+        {
+            RunCommand(info);
+            JoinStretch(info);
+        }
+        else
+        {
+            RunTimed(info, _latency);
+        }
+        if (_errorReplies != errors)
+            _server.Statistics.AddCommandTime(_counters, info.Command, 0, failed: true);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void JoinStretch(RespCommandInfo info)
+    {
+        if (ReferenceEquals(info, _runCommand))
+            _runLength++;
+        else
+            StartRun(info);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void StartRun(RespCommandInfo info)
+    {
+        if (_runCommand == null)
+        {
+            _stretchFirstOffset = _commandOffset;
+        }
+        else
+        {
+            if (_earlierRunCount == _earlierRuns.Length)
+            {
+                Array.Resize(ref _earlierRuns, Math.Max(8, _earlierRuns.Length * 2));
+                Array.Resize(ref _earlierRunLengths, _earlierRuns.Length);
+            }
+            _earlierRuns[_earlierRunCount] = _runCommand;
+            _earlierRunLengths[_earlierRunCount] = _runLength;
+            _earlierRunCount++;
+        }
+        _runCommand = info;
+        _runLength = 1;
+    }
+
+    /// <summary>Whether commands joined the current stretch.</summary>
+    private bool StretchOpen => _runCommand != null;
+
+    /// <summary>
+    /// A command that does not join a stretch (refused, queued in MULTI) ends the open one first, so every command parsed
+    /// within a stretch's bytes is one of its commands.
+    /// </summary>
+    private void EndStretchBefore()
+    {
+        if (StretchOpen)
+        {
+            long now = Stopwatch.GetTimestamp();
+            CloseStretch(now);
+            _stretchStart = now;
+        }
+    }
+
+    /// <summary>Runs <paramref name="info"/> between two clock readings (the stretch before it ends at the first).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RunTimed(RespCommandInfo info, ICommandLatencyObserver? latency)
+    {
+        long start = Stopwatch.GetTimestamp();
+        if (StretchOpen)
+            CloseStretch(start);
+        RunCommand(info);
+        long end = Stopwatch.GetTimestamp();
+        _stretchStart = end;
+        long ticks = end - start;
+        latency?.Record(info, ticks);
+        _server.Statistics.AddCommandTime(_counters, info.Command, ticks, failed: false);
+        if ((info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
+            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+    }
+
+    /// <summary>Times a command run inside another (EXEC's queued commands, a script's calls): always on its own.</summary>
+    private void RunInnerTimed(RespCommandInfo info, bool slowLog)
+    {
+        _server.Statistics.AddCommandCall(_counters, info.Command);
+        int errors = _errorReplies;
+        long start = Stopwatch.GetTimestamp();
+        RunCommand(info);
+        bool failed = _errorReplies != errors;
+        _errorReplies = errors; // the outer command (EXEC, the script) does not fail by it
+        CountInnerCommand(info, Stopwatch.GetTimestamp() - start, failed, slowLog);
+    }
+
+    /// <summary>Adds an inner command's time (and failure) to its counters and, when slow, to the slow log.</summary>
+    private void CountInnerCommand(RespCommandInfo info, long ticks, bool failed, bool slowLog)
+    {
+        _latency?.Record(info, ticks);
+        _server.Statistics.AddCommandTime(_counters, info.Command, ticks, failed);
+        if (slowLog && (info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
+            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+    }
+
+    /// <summary>Ends the current stretch at <paramref name="now"/>: each of its commands gets an even share of its time.</summary>
+    private void CloseStretch(long now)
+    {
+        int count = _runLength;
+        for (int i = 0; i < _earlierRunCount; i++)
+            count += _earlierRunLengths[i];
+        long share = (now - _stretchStart) / count;
+        var statistics = _server.Statistics;
+        statistics.AddCommandTime(_counters, _runCommand!.Command, share * _runLength, failed: false);
+        for (int i = 0; i < _earlierRunCount; i++)
+        {
+            statistics.AddCommandTime(_counters, _earlierRuns[i].Command, share * _earlierRunLengths[i], failed: false);
+            _earlierRuns[i] = null!;
+        }
+        _runCommand = null;
+        _earlierRunCount = 0;
+        if (_server.SlowLog.Logs(ToMicroseconds(share)))
+            LogStretch(count, ToMicroseconds(share));
+    }
+
+    /// <summary>Slow log entries for a stretch whose commands each took at least the threshold: they are parsed again from the batch.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void LogStretch(int count, long microseconds)
+    {
+        if (_batchStart == null)
+            return;
+        // Parsed into a spare array, so a command about to run keeps its own arguments.
+        var savedArgs = _args;
+        int savedCount = _argCount;
+        _args = _slowLogArgs;
+        try
+        {
+            int offset = _stretchFirstOffset;
+            while (count > 0 && offset < _batchLength)
+            {
+                // These commands were parsed once already: they are complete and well-formed.
+                var parse = TryParseCommand(_batchStart + offset, _batchLength - offset, out int consumed);
+                offset += consumed;
+                if (parse != ParseResult.Command)
+                {
+                    if (parse == ParseResult.Empty)
+                        continue;
+                    break;
+                }
+                count--;
+                var info = FindCommand(_args[0].Span);
+                if (info != null && (info.Flags & CommandFlags.SkipSlowlog) == 0)
+                    _server.SlowLog.Add(microseconds, SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+            }
+        }
+        finally
+        {
+            _slowLogArgs = _args;
+            _args = savedArgs;
+            _argCount = savedCount;
+        }
+    }
+
+    private ArgSlice[] _slowLogArgs = [];
+
+    /// <summary>Counts a command refused before it ran (rejected_calls); it ends the open stretch (see <see cref="EndStretchBefore"/>).</summary>
+    private void CountRejected(RespCommandInfo info)
+    {
+        EndStretchBefore();
+        _server.Statistics.AddCommandRejected(_counters, info.Command);
+    }
+
+    private static long ToMicroseconds(long ticks) => ticks * 1_000_000 / Stopwatch.Frequency;
+}
