@@ -167,14 +167,21 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 catch (DeviceReadException e)
                 {
                     FailCommandOnDeviceError(e);
+                    AfterDeviceError(); // Stats/RespServerSession.CommandTiming.cs
                     commands++;
                 }
             }
         }
         finally
         {
-            EndTiming();
-            EndBatch();
+            try
+            {
+                EndTiming();
+            }
+            finally
+            {
+                EndBatch();
+            }
         }
 
         if (commands > 0)

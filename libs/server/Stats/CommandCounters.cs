@@ -7,7 +7,14 @@ namespace Garnet.server;
 public readonly record struct CommandCounts(long Calls, long Ticks, long Failed, long Rejected)
 {
     /// <summary>The time spent in microseconds (from <see cref="System.Diagnostics.Stopwatch"/> ticks).</summary>
-    public long Microseconds => Ticks * 1_000_000 / System.Diagnostics.Stopwatch.Frequency;
+    public long Microseconds => TicksToMicroseconds(Ticks);
+
+    /// <summary>Stopwatch ticks in microseconds, without the overflow of multiplying first (ticks are nanoseconds on Linux).</summary>
+    public static long TicksToMicroseconds(long ticks)
+    {
+        long frequency = System.Diagnostics.Stopwatch.Frequency;
+        return frequency % 1_000_000 == 0 ? ticks / (frequency / 1_000_000) : (long)(ticks * (1_000_000.0 / frequency));
+    }
 }
 
 /// <summary>

@@ -27,8 +27,9 @@ public sealed class ErrorStatistics : IErrorReplyListener
     /// <inheritdoc/>
     public void OnErrorReply(ReadOnlySpan<byte> message)
     {
-        int space = message.IndexOf((byte)' ');
-        var code = space < 0 ? message : message.Slice(0, space);
+        // As Redis: the code is the first word when a space comes within 32 bytes, else ERR.
+        int space = message.Slice(0, Math.Min(message.Length, 32)).IndexOf((byte)' ');
+        var code = space < 0 ? "ERR"u8 : message.Slice(0, space);
         lock (_lock)
         {
             _total++;

@@ -71,7 +71,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     {
         _server.Statistics.AddCommandCall(_counters, info.Command);
         int errors = _errorReplies;
-        if (info.SharesBatchTime && _timingStretches)
+        if (info.SharesBatchTime && _timingStretches && IsSmallArrayCommand())
         {
             RunCommand(info);
             JoinStretch(info);
@@ -82,6 +82,20 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         }
         if (_errorReplies != errors)
             _server.Statistics.AddCommandTime(_counters, info.Command, 0, failed: true);
+    }
+
+    /// <summary>
+    /// Whether the current command may share a stretch: sent as a RESP array (an inline command's bytes are unescaped in
+    /// place when parsed, so they could not be parsed again for the slow log) with few, small arguments (a @fast command
+    /// such as ZADD or SET costs more the more and larger its arguments are).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool IsSmallArrayCommand()
+    {
+        const int MaxArguments = 4, MaxBytes = 16 << 10;
+        byte* start = _batchStart + _commandOffset;
+        ref readonly var last = ref _args[_argCount - 1];
+        return _argCount <= MaxArguments && *start == (byte)'*' && last.Pointer + last.Length - start <= MaxBytes;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -115,6 +129,20 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _runLength = 1;
     }
 
+    /// <summary>
+    /// After a command ended with a device error (the storage tier): it counts as failed, the open stretch ends before it
+    /// and the next starts now, so neither holds a command that did not join it.
+    /// </summary>
+    private void AfterDeviceError()
+    {
+        long now = Stopwatch.GetTimestamp();
+        if (StretchOpen)
+            CloseStretch(now);
+        _stretchStart = now;
+        if (_currentCommand != null)
+            _server.Statistics.AddCommandTime(_counters, _currentCommand.Command, 0, failed: true);
+    }
+
     /// <summary>Whether commands joined the current stretch.</summary>
     private bool StretchOpen => _runCommand != null;
 
@@ -124,12 +152,10 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     /// </summary>
     private void EndStretchBefore()
     {
+        long now = Stopwatch.GetTimestamp();
         if (StretchOpen)
-        {
-            long now = Stopwatch.GetTimestamp();
             CloseStretch(now);
-            _stretchStart = now;
-        }
+        _stretchStart = now;
     }
 
     /// <summary>Runs <paramref name="info"/> between two clock readings (the stretch before it ends at the first).</summary>
@@ -200,6 +226,10 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         var savedArgs = _args;
         int savedCount = _argCount;
         _args = _slowLogArgs;
+        // Whatever the parse could say goes nowhere and counts nowhere (the commands parsed before, so it says nothing).
+        _discardingSink ??= new DiscardingSink();
+        var savedWriter = RedirectReplies(_discardingSink, resp3: false);
+        _writer.ErrorListener = null;
         try
         {
             int offset = _stretchFirstOffset;
@@ -222,6 +252,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         }
         finally
         {
+            EndRedirect(savedWriter);
             _slowLogArgs = _args;
             _args = savedArgs;
             _argCount = savedCount;
@@ -237,5 +268,5 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _server.Statistics.AddCommandRejected(_counters, info.Command);
     }
 
-    private static long ToMicroseconds(long ticks) => ticks * 1_000_000 / Stopwatch.Frequency;
+    private static long ToMicroseconds(long ticks) => CommandCounts.TicksToMicroseconds(ticks);
 }

@@ -49,12 +49,7 @@ public sealed unsafe partial class RespServerSession
         }
         if (_argCount == 3)
         {
-            if (!NumberFormat.TryParseLong(_args[2].Span, out count))
-            {
-                _writer.WriteError(RespStrings.ErrNotInteger);
-                return;
-            }
-            if (count < -1)
+            if (!NumberFormat.TryParseLong(_args[2].Span, out count) || count < -1)
             {
                 _writer.WriteError("ERR count should be greater than or equal to -1"u8);
                 return;
