@@ -212,6 +212,12 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         }
         _runCommand = null;
         _earlierRunCount = 0;
+        // A pipeline that kept changing commands grew the arrays: an idle connection does not keep them.
+        if (_earlierRuns.Length > 64)
+        {
+            _earlierRuns = [];
+            _earlierRunLengths = [];
+        }
         if (_server.SlowLog.Logs(ToMicroseconds(share)))
             LogStretch(count, ToMicroseconds(share));
     }
