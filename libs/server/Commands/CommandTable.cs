@@ -107,6 +107,7 @@ public static partial class CommandTable
         new(RespCommand.LASTSAVE, "LASTSAVE", 1, F.Loading | F.Stale | F.Fast, 0, 0, 0, K.NoKeys, A.Admin | A.Fast | A.Dangerous, "Returns the Unix timestamp of the last successful save to disk."),
         new(RespCommand.ROLE, "ROLE", 1, F.NoScript | F.Loading | F.Stale | F.Fast, 0, 0, 0, K.NoKeys, A.Admin | A.Fast | A.Dangerous, "Returns the replication role."),
         new(RespCommand.SLOWLOG, "SLOWLOG", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for slow log commands."),
+        new(RespCommand.LATENCY, "LATENCY", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for latency diagnostics commands."),
         new(RespCommand.MONITOR, "MONITOR", 1, F.Admin | F.NoScript | F.Loading | F.Stale, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Listens for all requests received by the server in real-time."),
         new(RespCommand.SAVE, "SAVE", 1, F.Admin | F.NoScript | F.NoMulti, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Synchronously saves the database(s) to disk."),
         new(RespCommand.BGSAVE, "BGSAVE", -1, F.Admin | F.NoScript, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Asynchronously saves the database(s) to disk."),

@@ -92,6 +92,7 @@ public enum RespCommand : ushort
     ROLE = 116,
     MONITOR = 117,
     SLOWLOG = 118,
+    LATENCY = 119,
 
     // Bitmaps (string store)
     SETBIT = 120,

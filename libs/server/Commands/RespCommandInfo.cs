@@ -11,6 +11,7 @@ public sealed class RespCommandInfo
     internal RespCommandInfo(RespCommand command, string name, int arity, CommandFlags flags, int firstKey, int lastKey, int step, KeyAccessSpec keyAccess, AclCategories categories, string summary)
     {
         Command = command;
+        StatsSlot = (int)command;
         Name = name;
         NameBytes = System.Text.Encoding.ASCII.GetBytes(name);
         LowerName = name.ToLowerInvariant();
@@ -38,6 +39,12 @@ public sealed class RespCommandInfo
 
     /// <summary>The command id.</summary>
     public RespCommand Command { get; }
+
+    /// <summary>
+    /// Where INFO commandstats and the latency histograms count this command: its id, or for a subcommand a slot of its
+    /// own (Redis reports "client|id", not "client").
+    /// </summary>
+    public int StatsSlot { get; internal set; }
 
     /// <summary>Upper-case name.</summary>
     public string Name { get; }

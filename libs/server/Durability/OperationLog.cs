@@ -87,9 +87,19 @@ public sealed unsafe class OperationLog : IDisposable
         NativeMemory.Clear(_ring, (nuint)memory);
         _writer = new Thread(RunWriter) { IsBackground = true, Name = "Garnet operation log" };
         _notifier = new Thread(RunNotifier) { IsBackground = true, Name = "Garnet log commits" };
-        _flusher = new OperationLogFlusher(OnDurable, OnFlushFailed);
+        _flusher = new OperationLogFlusher(OnDurable, OnFlushFailed, OnSynced);
         _notifier.Start();
         _writer.Start();
+    }
+
+    /// <summary>Where slow commit fsyncs are reported (LATENCY's aof-fsync-always), when set.</summary>
+    internal LatencyMonitor? LatencyMonitor { get; set; }
+
+    // Only commits that acknowledged writes wait for count, as Redis counts appendfsync always's fsyncs.
+    private void OnSynced(TimeSpan elapsed)
+    {
+        if (CommitFrequencyMs == 0)
+            LatencyMonitor?.AddIfSpike(Garnet.server.LatencyMonitor.AofFsyncEvent, (long)elapsed.TotalMilliseconds);
     }
 
     /// <summary>0: each commit is asked for (by sessions before they reply); N: every N ms; -1: only on COMMITAOF (the ring is still written out each second).</summary>

@@ -29,12 +29,16 @@ internal sealed class OperationLogFlusher : IDisposable
     private bool _stopping;
     private bool _ended;
 
+    // Told how long each flush's fsyncs took (the latency monitor's aof-fsync-always).
+    private readonly Action<TimeSpan>? _synced;
+
     /// <summary>
     /// <paramref name="durable"/> is told, on the flusher's thread, the log address up to which everything is durable
     /// after each flush; <paramref name="failed"/> why a flush failed (nothing more is flushed after).
     /// </summary>
-    public OperationLogFlusher(Action<long> durable, Action<Exception> failed)
+    public OperationLogFlusher(Action<long> durable, Action<Exception> failed, Action<TimeSpan>? synced = null)
     {
+        _synced = synced;
         _durable = durable;
         _failed = failed;
         _thread = new Thread(Run) { IsBackground = true, Name = "Garnet log flush" };
@@ -92,8 +96,11 @@ internal sealed class OperationLogFlusher : IDisposable
             }
             try
             {
+                long started = System.Diagnostics.Stopwatch.GetTimestamp();
                 foreach (var file in _flushingFiles)
                     FileSync.DataSync(file);
+                if (_flushingFiles.Count > 0)
+                    _synced?.Invoke(System.Diagnostics.Stopwatch.GetElapsedTime(started));
             }
             catch (Exception e)
             {

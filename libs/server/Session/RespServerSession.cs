@@ -229,6 +229,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
 
             _commandReplyMark = _writer.Position;
             _commandOffset = position - consumed;
+            _commandLength = consumed;
             ExecuteCommand();
             commands++;
             // The connection broke or passed its output limit: the rest of the batch would only make replies to drop.

@@ -28,8 +28,12 @@ internal sealed class CommandCounters
     public readonly long[] Failed;
     public readonly long[] Rejected;
 
+    /// <summary>Each command's latency histogram (<see cref="LatencyHistogram"/>), made at its first timing.</summary>
+    public readonly long[]?[] Histograms;
+
     public CommandCounters(int slots)
     {
+        Histograms = new long[]?[slots];
         Calls = new long[slots];
         Ticks = new long[slots];
         Failed = new long[slots];
@@ -42,6 +46,7 @@ internal sealed class CommandCounters
         Array.Clear(Ticks);
         Array.Clear(Failed);
         Array.Clear(Rejected);
+        Array.Clear(Histograms);
     }
 }
 

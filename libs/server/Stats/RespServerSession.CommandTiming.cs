@@ -37,6 +37,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     private byte* _batchStart;
     private int _batchLength;
     private int _commandOffset;
+    private int _commandLength;
 
     /// <summary>Whether cheap commands join stretches: during a batch, with no per-command latency observer (metrics).</summary>
     private bool _timingStretches;
@@ -65,23 +66,63 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _timingStretches = false;
     }
 
-    /// <summary>Runs a command that passed its checks and counts it: in the current stretch, or timed on its own.</summary>
+    /// <summary>
+    /// Runs a command that passed its checks and counts it: in the current stretch, or timed on its own. A command that
+    /// extends the current run (a pipeline of one command) costs a compare and an increment: its call is counted with the
+    /// run's when the stretch closes.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void RunCounted(RespCommandInfo info)
     {
-        _server.Statistics.AddCommandCall(_counters, info.Command);
-        int errors = _errorReplies;
+        // A run exists only while stretches are timed, and only of a command that shares batch time.
+        if (ReferenceEquals(info, _runCommand) && IsSmallArrayCommand())
+        {
+            int errors = _errorReplies;
+            // Joined before running: a device error while it runs closes the stretch with it (AfterDeviceError).
+            _runLength++;
+            RunCommand(info);
+            if (_errorReplies != errors)
+                _server.Statistics.AddCommandTime(_counters, info.StatsSlot, 0, failed: true);
+        }
+        else
+        {
+            RunOutsideRun(info);
+        }
+    }
+
+    /// <summary>A command that does not extend the current run: it starts the next run of the stretch, or is timed alone.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RunOutsideRun(RespCommandInfo info)
+    {
         if (info.SharesBatchTime && _timingStretches && IsSmallArrayCommand())
         {
+            int errors = _errorReplies;
+            StartRun(info);
             RunCommand(info);
-            JoinStretch(info);
+            if (_errorReplies != errors)
+                _server.Statistics.AddCommandTime(_counters, info.StatsSlot, 0, failed: true);
         }
         else
         {
             RunTimed(info, _latency);
         }
-        if (_errorReplies != errors)
-            _server.Statistics.AddCommandTime(_counters, info.Command, 0, failed: true);
+    }
+
+    /// <summary>The table entry a command is counted under: a container's subcommand (CLIENT ID counts as client|id), else its own.</summary>
+    private RespCommandInfo CountedAs(RespCommandInfo info)
+        => _argCount > 1 && SubcommandTable.IsContainer(info.Command) ? SubcommandTable.Find(info.Command, _args[1])?.Info ?? info : info;
+
+    /// <summary>
+    /// Adds <paramref name="count"/> runs of <paramref name="ticks"/> each of <paramref name="counted"/> to its latency
+    /// histogram (latency-tracking) and, past latency-monitor-threshold, a spike to the latency monitor.
+    /// </summary>
+    private void RecordDuration(RespCommandInfo counted, long ticks, int count)
+    {
+        if (_server.Statistics.LatencyTracking)
+            _server.Statistics.AddLatency(_counters, counted.StatsSlot, ticks, count);
+        var monitor = _server.LatencyMonitor;
+        if (monitor.ThresholdMilliseconds > 0)
+            monitor.AddIfSpike((counted.Flags & CommandFlags.Fast) != 0 ? LatencyMonitor.FastCommandEvent : LatencyMonitor.CommandEvent, ToMicroseconds(ticks) / 1000);
     }
 
     /// <summary>
@@ -93,18 +134,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     private bool IsSmallArrayCommand()
     {
         const int MaxArguments = 4, MaxBytes = 16 << 10;
-        byte* start = _batchStart + _commandOffset;
-        ref readonly var last = ref _args[_argCount - 1];
-        return _argCount <= MaxArguments && *start == (byte)'*' && last.Pointer + last.Length - start <= MaxBytes;
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void JoinStretch(RespCommandInfo info)
-    {
-        if (ReferenceEquals(info, _runCommand))
-            _runLength++;
-        else
-            StartRun(info);
+        return _argCount <= MaxArguments && _commandLength <= MaxBytes && _batchStart[_commandOffset] == (byte)'*';
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -140,7 +170,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
             CloseStretch(now);
         _stretchStart = now;
         if (_currentCommand != null)
-            _server.Statistics.AddCommandTime(_counters, _currentCommand.Command, 0, failed: true);
+            _server.Statistics.AddCommandTime(_counters, _currentCommand.StatsSlot, 0, failed: true);
     }
 
     /// <summary>Whether commands joined the current stretch.</summary>
@@ -162,6 +192,9 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void RunTimed(RespCommandInfo info, ICommandLatencyObserver? latency)
     {
+        var counted = CountedAs(info);
+        _server.Statistics.AddCommandCall(_counters, counted.StatsSlot);
+        int errors = _errorReplies;
         long start = Stopwatch.GetTimestamp();
         if (StretchOpen)
             CloseStretch(start);
@@ -170,7 +203,8 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _stretchStart = end;
         long ticks = end - start;
         latency?.Record(info, ticks);
-        _server.Statistics.AddCommandTime(_counters, info.Command, ticks, failed: false);
+        _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed: _errorReplies != errors);
+        RecordDuration(counted, ticks, 1);
         if ((info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
             _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
     }
@@ -178,20 +212,22 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     /// <summary>Times a command run inside another (EXEC's queued commands, a script's calls): always on its own.</summary>
     private void RunInnerTimed(RespCommandInfo info, bool slowLog)
     {
-        _server.Statistics.AddCommandCall(_counters, info.Command);
+        var counted = CountedAs(info);
+        _server.Statistics.AddCommandCall(_counters, counted.StatsSlot);
         int errors = _errorReplies;
         long start = Stopwatch.GetTimestamp();
         RunCommand(info);
         bool failed = _errorReplies != errors;
         _errorReplies = errors; // the outer command (EXEC, the script) does not fail by it
-        CountInnerCommand(info, Stopwatch.GetTimestamp() - start, failed, slowLog);
+        CountInnerCommand(info, counted, Stopwatch.GetTimestamp() - start, failed, slowLog);
     }
 
-    /// <summary>Adds an inner command's time (and failure) to its counters and, when slow, to the slow log.</summary>
-    private void CountInnerCommand(RespCommandInfo info, long ticks, bool failed, bool slowLog)
+    /// <summary>Adds an inner command's time (and failure) to its counters (those of <paramref name="counted"/>, from <see cref="CountedAs"/>) and, when slow, to the slow log.</summary>
+    private void CountInnerCommand(RespCommandInfo info, RespCommandInfo counted, long ticks, bool failed, bool slowLog)
     {
         _latency?.Record(info, ticks);
-        _server.Statistics.AddCommandTime(_counters, info.Command, ticks, failed);
+        _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed);
+        RecordDuration(counted, ticks, 1);
         if (slowLog && (info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
             _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
     }
@@ -204,10 +240,12 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
             count += _earlierRunLengths[i];
         long share = (now - _stretchStart) / count;
         var statistics = _server.Statistics;
-        statistics.AddCommandTime(_counters, _runCommand!.Command, share * _runLength, failed: false);
+        statistics.AddCommandRun(_counters, _runCommand!.StatsSlot, _runLength, share * _runLength);
+        RecordDuration(_runCommand, share, _runLength);
         for (int i = 0; i < _earlierRunCount; i++)
         {
-            statistics.AddCommandTime(_counters, _earlierRuns[i].Command, share * _earlierRunLengths[i], failed: false);
+            statistics.AddCommandRun(_counters, _earlierRuns[i].StatsSlot, _earlierRunLengths[i], share * _earlierRunLengths[i]);
+            RecordDuration(_earlierRuns[i], share, _earlierRunLengths[i]);
             _earlierRuns[i] = null!;
         }
         _runCommand = null;
@@ -271,7 +309,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     private void CountRejected(RespCommandInfo info)
     {
         EndStretchBefore();
-        _server.Statistics.AddCommandRejected(_counters, info.Command);
+        _server.Statistics.AddCommandRejected(_counters, CountedAs(info).StatsSlot);
     }
 
     private static long ToMicroseconds(long ticks) => CommandCounts.TicksToMicroseconds(ticks);

@@ -6,7 +6,12 @@ namespace Garnet.server;
 /// <summary>Server-wide counters for INFO. Sessions add their per-batch counts, not per command.</summary>
 public sealed class ServerStatistics : IDisposable
 {
-    private static readonly int s_commandSlots = MaxCommandId() + 1;
+    /// <summary>Counter slots: one per command id, then one per subcommand (INFO reports "cmdstat_client|id" as Redis does).</summary>
+    private static readonly int s_subcommandSlotBase = MaxCommandId() + 1;
+    private static readonly int s_commandSlots = s_subcommandSlotBase + 256;
+
+    /// <summary>The counter slot of a subcommand (see <see cref="RespCommandInfo.StatsSlot"/>).</summary>
+    internal static int SubcommandSlot(Subcommand subcommand) => s_subcommandSlotBase + (int)subcommand;
 
     // Per-command counts are kept per thread: a shared counter for GET would bounce one cache
     // line between every core on every command. INFO sums the threads' arrays.
@@ -51,15 +56,17 @@ public sealed class ServerStatistics : IDisposable
     }
 
     /// <summary>Calls of <paramref name="command"/> since start or the last reset.</summary>
-    public long CommandCalls(RespCommand command) => Counts(command).Calls;
+    public long CommandCalls(RespCommand command) => Counts((int)command).Calls;
 
-    /// <summary>What INFO commandstats reports for <paramref name="command"/> since start or the last reset.</summary>
-    public CommandCounts Counts(RespCommand command)
+    /// <summary>What INFO commandstats reports for <paramref name="command"/> (a command or subcommand) since start or the last reset.</summary>
+    public CommandCounts Counts(RespCommandInfo command) => Counts(command.StatsSlot);
+
+    private CommandCounts Counts(int slot)
     {
-        if ((int)command >= ExtensionRegistry.FirstId)
-            return _custom.Read((int)command - ExtensionRegistry.FirstId);
+        if (slot >= ExtensionRegistry.FirstId)
+            return _custom.Read(slot - ExtensionRegistry.FirstId);
         long calls = 0, ticks = 0, failed = 0, rejected = 0;
-        int id = (int)command;
+        int id = slot;
         foreach (var counters in _countersPerThread.Values)
         {
             calls += Volatile.Read(ref counters.Calls[id]);
@@ -98,38 +105,94 @@ public sealed class ServerStatistics : IDisposable
     internal CommandCounters CountersOfThisThread() => _countersPerThread.Value!;
 
     /// <summary>Counts a call of <paramref name="command"/> in <paramref name="countersOfThisThread"/> (from <see cref="CountersOfThisThread"/>, fetched on this thread).</summary>
-    internal void AddCommandCall(CommandCounters countersOfThisThread, RespCommand command)
+    internal void AddCommandCall(CommandCounters countersOfThisThread, int slot)
     {
-        if ((uint)command < (uint)countersOfThisThread.Calls.Length)
-            countersOfThisThread.Calls[(int)command]++;
-        else if ((int)command >= ExtensionRegistry.FirstId)
-            _custom.Add((int)command - ExtensionRegistry.FirstId, 0, 1);
+        if ((uint)slot < (uint)countersOfThisThread.Calls.Length)
+            countersOfThisThread.Calls[slot]++;
+        else if (slot >= ExtensionRegistry.FirstId)
+            _custom.Add(slot - ExtensionRegistry.FirstId, 0, 1);
+    }
+
+    /// <summary>Counts <paramref name="calls"/> calls of <paramref name="command"/> that ran in <paramref name="ticks"/> together (a stretch's run).</summary>
+    internal void AddCommandRun(CommandCounters countersOfThisThread, int slot, int calls, long ticks)
+    {
+        if ((uint)slot < (uint)countersOfThisThread.Calls.Length)
+        {
+            countersOfThisThread.Calls[slot] += calls;
+            countersOfThisThread.Ticks[slot] += ticks;
+        }
+        else if (slot >= ExtensionRegistry.FirstId)
+        {
+            _custom.Add(slot - ExtensionRegistry.FirstId, 0, calls);
+            _custom.Add(slot - ExtensionRegistry.FirstId, 1, ticks);
+        }
     }
 
     /// <summary>Adds <paramref name="ticks"/> of run time, and a failure when <paramref name="failed"/>, to <paramref name="command"/>.</summary>
-    internal void AddCommandTime(CommandCounters countersOfThisThread, RespCommand command, long ticks, bool failed)
+    internal void AddCommandTime(CommandCounters countersOfThisThread, int slot, long ticks, bool failed)
     {
-        if ((uint)command < (uint)countersOfThisThread.Ticks.Length)
+        if ((uint)slot < (uint)countersOfThisThread.Ticks.Length)
         {
-            countersOfThisThread.Ticks[(int)command] += ticks;
+            countersOfThisThread.Ticks[slot] += ticks;
             if (failed)
-                countersOfThisThread.Failed[(int)command]++;
+                countersOfThisThread.Failed[slot]++;
         }
-        else if ((int)command >= ExtensionRegistry.FirstId)
+        else if (slot >= ExtensionRegistry.FirstId)
         {
-            _custom.Add((int)command - ExtensionRegistry.FirstId, 1, ticks);
+            _custom.Add(slot - ExtensionRegistry.FirstId, 1, ticks);
             if (failed)
-                _custom.Add((int)command - ExtensionRegistry.FirstId, 2, 1);
+                _custom.Add(slot - ExtensionRegistry.FirstId, 2, 1);
         }
     }
 
-    /// <summary>Counts a call of <paramref name="command"/> refused before it ran (arity, authentication, ACL, -BUSY ...): Redis's rejected_calls.</summary>
-    internal void AddCommandRejected(CommandCounters countersOfThisThread, RespCommand command)
+    /// <summary>latency-tracking: whether commands' durations go into their latency histograms.</summary>
+    public bool LatencyTracking
     {
-        if ((uint)command < (uint)countersOfThisThread.Rejected.Length)
-            countersOfThisThread.Rejected[(int)command]++;
-        else if ((int)command >= ExtensionRegistry.FirstId)
-            _custom.Add((int)command - ExtensionRegistry.FirstId, 3, 1);
+        get => Volatile.Read(ref _latencyTracking);
+        set => Volatile.Write(ref _latencyTracking, value);
+    }
+    private bool _latencyTracking = true;
+
+    /// <summary>latency-tracking-info-percentiles: the percentiles INFO latencystats reports.</summary>
+    public double[] LatencyPercentiles
+    {
+        get => Volatile.Read(ref _latencyPercentiles);
+        set => Volatile.Write(ref _latencyPercentiles, value);
+    }
+    private double[] _latencyPercentiles = [50, 99, 99.9];
+
+    // Custom commands' histograms are shared by every thread, as their counters are (and made for those that run).
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<int, long[]> _customHistograms = new();
+
+    /// <summary>Adds <paramref name="count"/> runs of <paramref name="ticks"/> each to the latency histogram of <paramref name="slot"/>.</summary>
+    internal void AddLatency(CommandCounters countersOfThisThread, int slot, long ticks, long count)
+    {
+        if ((uint)slot < (uint)countersOfThisThread.Histograms.Length)
+            LatencyHistogram.Add(ref countersOfThisThread.Histograms[slot], ticks, count);
+        else if (slot >= ExtensionRegistry.FirstId)
+            LatencyHistogram.AddShared(_customHistograms.GetOrAdd(slot, static _ => new long[LatencyHistogram.BucketCount]), ticks, count);
+    }
+
+    /// <summary>The latency histogram of <paramref name="command"/> summed over the threads, and how many durations it holds (0: none).</summary>
+    public long LatencyHistogramOf(RespCommandInfo command, out long[] buckets)
+    {
+        buckets = new long[LatencyHistogram.BucketCount];
+        int slot = command.StatsSlot;
+        if (slot >= ExtensionRegistry.FirstId)
+            return LatencyHistogram.AddInto(buckets, _customHistograms.TryGetValue(slot, out var custom) ? custom : null);
+        long total = 0;
+        foreach (var counters in _countersPerThread.Values)
+            total += LatencyHistogram.AddInto(buckets, Volatile.Read(ref counters.Histograms[slot]));
+        return total;
+    }
+
+    /// <summary>Counts a call of <paramref name="command"/> refused before it ran (arity, authentication, ACL, -BUSY ...): Redis's rejected_calls.</summary>
+    internal void AddCommandRejected(CommandCounters countersOfThisThread, int slot)
+    {
+        if ((uint)slot < (uint)countersOfThisThread.Rejected.Length)
+            countersOfThisThread.Rejected[slot]++;
+        else if (slot >= ExtensionRegistry.FirstId)
+            _custom.Add(slot - ExtensionRegistry.FirstId, 3, 1);
     }
 
     internal void AddHits(long hits, long misses)
@@ -158,6 +221,7 @@ public sealed class ServerStatistics : IDisposable
         foreach (var counters in _countersPerThread.Values)
             counters.Clear();
         _custom.Clear();
+        _customHistograms.Clear();
         Errors.Reset();
     }
 

@@ -63,6 +63,7 @@ internal sealed class ActiveExpiration : IDisposable
     /// <summary>One pass over every database; returns the number of keys deleted.</summary>
     private long SweepAll(CancellationToken token)
     {
+        long started = System.Diagnostics.Stopwatch.GetTimestamp();
         long deleted = 0;
         for (int i = 0; i < _server.DatabaseCount && !token.IsCancellationRequested; i++)
         {
@@ -82,6 +83,7 @@ internal sealed class ActiveExpiration : IDisposable
         }
         if (deleted > 0)
             _server.Statistics.AddExpiredKeys(deleted);
+        _server.LatencyMonitor.AddIfSpike(LatencyMonitor.ExpireCycleEvent, (long)System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
         Interlocked.Increment(ref _passes);
         return deleted;
     }

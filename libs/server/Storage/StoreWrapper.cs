@@ -116,7 +116,7 @@ public sealed class StoreWrapper : IDisposable
                 if (report.LastVersion > Versions.Version)
                     Versions.Restore(report.LastVersion);
             }
-            OperationLog = new OperationLog(files, Options.AofMemorySize, Options.AofCommitFrequencyMs);
+            OperationLog = new OperationLog(files, Options.AofMemorySize, Options.AofCommitFrequencyMs) { LatencyMonitor = LatencyMonitor };
         }
         catch (Exception e) when (e is System.IO.IOException or System.IO.InvalidDataException or UnauthorizedAccessException)
         {
@@ -149,6 +149,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>SLOWLOG: commands that ran at least slowlog-log-slower-than.</summary>
     public SlowLog SlowLog { get; } = new();
+
+    /// <summary>LATENCY: operations that took at least latency-monitor-threshold milliseconds.</summary>
+    public LatencyMonitor LatencyMonitor { get; } = new();
 
     /// <summary>
     /// Where sessions report each command's run time (the metrics endpoint's latency histograms), or null to measure

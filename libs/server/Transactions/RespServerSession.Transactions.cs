@@ -470,7 +470,8 @@ public sealed unsafe partial class RespServerSession
             RunInnerTimed(info, slowLog: true); // Stats/RespServerSession.CommandTiming.cs
             return;
         }
-        _server.Statistics.AddCommandCall(_counters, info.Command);
+        var counted = CountedAs(info);
+        _server.Statistics.AddCommandCall(_counters, counted.StatsSlot);
         int errors = _errorReplies;
         long start = Stopwatch.GetTimestamp();
         int first = _queuedKeyStarts[lockedIndex];
@@ -481,7 +482,7 @@ public sealed unsafe partial class RespServerSession
         RunLockedCommand(info, _lockRequests.AsSpan(first, _queuedKeyStarts[lockedIndex + 1] - first));
         bool failed = _errorReplies != errors;
         _errorReplies = errors; // EXEC does not fail by it
-        CountInnerCommand(info, Stopwatch.GetTimestamp() - start, failed, slowLog: true);
+        CountInnerCommand(info, counted, Stopwatch.GetTimestamp() - start, failed, slowLog: true);
         if (monitored && !fedFirst)
             FeedMonitors(info);
     }

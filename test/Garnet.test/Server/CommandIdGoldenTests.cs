@@ -92,6 +92,7 @@ public sealed class CommandIdGoldenTests
         ["ROLE"] = 116,
         ["MONITOR"] = 117,
         ["SLOWLOG"] = 118,
+        ["LATENCY"] = 119,
         ["SETBIT"] = 120,
         ["GETBIT"] = 121,
         ["BITCOUNT"] = 122,

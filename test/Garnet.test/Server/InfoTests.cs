@@ -25,7 +25,7 @@ public sealed class InfoTests : ServerTestBase
     public void AllAndEverythingAddCommandStats()
     {
         using var client = ConnectRaw();
-        var expected = new[] { "Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Commandstats", "Errorstats", "Cluster", "Keyspace" };
+        var expected = new[] { "Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Commandstats", "Errorstats", "Latencystats", "Cluster", "Keyspace" };
         Assert.That(ReplyText.InfoSections(client.Execute("INFO", "all")), Is.EqualTo(expected));
         Assert.That(ReplyText.InfoSections(client.Execute("INFO", "EVERYTHING")), Is.EqualTo(expected));
     }

@@ -47,6 +47,7 @@ internal static class CommandDocs
         [RespCommand.COMMAND] = "2.8.13",
         [RespCommand.MEMORY] = "4.0.0",
         [RespCommand.SLOWLOG] = "2.2.12",
+        [RespCommand.LATENCY] = "2.8.13",
         [RespCommand.CLUSTER] = "3.0.0",
         [RespCommand.SSUBSCRIBE] = "7.0.0",
         [RespCommand.SUNSUBSCRIBE] = "7.0.0",
@@ -135,6 +136,13 @@ internal static class CommandDocs
         ["SLOWLOG|LEN"] = "2.2.12",
         ["SLOWLOG|RESET"] = "2.2.12",
         ["SLOWLOG|HELP"] = "6.2.0",
+        ["LATENCY|LATEST"] = "2.8.13",
+        ["LATENCY|HISTORY"] = "2.8.13",
+        ["LATENCY|RESET"] = "2.8.13",
+        ["LATENCY|GRAPH"] = "2.8.13",
+        ["LATENCY|DOCTOR"] = "2.8.13",
+        ["LATENCY|HISTOGRAM"] = "7.0.0",
+        ["LATENCY|HELP"] = "2.8.13",
     };
 
     /// <summary>The Redis version that introduced <paramref name="info"/> (a command or "parent|sub").</summary>

@@ -131,6 +131,14 @@ public sealed unsafe partial class RespServerSession
             static (server, value) => server.SlowLog.ThresholdMicroseconds = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, -1, long.MaxValue),
         new("slowlog-max-len", ConfigKind.Mutable, static s => s._server.SlowLog.MaxLength.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.SlowLog.MaxLength = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
+        // Stats/LatencyMonitor.cs and the per-command latency histograms (LATENCY, INFO latencystats).
+        new("latency-monitor-threshold", ConfigKind.Mutable, static s => s._server.LatencyMonitor.ThresholdMilliseconds.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.LatencyMonitor.ThresholdMilliseconds = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, long.MaxValue),
+        new("latency-tracking", ConfigKind.Mutable, static s => s._server.Statistics.LatencyTracking ? "yes" : "no",
+            static (server, value) => server.Statistics.LatencyTracking = value.Equals("yes", StringComparison.OrdinalIgnoreCase), ConfigValue.YesNo),
+        new("latency-tracking-info-percentiles", ConfigKind.Mutable, static s => FormatPercentiles(s._server.Statistics.LatencyPercentiles),
+            static (server, value) => server.Statistics.LatencyPercentiles = ParsePercentiles(value)!,
+            check: static (_, value) => ParsePercentiles(value) != null ? null : "Invalid latency-tracking-info-percentiles parameters"),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
         .. s_encodingConfigParameters,
     ];
@@ -200,6 +208,31 @@ public sealed unsafe partial class RespServerSession
             default:
                 return null;
         }
+    }
+
+    /// <summary>latency-tracking-info-percentiles: space-separated numbers from 0 to 100 (none at all is allowed), or null.</summary>
+    private static double[]? ParsePercentiles(string value)
+    {
+        var parts = value.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        var percentiles = new double[parts.Length];
+        for (int i = 0; i < parts.Length; i++)
+        {
+            if (!double.TryParse(parts[i], NumberStyles.Float, CultureInfo.InvariantCulture, out percentiles[i]) || !(percentiles[i] >= 0 && percentiles[i] <= 100))
+                return null;
+        }
+        return percentiles;
+    }
+
+    private static string FormatPercentiles(double[] percentiles)
+    {
+        var text = new StringBuilder();
+        foreach (double percentile in percentiles)
+        {
+            if (text.Length > 0)
+                text.Append(' ');
+            text.Append(percentile.ToString("0.######", CultureInfo.InvariantCulture));
+        }
+        return text.ToString();
     }
 
     private static bool TryParseMemoryValue(string value, out long bytes) => MemoryValue.TryParse(value, out bytes);

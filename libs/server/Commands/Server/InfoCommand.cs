@@ -29,8 +29,9 @@ public sealed unsafe partial class RespServerSession
         Cluster = 1 << 9,
         Keyspace = 1 << 10,
         ErrorStats = 1 << 11,
+        LatencyStats = 1 << 12,
         Default = Server | Clients | Memory | Persistence | Stats | Replication | Cpu | Modules | ErrorStats | Cluster | Keyspace,
-        All = Default | CommandStats,
+        All = Default | CommandStats | LatencyStats,
     }
 
     private void Info()
@@ -69,6 +70,8 @@ public sealed unsafe partial class RespServerSession
             return InfoSections.CommandStats;
         if (name.EqualsUpper("ERRORSTATS"u8))
             return InfoSections.ErrorStats;
+        if (name.EqualsUpper("LATENCYSTATS"u8))
+            return InfoSections.LatencyStats;
         if (name.EqualsUpper("CLUSTER"u8))
             return InfoSections.Cluster;
         if (name.EqualsUpper("KEYSPACE"u8))
@@ -211,7 +214,11 @@ public sealed unsafe partial class RespServerSession
         {
             info.Section("Commandstats");
             foreach (var command in CommandTable.All)
+            {
                 AppendCommandStat(info, statistics, command);
+                foreach (var subcommand in SubcommandTable.Of(command.Command))
+                    AppendCommandStat(info, statistics, subcommand.Info);
+            }
             foreach (var command in _server.Extensions.All)
                 AppendCommandStat(info, statistics, command);
         }
@@ -220,6 +227,12 @@ public sealed unsafe partial class RespServerSession
         {
             info.Section("Errorstats");
             AppendErrorStats(info);
+        }
+
+        if ((sections & InfoSections.LatencyStats) != 0)
+        {
+            info.Section("Latencystats");
+            AppendLatencyStats(info);
         }
 
         if ((sections & InfoSections.Cluster) != 0)
@@ -239,13 +252,44 @@ public sealed unsafe partial class RespServerSession
 
     private static void AppendCommandStat(InfoBuilder info, ServerStatistics statistics, RespCommandInfo command)
     {
-        var counts = statistics.Counts(command.Command);
+        var counts = statistics.Counts(command);
         if (counts.Calls == 0 && counts.Failed == 0 && counts.Rejected == 0)
             return;
         long usec = counts.Microseconds;
         double perCall = counts.Calls == 0 ? 0 : (double)usec / counts.Calls;
         info.Line("cmdstat_" + command.LowerName, string.Create(CultureInfo.InvariantCulture,
             $"calls={counts.Calls},usec={usec},usec_per_call={perCall:F2},rejected_calls={counts.Rejected},failed_calls={counts.Failed}"));
+    }
+
+    /// <summary>INFO latencystats: latency_percentiles_usec_&lt;command&gt;:p50=..,p99=.. for each command timed, per latency-tracking-info-percentiles.</summary>
+    private void AppendLatencyStats(InfoBuilder info)
+    {
+        var statistics = _server.Statistics;
+        var percentiles = statistics.LatencyPercentiles;
+        var line = new StringBuilder();
+        void Append(RespCommandInfo command)
+        {
+            long total = statistics.LatencyHistogramOf(command, out var buckets);
+            if (total == 0)
+                return;
+            line.Clear();
+            foreach (double percentile in percentiles)
+            {
+                if (line.Length > 0)
+                    line.Append(',');
+                line.Append('p').Append(percentile.ToString("0.######", CultureInfo.InvariantCulture)).Append('=')
+                    .Append(LatencyHistogram.PercentileMicroseconds(buckets, total, percentile).ToString("F3", CultureInfo.InvariantCulture));
+            }
+            info.Line("latency_percentiles_usec_" + command.LowerName, line.ToString());
+        }
+        foreach (var command in CommandTable.All)
+        {
+            Append(command);
+            foreach (var subcommand in SubcommandTable.Of(command.Command))
+                Append(subcommand.Info);
+        }
+        foreach (var command in _server.Extensions.All)
+            Append(command);
     }
 
     /// <summary>INFO errorstats: each error code seen, as Redis lists them.</summary>

@@ -41,6 +41,13 @@ internal enum Subcommand : byte
     SlowLogLen,
     SlowLogReset,
     SlowLogHelp,
+    LatencyLatest,
+    LatencyHistory,
+    LatencyReset,
+    LatencyGraph,
+    LatencyDoctor,
+    LatencyHistogram,
+    LatencyHelp,
     FunctionDelete,
     FunctionDump,
     FunctionFlush,
@@ -184,6 +191,16 @@ internal static class SubcommandTable
             Entry(Subcommand.SlowLogReset, RespCommand.SLOWLOG, "RESET", 2, F.Admin | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Clears all entries from the slow log."),
             Entry(Subcommand.SlowLogHelp, RespCommand.SLOWLOG, "HELP", 2, F.Loading | F.Stale, A.Slow, "Show helpful text about the different subcommands"),
         ],
+        [RespCommand.LATENCY] =
+        [
+            Entry(Subcommand.LatencyLatest, RespCommand.LATENCY, "LATEST", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns the latest latency samples for all events."),
+            Entry(Subcommand.LatencyHistory, RespCommand.LATENCY, "HISTORY", 3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns timestamp-latency samples for an event."),
+            Entry(Subcommand.LatencyReset, RespCommand.LATENCY, "RESET", -2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Resets the latency data for one or more events."),
+            Entry(Subcommand.LatencyGraph, RespCommand.LATENCY, "GRAPH", 3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns a latency graph for an event."),
+            Entry(Subcommand.LatencyDoctor, RespCommand.LATENCY, "DOCTOR", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns a human-readable latency analysis report."),
+            Entry(Subcommand.LatencyHistogram, RespCommand.LATENCY, "HISTOGRAM", -2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns the cumulative distribution of latencies of a subset or all commands."),
+            Entry(Subcommand.LatencyHelp, RespCommand.LATENCY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
+        ],
         [RespCommand.OBJECT] =
         [
             Entry(Subcommand.ObjectEncoding, RespCommand.OBJECT, "ENCODING", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the internal encoding of a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
@@ -285,7 +302,10 @@ internal static class SubcommandTable
 
     private static SubcommandInfo Entry(Subcommand id, RespCommand parent, string name, int arity, CommandFlags flags, AclCategories categories, string summary,
         int firstKey = 0, int lastKey = 0, int step = 0, KeyAccessSpec keyAccess = default)
-        => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, firstKey, lastKey, step, keyAccess, categories, summary));
+        => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, firstKey, lastKey, step, keyAccess, categories, summary)
+        {
+            StatsSlot = ServerStatistics.SubcommandSlot(id),
+        });
 
     /// <summary>The subcommands of <paramref name="parent"/>, empty if it is not a container.</summary>
     public static ReadOnlySpan<SubcommandInfo> Of(RespCommand parent)
