@@ -13,7 +13,14 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
 {
     private readonly ObjectTable _objects;
 
-    public ObjectStoreFunctions(ObjectTable objects) => _objects = objects;
+    // CLIENT NO-TOUCH (see MainStoreFunctions).
+    private readonly bool _noTouch;
+
+    public ObjectStoreFunctions(ObjectTable objects, bool noTouch = false)
+    {
+        _objects = objects;
+        _noTouch = noTouch;
+    }
 
     private static InvalidOperationException NotUsed(string callback) => new($"Object commands do not use {callback}.");
 
@@ -73,6 +80,8 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
 
     public bool Reader(in LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref ReadInfo readInfo)
     {
+        if (_noTouch)
+            readInfo.SkipAccessUpdate = true;
         if (!TypeMatches(in record, ref input, ref output))
             return true;
         var obj = _objects.Get(ObjectRecord.Handle(in record));

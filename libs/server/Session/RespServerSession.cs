@@ -296,8 +296,16 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     {
         _storeSession?.Dispose();
         _database = database;
-        _storeSession = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects));
-        _objectSession = _storeSession.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(database.Objects));
+        _storeSession = database.MainStore.NewSession<StringInput, StringOutput, MainStoreFunctions>(new MainStoreFunctions(database.Objects, _noTouch));
+        _objectSession = _storeSession.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(database.Objects, _noTouch));
+    }
+
+    /// <summary>CLIENT NO-TOUCH changed: the store sessions are made again with the new setting (their callbacks hold it).</summary>
+    internal void RenewStoreSessions()
+    {
+        EndBatch();
+        _database = null;
+        BeginBatch();
     }
 
     /// <summary>Selects database <paramref name="index"/> in the middle of a batch (SELECT).</summary>

@@ -12,8 +12,18 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 {
     private readonly ObjectTable _objects;
 
-    /// <summary>Callbacks for a store whose object records refer to <paramref name="objects"/>.</summary>
-    public MainStoreFunctions(ObjectTable objects) => _objects = objects;
+    // CLIENT NO-TOUCH: this session's reads and in-place writes leave records' access words alone (TOUCH still touches).
+    private readonly bool _noTouch;
+
+    /// <summary>
+    /// Callbacks for a store whose object records refer to <paramref name="objects"/>; with <paramref name="noTouch"/>
+    /// (CLIENT NO-TOUCH) accesses other than TOUCH do not count as accesses for LRU/LFU eviction and OBJECT IDLETIME/FREQ.
+    /// </summary>
+    public MainStoreFunctions(ObjectTable objects, bool noTouch = false)
+    {
+        _objects = objects;
+        _noTouch = noTouch;
+    }
 
     private static InvalidOperationException Unexpected(RespCommand command, string callback)
         => new($"{command} does not use the {callback} callback of the string store.");
@@ -79,9 +89,13 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
     // ---- Read ----
 
     public bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo)
-        => record.Info.ValueIsObject
+    {
+        if (_noTouch && input.Command != RespCommand.TOUCH)
+            readInfo.SkipAccessUpdate = true;
+        return record.Info.ValueIsObject
             ? StringCommandsOverObjects.Reader(in record, _objects, ref input, ref output, ref readInfo)
             : ReadLogic.Reader(in record, ref input, ref output, ref readInfo);
+    }
 
     // ---- Upsert ----
 
@@ -94,7 +108,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
         if (record.Info.ValueIsObject || !SetLogic.InPlaceWriter(ref record, value, ref input))
             return false;
         // Every Upsert (SET, SETEX, MSET, BITOP's result...) writes its value whole, as SET does.
-        upsertInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, SetLogic.FormOf(ref input));
+        upsertInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, SetLogic.FormOf(ref input)) || _noTouch;
         return true;
     }
 
@@ -202,7 +216,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
             _ => throw Unexpected(input.Command, nameof(InPlaceUpdater)),
         };
         if (Changed(written, ref record, ref output))
-            rmwInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, FormAfterWrite(ref input, ref output, created: false));
+            rmwInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, FormAfterWrite(ref input, ref output, created: false)) || _noTouch;
         return written;
     }
 

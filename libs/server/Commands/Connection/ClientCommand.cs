@@ -69,7 +69,12 @@ public sealed unsafe partial class RespServerSession
             case Subcommand.ClientSetName: ClientSetName(); break;
             case Subcommand.ClientSetInfo: ClientSetInfo(); break;
             case Subcommand.ClientNoEvict: ClientSwitch(ref _noEvict); break;
-            case Subcommand.ClientNoTouch: ClientSwitch(ref _noTouch); break;
+            case Subcommand.ClientNoTouch:
+                bool touching = !_noTouch;
+                ClientSwitch(ref _noTouch);
+                if (touching == _noTouch)
+                    RenewStoreSessions();
+                break;
             case Subcommand.ClientReply: ClientReply(); break;
             case Subcommand.ClientUnblock: ClientUnblock(); break;
             case Subcommand.ClientHelp: WriteHelp(s_clientHelp); break;

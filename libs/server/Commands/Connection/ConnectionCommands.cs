@@ -190,7 +190,11 @@ public sealed unsafe partial class RespServerSession
             SelectDatabase(0);
         ClientName = null;
         _noEvict = false;
-        _noTouch = false;
+        if (_noTouch)
+        {
+            _noTouch = false;
+            RenewStoreSessions();
+        }
         _replyMode = ReplyMode.On;
         ResetLogin(); // back to the default user (Acl/RespServerSession.Acl.cs)
         ResetPubSub(closing: false); // leaves every channel and pattern
