@@ -1,5 +1,5 @@
-using Reply = Garnet.test.Keyspace.Resp;
 using NUnit.Framework;
+using Reply = Garnet.test.Keyspace.Resp;
 
 namespace Garnet.test.Connection;
 
