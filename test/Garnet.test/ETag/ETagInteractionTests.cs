@@ -37,6 +37,13 @@ public sealed class ETagInteractionTests : ServerTestBase
         Assert.That(ETagOf(c, "s"), Is.EqualTo("4"));
         c.Execute("BITFIELD", "s", "SET", "u8", "8", "65");
         Assert.That(ETagOf(c, "s"), Is.EqualTo("5"));
+
+        // HyperLogLogs: PFADD and PFMERGE change the value of a key that has an ETag.
+        const string copyWithETag = "redis.call('PFADD', 'h', 'a') "
+            + "redis.call('SET', KEYS[1], redis.call('GET', 'h'), 'WITHETAG') "
+            + "redis.call('PFADD', KEYS[1], 'b') redis.call('PFADD', 'h2', 'c') redis.call('PFMERGE', KEYS[1], 'h2') "
+            + "return {redis.call('GETWITHETAG', KEYS[1])[1], redis.call('PFCOUNT', KEYS[1])}";
+        Assert.That(c.Execute("EVAL", copyWithETag, "1", "hll"), Is.EqualTo("*2\r\n:3\r\n:3\r\n"));
     }
 
     [Test]

@@ -76,6 +76,8 @@ public sealed unsafe partial class RespServerSession
             }
             else if (forSet && option.EqualsUpper("GET"u8))
             {
+                if ((input.Flags & StringInputFlags.WithETag) != 0)
+                    return WriteWithETagAndGetError();
                 input.Flags |= StringInputFlags.ReturnOld;
             }
             else if (forSet && option.EqualsUpper("KEEPTTL"u8) && (seen & ~ExpirationOption.KeepTtl) == 0)
@@ -97,7 +99,9 @@ public sealed unsafe partial class RespServerSession
             }
             else if (forSet && option.EqualsUpper(ETagStrings.WithETag))
             {
-                // Garnet's option (Commands/ETag): the key keeps an ETag, and SET replies with it.
+                // Garnet's option (Commands/ETag): the key keeps an ETag, and SET replies with it (so not with GET's old value).
+                if ((input.Flags & StringInputFlags.ReturnOld) != 0)
+                    return WriteWithETagAndGetError();
                 input.Flags |= StringInputFlags.WithETag;
             }
             else
@@ -106,13 +110,13 @@ public sealed unsafe partial class RespServerSession
                 return false;
             }
         }
-        const StringInputFlags withETagAndGet = StringInputFlags.WithETag | StringInputFlags.ReturnOld;
-        if ((input.Flags & withETagAndGet) == withETagAndGet)
-        {
-            _writer.WriteError(ETagStrings.ErrWithETagAndGet);
-            return false;
-        }
         return true;
+    }
+
+    private bool WriteWithETagAndGetError()
+    {
+        _writer.WriteError(ETagStrings.ErrWithETagAndGet);
+        return false;
     }
 
     private static ExpirationOption TimedOption(in ArgSlice option)
