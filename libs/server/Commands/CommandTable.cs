@@ -20,6 +20,7 @@ public static partial class CommandTable
         .. SetCommands,
         .. SortedSetCommands,
         .. StreamCommands,
+        .. ETagCommands,
         .. GeoCommands,
         .. BlockingCommands,
         .. SortCommands,

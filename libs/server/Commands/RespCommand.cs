@@ -272,4 +272,11 @@ public enum RespCommand : ushort
     XCLAIM = 462,
     XAUTOCLAIM = 463,
     XINFO = 464,
+
+    // ETags (string store): Garnet's own commands (Commands/ETag)
+    GETWITHETAG = 470,
+    GETIFNOTMATCH = 471,
+    SETIFMATCH = 472,
+    SETIFGREATER = 473,
+    DELIFGREATER = 474,
 }

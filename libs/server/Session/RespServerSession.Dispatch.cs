@@ -126,7 +126,7 @@ public sealed unsafe partial class RespServerSession
         RunCounted(info);
     }
 
-    /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog, lists, hashes, sets, sorted sets, geo, blocking, sort, transactions, scripting, pub/sub, streams).</summary>
+    /// <summary>Hands the command to its family's handler: families are id ranges of <see cref="RespCommand"/> (connection, strings, keyspace, server, bitmaps, HyperLogLog, lists, hashes, sets, sorted sets, geo, blocking, sort, transactions, scripting, pub/sub, streams, ETags).</summary>
     private void Dispatch(RespCommand command)
     {
         int id = (int)command;
@@ -162,8 +162,10 @@ public sealed unsafe partial class RespServerSession
             ExecuteScriptingCommand(command);
         else if (id < 440)
             ExecutePubSubCommand(command);
-        else if (id >= 450 && id < 480)
+        else if (id >= 450 && id < 470)
             ExecuteStreamCommand(command);
+        else if (id >= 470 && id < 480)
+            ExecuteETagCommand(command);
         else if (id >= ExtensionRegistry.FirstId)
             ExecuteCustomCommand(command); // registered custom commands (Commands/Extensions)
         else

@@ -39,11 +39,14 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
         Expire,
         Bitmap,
         HyperLogLog,
+        ETag,
     }
 
-    /// <summary>Which family's logic an RMW command's callbacks run.</summary>
-    private static RmwFamily FamilyOf(RespCommand command) => command switch
+    /// <summary>Which family's logic an RMW command's callbacks run (SET ... WITHETAG is the ETag family's).</summary>
+    private static RmwFamily FamilyOf(ref StringInput input) => input.Command switch
     {
+        RespCommand.SET when (input.Flags & StringInputFlags.WithETag) != 0 => RmwFamily.ETag,
+        RespCommand.SETIFMATCH or RespCommand.SETIFGREATER or RespCommand.DELIFGREATER => RmwFamily.ETag,
         RespCommand.SET or RespCommand.SETNX or RespCommand.GETSET or RespCommand.MSETNX => RmwFamily.Set,
         RespCommand.INCR or RespCommand.INCRBY or RespCommand.DECR or RespCommand.DECRBY or RespCommand.INCRBYFLOAT => RmwFamily.Incr,
         RespCommand.APPEND or RespCommand.SETRANGE => RmwFamily.Append,
@@ -58,13 +61,14 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
     /// The form (StringEncoding.cs) a family's successful write leaves the string in, or null when the write
     /// leaves the value as it was (expirations, GETEX, GETDEL); each family states its own.
     /// </summary>
-    private static StringForm? FormAfterWrite(ref StringInput input, ref StringOutput output, bool created) => FamilyOf(input.Command) switch
+    private static StringForm? FormAfterWrite(ref StringInput input, ref StringOutput output, bool created) => FamilyOf(ref input) switch
     {
         RmwFamily.Set => SetLogic.FormOf(ref input),
         RmwFamily.Incr => IncrLogic.FormOf(ref input),
         RmwFamily.Append => AppendLogic.FormOf(ref input, created),
         RmwFamily.Bitmap => BitmapLogic.FormOf(),
         RmwFamily.HyperLogLog => HyperLogLogLogic.FormOf(ref output),
+        RmwFamily.ETag => input.Command == RespCommand.DELIFGREATER ? null : SetLogic.FormOf(ref input),
         _ => null,
     };
 
@@ -128,7 +132,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public bool NeedInitialUpdate(ReadOnlySpan<byte> key, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        switch (FamilyOf(input.Command))
+        switch (FamilyOf(ref input))
         {
             case RmwFamily.Set:
                 return SetLogic.NeedInitialUpdate(ref input, ref output);
@@ -144,6 +148,8 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
                 return BitmapLogic.NeedInitialUpdate(ref input, ref output);
             case RmwFamily.HyperLogLog:
                 return HyperLogLogLogic.NeedInitialUpdate(ref input, ref output);
+            case RmwFamily.ETag:
+                return ETagLogic.NeedInitialUpdate(ref input, ref output);
             default:
                 throw Unexpected(input.Command, nameof(NeedInitialUpdate));
         }
@@ -151,7 +157,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public RecordFieldInfo GetRMWInitialFieldInfo(ReadOnlySpan<byte> key, ref StringInput input)
     {
-        switch (FamilyOf(input.Command))
+        switch (FamilyOf(ref input))
         {
             case RmwFamily.Set:
                 return SetLogic.InitialFieldInfo(ref input);
@@ -163,6 +169,8 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
                 return BitmapLogic.InitialFieldInfo(ref input);
             case RmwFamily.HyperLogLog:
                 return HyperLogLogLogic.InitialFieldInfo(ref input);
+            case RmwFamily.ETag:
+                return ETagLogic.InitialFieldInfo(ref input);
             default:
                 throw Unexpected(input.Command, nameof(GetRMWInitialFieldInfo));
         }
@@ -170,13 +178,14 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     public bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
-        bool written = FamilyOf(input.Command) switch
+        bool written = FamilyOf(ref input) switch
         {
             RmwFamily.Set => SetLogic.InitialUpdater(ref record, ref input),
             RmwFamily.Incr => IncrLogic.InitialUpdater(ref record, ref input, ref output),
             RmwFamily.Append => AppendLogic.InitialUpdater(ref record, ref input, ref output),
             RmwFamily.Bitmap => BitmapLogic.InitialUpdater(ref record, ref input, ref output),
             RmwFamily.HyperLogLog => HyperLogLogLogic.InitialUpdater(ref record, ref input, ref output),
+            RmwFamily.ETag => ETagLogic.InitialUpdater(ref record, ref input, ref output),
             _ => throw Unexpected(input.Command, nameof(InitialUpdater)),
         };
         if (Changed(written, ref record, ref output))
@@ -204,7 +213,8 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
                     return false;
             }
         }
-        bool written = FamilyOf(input.Command) switch
+        var family = FamilyOf(ref input);
+        bool written = family switch
         {
             RmwFamily.Set => SetLogic.InPlaceUpdater(ref record, ref input, ref output),
             RmwFamily.Incr => IncrLogic.InPlaceUpdater(ref record, ref input, ref output),
@@ -213,10 +223,17 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
             RmwFamily.Expire => ExpireLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo),
             RmwFamily.Bitmap => BitmapLogic.InPlaceUpdater(ref record, ref input, ref output),
             RmwFamily.HyperLogLog => HyperLogLogLogic.InPlaceUpdater(ref record, ref input, ref output),
+            RmwFamily.ETag => ETagLogic.InPlaceUpdater(ref record, ref input, ref output, ref rmwInfo),
             _ => throw Unexpected(input.Command, nameof(InPlaceUpdater)),
         };
         if (Changed(written, ref record, ref output))
-            rmwInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, FormAfterWrite(ref input, ref output, created: false)) || _noTouch;
+        {
+            var form = FormAfterWrite(ref input, ref output, created: false);
+            // A write that changed the value advances the key's ETag (the ETag family sets its own).
+            if (record.Info.HasETag && form != null && family != RmwFamily.ETag)
+                ETagLogic.Advance(ref record);
+            rmwInfo.SkipAccessUpdate = NoteWrite(ref record, ref input, form) || _noTouch;
+        }
         return written;
     }
 
@@ -234,7 +251,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
                     return false;
             }
         }
-        switch (FamilyOf(input.Command))
+        switch (FamilyOf(ref input))
         {
             case RmwFamily.Set:
                 return SetLogic.NeedCopyUpdate(in source, ref input, ref output);
@@ -250,6 +267,8 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
                 return BitmapLogic.NeedCopyUpdate(in source, ref input, ref output);
             case RmwFamily.HyperLogLog:
                 return HyperLogLogLogic.NeedCopyUpdate(in source, ref input, ref output);
+            case RmwFamily.ETag:
+                return ETagLogic.NeedCopyUpdate(in source, ref input, ref output, ref rmwInfo);
             default:
                 throw Unexpected(input.Command, nameof(NeedCopyUpdate));
         }
@@ -258,6 +277,9 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
     public RecordFieldInfo GetRMWModifiedFieldInfo(in LogRecord source, ref StringInput input)
     {
         var fields = ModifiedFieldInfo(in source, ref input);
+        // The copy keeps the key's ETag unless the write replaces it (SET) or sets its own (the ETag family).
+        if (source.Info.HasETag && FamilyOf(ref input) != RmwFamily.ETag && ETagLogic.Carried(ref input))
+            fields.HasETag = true;
         // A copy for a command that does not grow data (EXPIRE, PERSIST...) may use the budget's reserve.
         fields.MayUseReserve = input.Command != RespCommand.NONE && (int)input.Command < ExtensionRegistry.FirstId
             && (CommandTable.Get(input.Command).Flags & CommandFlags.DenyOom) == 0;
@@ -266,7 +288,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
 
     private static RecordFieldInfo ModifiedFieldInfo(in LogRecord source, ref StringInput input)
     {
-        switch (FamilyOf(input.Command))
+        switch (FamilyOf(ref input))
         {
             case RmwFamily.Set:
                 return SetLogic.ModifiedFieldInfo(in source, ref input);
@@ -282,6 +304,8 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
                 return BitmapLogic.ModifiedFieldInfo(in source, ref input);
             case RmwFamily.HyperLogLog:
                 return HyperLogLogLogic.ModifiedFieldInfo(in source, ref input);
+            case RmwFamily.ETag:
+                return ETagLogic.ModifiedFieldInfo(in source, ref input);
             default:
                 throw Unexpected(input.Command, nameof(GetRMWModifiedFieldInfo));
         }
@@ -294,7 +318,8 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
             destination.Info.ValueIsObject = true;
         // The copy is the same string unless the command says how it changed it.
         destination.Info.UserBits = source.Info.UserBits;
-        bool written = FamilyOf(input.Command) switch
+        var family = FamilyOf(ref input);
+        bool written = family switch
         {
             RmwFamily.Set => SetLogic.CopyUpdater(in source, ref destination, ref input),
             RmwFamily.Incr => IncrLogic.CopyUpdater(in source, ref destination, ref input, ref output),
@@ -303,10 +328,16 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
             RmwFamily.Expire => ExpireLogic.CopyUpdater(in source, ref destination, ref input),
             RmwFamily.Bitmap => BitmapLogic.CopyUpdater(in source, ref destination, ref input, ref output),
             RmwFamily.HyperLogLog => HyperLogLogLogic.CopyUpdater(in source, ref destination, ref input, ref output),
+            RmwFamily.ETag => ETagLogic.CopyUpdater(in source, ref destination, ref input, ref output),
             _ => throw Unexpected(input.Command, nameof(CopyUpdater)),
         };
-        if (Changed(written, ref destination, ref output))
-            NoteWrite(ref destination, ref input, FormAfterWrite(ref input, ref output, created: false));
+        bool changed = Changed(written, ref destination, ref output);
+        var form = changed ? FormAfterWrite(ref input, ref output, created: false) : null;
+        // The copy has an ETag field when it keeps the source's (GetRMWModifiedFieldInfo); a write that changed the value advances it.
+        if (written && destination.Info.HasETag && family != RmwFamily.ETag)
+            ETagLogic.CarryTo(in source, ref destination, form != null);
+        if (changed)
+            NoteWrite(ref destination, ref input, form);
         return written;
     }
 

@@ -4,8 +4,9 @@ namespace Garnet.server;
 
 /// <summary>
 /// What string-store commands do when the key holds an object (list, hash, set, sorted set): the
-/// keyspace commands (TTL, EXISTS, TYPE, EXPIRE...) work on any type, a plain or conditional SET
-/// replaces the object, SET NX finds the key taken, and every other string command answers WRONGTYPE.
+/// keyspace commands (TTL, EXISTS, TYPE, EXPIRE...) work on any type, a plain or conditional SET (and
+/// SETIFMATCH, SETIFGREATER) replaces the object, SET NX finds the key taken, DELIFGREATER leaves it, and
+/// every other string command answers WRONGTYPE.
 /// </summary>
 internal static class StringCommandsOverObjects
 {
@@ -42,6 +43,13 @@ internal static class StringCommandsOverObjects
                 if ((input.Flags & StringInputFlags.ReturnOld) != 0)
                     return RmwAction.WrongType;
                 return (input.Flags & StringInputFlags.IfNotExists) != 0 ? RmwAction.ConditionNotMet : RmwAction.Replace;
+            case RespCommand.SETIFMATCH:
+            case RespCommand.SETIFGREATER:
+                // As Garnet: an ETag set over an object replaces it, as SET does (the object's ETag counts as 0).
+                return RmwAction.Replace;
+            case RespCommand.DELIFGREATER:
+                // As Garnet: a conditional delete leaves an object alone and answers 0.
+                return RmwAction.ConditionNotMet;
             default:
                 return RmwAction.WrongType;
         }

@@ -26,6 +26,12 @@ public enum StringInputFlags : ushort
     ExpireLt = 1 << 7,
     /// <summary>GETEX PERSIST: remove the expiration.</summary>
     Persist = 1 << 8,
+    /// <summary>SET ... WITHETAG: the record keeps (or gets) an ETag, advanced by one (Commands/ETag).</summary>
+    WithETag = 1 << 9,
+    /// <summary>With <see cref="WithETag"/>: the ETag becomes <see cref="StringInput.Number"/> exactly (a checkpoint's record loaded).</summary>
+    ExactETag = 1 << 10,
+    /// <summary>SETIFMATCH/SETIFGREATER NOGET: an unmet condition does not return the current value.</summary>
+    NoGet = 1 << 11,
 }
 
 /// <summary>The input of a string-store operation: the command and its parsed arguments.</summary>
@@ -40,7 +46,7 @@ public unsafe struct StringInput
     /// <summary>Absolute expiration in UTC ticks, 0 for none.</summary>
     public long ExpirationTicks;
 
-    /// <summary>An integer argument (increment, offset).</summary>
+    /// <summary>An integer argument (increment, offset, the ETag an ETag command compares with).</summary>
     public long Number;
 
     /// <summary>A second integer argument (GETRANGE end).</summary>

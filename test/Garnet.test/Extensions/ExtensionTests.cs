@@ -85,7 +85,7 @@ public sealed class ExtensionTests
         long builtIn = long.Parse(plainClient.Execute("COMMAND", "COUNT").Trim(':', '\r', '\n'));
         Assert.That(count, Is.EqualTo($":{builtIn + 8}\r\n"));
         Assert.That(client.Execute("COMMAND", "GETKEYS", "SETIFPM", "key1", "v", "p"), Is.EqualTo("*1\r\n$4\r\nkey1\r\n"));
-        Assert.That(client.Execute("COMMAND", "LIST", "FILTERBY", "PATTERN", "setif*"), Is.EqualTo("*1\r\n$7\r\nsetifpm\r\n"));
+        Assert.That(client.Execute("COMMAND", "LIST", "FILTERBY", "PATTERN", "setifp*"), Is.EqualTo("*1\r\n$7\r\nsetifpm\r\n"));
         Assert.That(client.Execute("COMMAND", "DOCS", "SETIFPM"), Does.StartWith("*2\r\n$7\r\nsetifpm\r\n"));
     }
 

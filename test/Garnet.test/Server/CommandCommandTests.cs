@@ -166,7 +166,7 @@ public sealed class CommandCommandTests : ServerTestBase
     public void ListFilters()
     {
         using var client = ConnectRaw();
-        Assert.That(client.Execute("COMMAND", "LIST", "FILTERBY", "PATTERN", "get*"), Is.EqualTo(ReplyText.BulkArray("get", "getset", "getdel", "getex", "getrange", "getbit")));
+        Assert.That(client.Execute("COMMAND", "LIST", "FILTERBY", "PATTERN", "get*"), Is.EqualTo(ReplyText.BulkArray("get", "getset", "getdel", "getex", "getrange", "getbit", "getwithetag", "getifnotmatch")));
         Assert.That(client.Execute("COMMAND", "LIST", "FILTERBY", "pattern", "CLIENT|SET*"), Is.EqualTo(ReplyText.BulkArray("client|setname", "client|setinfo")));
         Assert.That(client.Execute("COMMAND", "LIST", "FILTERBY", "MODULE", "json"), Is.EqualTo("*0\r\n"));
         Assert.That(client.Execute("COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuchcategory"), Is.EqualTo("*0\r\n"));

@@ -244,6 +244,11 @@ public sealed class CommandIdGoldenTests
         ["XCLAIM"] = 462,
         ["XAUTOCLAIM"] = 463,
         ["XINFO"] = 464,
+        ["GETWITHETAG"] = 470,
+        ["GETIFNOTMATCH"] = 471,
+        ["SETIFMATCH"] = 472,
+        ["SETIFGREATER"] = 473,
+        ["DELIFGREATER"] = 474,
     };
 
     [Test]

@@ -69,6 +69,9 @@ internal static unsafe class ReadLogic
                 return true;
             case RespCommand.OBJECT:
                 return ObjectInspection.Reader(in record, null, ref input, ref output, ref readInfo);
+            case RespCommand.GETWITHETAG:
+            case RespCommand.GETIFNOTMATCH:
+                return ETagLogic.Reader(in record, ref input, ref output);
             default:
                 throw new InvalidOperationException($"{input.Command} is not a read command of the string store.");
         }

@@ -20,6 +20,9 @@ internal static class SetLogic
 
     public static bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input)
     {
+        // A SET without WITHETAG writes a value without an ETag (Garnet's rule; Commands/ETag).
+        if (record.Info.HasETag)
+            record.RemoveETag();
         if (!RecordFit.TryResize(ref record, value.Length, input.ExpirationTicks != 0, input.ExpirationTicks))
             return false;
         value.CopyTo(record.Value);
@@ -63,6 +66,8 @@ internal static class SetLogic
             return true;
         }
         long expiration = NewExpiration(record.Expiration, ref input);
+        if (record.Info.HasETag)
+            record.RemoveETag();
         if (!RecordFit.TryResize(ref record, input.Value.Length, expiration != 0, expiration))
             return false;
         input.Value.Span.CopyTo(record.Value);

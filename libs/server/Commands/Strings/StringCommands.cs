@@ -124,7 +124,8 @@ public sealed unsafe partial class RespServerSession
 
         var output = new StringOutput(Output);
         Status status;
-        const StringInputFlags needsCurrent = StringInputFlags.IfNotExists | StringInputFlags.IfExists | StringInputFlags.ReturnOld | StringInputFlags.KeepTtl;
+        const StringInputFlags needsCurrent = StringInputFlags.IfNotExists | StringInputFlags.IfExists | StringInputFlags.ReturnOld | StringInputFlags.KeepTtl
+            | StringInputFlags.WithETag;
         if ((input.Flags & needsCurrent) == 0)
             status = Store.Upsert(_args[1].Span, _args[2].Span, ref input, ref output);
         else
@@ -132,7 +133,11 @@ public sealed unsafe partial class RespServerSession
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
 
-        if ((input.Flags & StringInputFlags.ReturnOld) != 0)
+        if ((input.Flags & StringInputFlags.WithETag) != 0)
+        {
+            WriteSetWithETagReply(ref output);
+        }
+        else if ((input.Flags & StringInputFlags.ReturnOld) != 0)
         {
             CountLookup(output.HasValue);
             if (output.HasValue)

@@ -4,7 +4,7 @@ using Garnet.common;
 namespace Garnet.server;
 
 /// <summary>
-/// The options of SET (NX XX GET KEEPTTL EX PX EXAT PXAT) and GETEX (EX PX EXAT PXAT PERSIST), parsed
+/// The options of SET (NX XX GET KEEPTTL EX PX EXAT PXAT, and Garnet's WITHETAG) and GETEX (EX PX EXAT PXAT PERSIST), parsed
 /// as Redis's parseExtendedStringArgumentsOrReply does: every option is checked for syntax first (a
 /// repeated option is allowed, conflicting ones are "ERR syntax error"), and only then is the time
 /// validated, so <c>SET k v EX abc NX XX</c> is a syntax error, not an integer error.
@@ -76,6 +76,8 @@ public sealed unsafe partial class RespServerSession
             }
             else if (forSet && option.EqualsUpper("GET"u8))
             {
+                if ((input.Flags & StringInputFlags.WithETag) != 0)
+                    return WriteWithETagAndGetError();
                 input.Flags |= StringInputFlags.ReturnOld;
             }
             else if (forSet && option.EqualsUpper("KEEPTTL"u8) && (seen & ~ExpirationOption.KeepTtl) == 0)
@@ -95,6 +97,13 @@ public sealed unsafe partial class RespServerSession
                 i++;
                 expiration = new ExpirationArgument(i, timed is ExpirationOption.Px or ExpirationOption.PxAt, timed is ExpirationOption.ExAt or ExpirationOption.PxAt);
             }
+            else if (forSet && option.EqualsUpper(ETagStrings.WithETag))
+            {
+                // Garnet's option (Commands/ETag): the key keeps an ETag, and SET replies with it (so not with GET's old value).
+                if ((input.Flags & StringInputFlags.ReturnOld) != 0)
+                    return WriteWithETagAndGetError();
+                input.Flags |= StringInputFlags.WithETag;
+            }
             else
             {
                 _writer.WriteError(RespStrings.ErrSyntax);
@@ -102,6 +111,12 @@ public sealed unsafe partial class RespServerSession
             }
         }
         return true;
+    }
+
+    private bool WriteWithETagAndGetError()
+    {
+        _writer.WriteError(ETagStrings.ErrWithETagAndGet);
+        return false;
     }
 
     private static ExpirationOption TimedOption(in ArgSlice option)

@@ -19,13 +19,14 @@ namespace Garnet.server;
 /// payload  item*
 /// item     u8 kind:
 ///            1 database  i32 index  i64 keys        (the records that follow are its own; about how many keys it had)
-///            2 string    u8 flags  key  [i64 expiration ticks]  value
+///            2 string    u8 flags  key  [i64 expiration ticks]  [i64 ETag]  value
 ///            3 object    u8 flags  key  [i64 expiration ticks]  value = DUMP's type byte + its object bytes
 ///            4 deleted   u8 0      key               (a tombstone, or a value that had expired)
 ///            5 end       i64 records                (the last item of the last block)
 ///            6 functions value = FUNCTION DUMP's payload of the libraries (once, before the databases)
 /// key, value  i32 length  bytes
-/// flags    bit 0: an expiration follows; bits 2-3: the string's user bits (how it was produced, OBJECT ENCODING)
+/// flags    bit 0: an expiration follows; bit 1: an ETag follows (a string's, Commands/ETag);
+///          bits 2-3: the string's user bits (how it was produced, OBJECT ENCODING)
 /// </code>
 /// Records of a database are in the order of its log: applied in order, the last record of a key wins and a deleted
 /// one removes it. The AOF start is the operation log address from which entries of later versions may follow.
@@ -48,6 +49,7 @@ internal static class CheckpointFile
     public const byte KindFunctions = 6;
 
     public const byte FlagExpiration = 1;
+    public const byte FlagETag = 2;
 
     public static ReadOnlySpan<byte> Magic => "GARNETCK"u8;
 

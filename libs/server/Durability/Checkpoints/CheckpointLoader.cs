@@ -110,8 +110,9 @@ internal static class CheckpointLoader
                         else
                         {
                             long ticks = (flags & CheckpointFile.FlagExpiration) != 0 ? ReadInt64(span, ref at) : 0;
+                            long? etag = (flags & CheckpointFile.FlagETag) != 0 ? ReadInt64(span, ref at) : null;
                             var value = ReadBytes(span, ref at);
-                            if (!(kind == CheckpointFile.KindString ? session.LoadString(key, value, ticks, flags >> 2) : session.LoadObject(key, value, ticks)))
+                            if (!(kind == CheckpointFile.KindString ? session.LoadString(key, value, ticks, flags >> 2, etag) : session.LoadObject(key, value, ticks)))
                                 throw new InvalidDataException($"record {records} could not be applied (a malformed object, or out of memory)");
                         }
                         if (++records % 1024 == 0)

@@ -105,10 +105,11 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
             Records++;
             return;
         }
-        byte flags = (byte)((info.HasExpiration ? CheckpointFile.FlagExpiration : 0) | (info.UserBits << 2));
+        bool hasETag = info.HasETag && !info.ValueIsObject;
+        byte flags = (byte)((info.HasExpiration ? CheckpointFile.FlagExpiration : 0) | (hasETag ? CheckpointFile.FlagETag : 0) | (info.UserBits << 2));
         var bytes = info.ValueIsObject ? value : record.Value;
-        int expirationBytes = info.HasExpiration ? 8 : 0;
-        long length = 10L + key.Length + expirationBytes + bytes.Length;
+        int optionalBytes = (info.HasExpiration ? 8 : 0) + (hasETag ? 8 : 0);
+        long length = 10L + key.Length + optionalBytes + bytes.Length;
         file.BeginItem(length);
         // One span for the whole item: kind, flags, key, expiration, value.
         var item = file.Reserve((int)length);
@@ -120,6 +121,11 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
         if (info.HasExpiration)
         {
             BinaryPrimitives.WriteInt64LittleEndian(item.Slice(at), record.Expiration);
+            at += 8;
+        }
+        if (hasETag)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(item.Slice(at), record.ETag);
             at += 8;
         }
         BinaryPrimitives.WriteInt32LittleEndian(item.Slice(at), bytes.Length);

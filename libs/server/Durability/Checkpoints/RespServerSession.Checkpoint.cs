@@ -27,9 +27,24 @@ public sealed unsafe partial class RespServerSession
     /// A value whose expiration passed since the checkpoint is loaded all the same (it reads as absent): the AOF replayed
     /// next runs each command at its logged clock, when the key may still have been alive (a PERSIST, an INCR).
     /// </remarks>
-    internal bool LoadString(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, int userBits)
+    internal bool LoadString(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, int userBits, long? etag)
     {
-        return WriteValue(Store, key, value, expirationTicks, replace: true, form: (StringForm)userBits) != CopyResult.OutOfMemory;
+        if (etag is not { } exactETag)
+            return WriteValue(Store, key, value, expirationTicks, replace: true, form: (StringForm)userBits) != CopyResult.OutOfMemory;
+        // A value with an ETag (Commands/ETag) is written as SET ... WITHETAG would, with the ETag it had.
+        fixed (byte* pointer = value)
+        {
+            var input = new StringInput(RespCommand.SET)
+            {
+                Value = new ArgSlice(pointer, value.Length),
+                ExpirationTicks = expirationTicks,
+                Flags = StringInputFlags.WithETag | StringInputFlags.ExactETag,
+                Number = exactETag,
+                Form = (StringForm)userBits,
+            };
+            var output = new StringOutput(null);
+            return !Store.RMW(key, ref input, ref output).IsOutOfMemory;
+        }
     }
 
     /// <summary>An object as its type byte and serialized bytes; false when they do not make an object or out of memory.</summary>
