@@ -131,6 +131,10 @@ public sealed unsafe partial class RespServerSession
             static (server, value) => server.SlowLog.ThresholdMicroseconds = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, -1, long.MaxValue),
         new("slowlog-max-len", ConfigKind.Mutable, static s => s._server.SlowLog.MaxLength.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.SlowLog.MaxLength = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
+        // Notifications/: which keyspace events are published.
+        new("notify-keyspace-events", ConfigKind.Mutable, static s => KeyspaceEventFlags.Format(s._server.KeyspaceNotifications.Classes),
+            static (server, value) => server.KeyspaceNotifications.Classes = KeyspaceEventFlags.TryParse(value, out var classes) ? classes : throw new ArgumentException(value),
+            check: static (_, value) => KeyspaceEventFlags.TryParse(value, out KeyspaceEventClasses _) ? null : KeyspaceEventFlags.InvalidClass),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
         .. s_encodingConfigParameters,
     ];
