@@ -135,7 +135,6 @@ public sealed unsafe partial class RespServerSession
             status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
-        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.SetRange, _args[1].Span, status);
         if (KeyspaceEventsOn && output.Result != StringResult.ConditionNotMet)
             NotifySet(_args[1].Span, status, expires: expiration.Index != 0);
 
@@ -415,6 +414,7 @@ public sealed unsafe partial class RespServerSession
         status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
+        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.SetRange, _args[1].Span, status);
         _writer.WriteInteger(output.Number);
     }
 
