@@ -228,6 +228,12 @@ public sealed class ServerOptions
     public long LuaTimeLimitMilliseconds { get; set; } = 5000;
 
     /// <summary>
+    /// The keyspace events published at start (Redis's notify-keyspace-events; CONFIG SET changes them at runtime).
+    /// Default none: notifications off.
+    /// </summary>
+    public KeyspaceEventClasses NotifyKeyspaceEvents { get; set; }
+
+    /// <summary>
     /// Directories from which REGISTERCS and MODULE LOADCS may load extension assemblies; a path
     /// outside all of them is refused. Empty (the default) turns runtime loading off.
     /// </summary>

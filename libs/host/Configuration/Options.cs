@@ -212,6 +212,9 @@ public sealed class Options
     [Option("lua-time-limit", HelpText = "Milliseconds a Lua script runs before other clients get -BUSY and SCRIPT KILL can stop it; 0 never. (default: 5000)")]
     public string? LuaTimeLimit { get; set; }
 
+    [Option("notify-keyspace-events", HelpText = "Which keyspace events are published on __keyspace@<db>__ and __keyevent@<db>__ channels, as Redis's notify-keyspace-events: K, E and classes from g$lshzxetdmn (A for g$lshzxetd); empty turns them off. (default: \"\")")]
+    public string? NotifyKeyspaceEvents { get; set; }
+
     [Option("metrics-port", HelpText = "TCP port serving Prometheus metrics over HTTP at /metrics, on the --bind address (without authentication: anyone who can reach it reads INFO's figures); 0 for none. (default: 0)")]
     public string? MetricsPort { get; set; }
 

@@ -359,6 +359,12 @@ public static class OptionsParser
             throw new OptionsException("--cert-file-name: given without --tls");
         if (options.LuaTimeLimit != null)
             server.LuaTimeLimitMilliseconds = ParseInt(options.LuaTimeLimit, "lua-time-limit", 0, int.MaxValue);
+        if (options.NotifyKeyspaceEvents != null)
+        {
+            if (!KeyspaceEventFlags.TryParse(options.NotifyKeyspaceEvents, out var classes))
+                throw new OptionsException($"--notify-keyspace-events: '{options.NotifyKeyspaceEvents}': {KeyspaceEventFlags.InvalidClass}");
+            server.NotifyKeyspaceEvents = classes;
+        }
         if (options.ExtensionDir != null)
             server.ExtensionDirectories = options.ExtensionDir.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (options.NetworkBufferSize != null)

@@ -46,6 +46,15 @@ public struct ObjectOutput
     /// <summary>An object built for a new record, added to the table only once the record is linked (so a lost link leaks no handle).</summary>
     internal GarnetObject? Pending;
 
+    /// <summary>
+    /// Whether the command changed the object's elements: its count changed (noted by the store functions), or the
+    /// command says so (ZADD updating a score). Keyspace notifications publish only for commands that changed data.
+    /// </summary>
+    internal bool Modified;
+
+    /// <summary>Whether the command left the object empty, so the key was deleted (a "del" keyspace event).</summary>
+    internal bool Emptied;
+
     /// <summary>An element an operation hands back to its session (e.g. the value LMOVE popped).</summary>
     public byte[]? Element;
 }

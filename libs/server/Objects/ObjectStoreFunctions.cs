@@ -55,6 +55,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         output.Ran = true;
         input.Thresholds = _objects.Thresholds;
         long before = obj.HeapSize;
+        long count = obj.Count;
         obj.EnterMutation();
         try
         {
@@ -64,6 +65,8 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         {
             obj.ExitMutation();
         }
+        if (obj.Count != count)
+            output.Modified = true;
         _objects.AddHeapSize(obj.HeapSize - before);
     }
 
@@ -161,6 +164,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
                 input.Thresholds = _objects.Thresholds;
                 obj.Operate(ref input, ref output);
                 output.Ran = true;
+                output.Modified |= obj.Count != 0;
             }
             if (obj.Count == 0)
                 return false; // nothing to keep: the key stays absent (the reply is written)
@@ -198,7 +202,10 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         var obj = _objects.Get(ObjectRecord.Handle(in record));
         Run(obj, ref input, ref output);
         if (obj.Count == 0)
+        {
             rmwInfo.Action = OperationAction.ExpireAndStop;
+            output.Emptied = true;
+        }
         return true;
     }
 
@@ -237,6 +244,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         Run(obj, ref input, ref output);
         if (obj.Count != 0)
             return true;
+        output.Emptied = true;
         rmwInfo.Action = OperationAction.ExpireAndStop; // the engine deletes the source, disposing the handle
         return false;
     }

@@ -12,7 +12,8 @@ namespace Garnet.server;
 /// <remarks>
 /// Subscriber lists are copy-on-write arrays, so a publisher only holds the read lock while it
 /// looks a channel up and picks up the arrays, and delivers after releasing it. PUBLISH to a
-/// server with no subscriptions at all takes no lock and allocates nothing; with subscribers, it
+/// channel nobody listens to (no subscriber of it by the hash filter, no matching pattern) takes no
+/// lock and allocates nothing; with subscribers, it
 /// encodes each message once (per channel or matching pattern) and shares the bytes among the
 /// subscribers' outboxes. Lock order: a session's gate, then this lock, then an outbox's lock.
 /// </remarks>
@@ -28,6 +29,15 @@ public sealed class PubSubBroker
 
     private int _channelCount;
     private readonly bool _sharded;
+
+    /// <summary>
+    /// Bits set by the hashes of the subscribed channels' names (copy-on-write): a publisher whose channel's bit is
+    /// clear, and whom no pattern matches, knows without the lock that nobody listens (keyspace notifications
+    /// publish on every write).
+    /// </summary>
+    private ulong[] _channelFilter = new ulong[FilterWords];
+
+    private const int FilterWords = 64;
 
     /// <summary>A registry of channels and patterns; <paramref name="sharded"/>: of shard channels (no patterns), whose messages are "smessage"s.</summary>
     public PubSubBroker(bool sharded = false) => _sharded = sharded;
@@ -80,6 +90,9 @@ public sealed class PubSubBroker
                     entry.Next = first;
                 _channels[hash] = entry;
                 _channelCount++;
+                var filter = (ulong[])_channelFilter.Clone();
+                SetFilterBit(filter, hash);
+                Volatile.Write(ref _channelFilter, filter);
             }
             return TryAdd(entry, subscriber);
         }
@@ -100,7 +113,10 @@ public sealed class PubSubBroker
             if (entry == null || !TryRemove(entry, subscriber))
                 return false;
             if (entry.Subscribers.Length == 0)
+            {
                 RemoveChannel(entry);
+                RebuildFilter();
+            }
             return true;
         }
         finally
@@ -173,7 +189,8 @@ public sealed class PubSubBroker
     /// </remarks>
     public int Publish(ReadOnlySpan<byte> channel, ReadOnlySpan<byte> message)
     {
-        if (Volatile.Read(ref _channelCount) == 0 && Volatile.Read(ref _patterns).Length == 0)
+        int hash = HashOf(channel);
+        if (!MayDeliver(channel, hash))
             return 0;
 
         int receivers = 0;
@@ -183,7 +200,7 @@ public sealed class PubSubBroker
         {
             if (_channelCount != 0)
             {
-                var entry = FindChannel(channel, HashOf(channel));
+                var entry = FindChannel(channel, hash);
                 if (entry != null)
                 {
                     var encoded = _sharded ? PubSubMessages.ShardMessage(channel, message) : PubSubMessages.Message(channel, message);
@@ -220,6 +237,45 @@ public sealed class PubSubBroker
                 subscriber.Disconnect();
         }
         return receivers;
+    }
+
+    /// <summary>
+    /// Whether a message on <paramref name="channel"/> may have a receiver, decided without the lock: its bit in the
+    /// channel filter is set, or a pattern matches it. A subscription made meanwhile may be missed, as if it came later.
+    /// </summary>
+    private bool MayDeliver(ReadOnlySpan<byte> channel, int hash)
+    {
+        if (Volatile.Read(ref _channelCount) != 0)
+        {
+            var filter = Volatile.Read(ref _channelFilter);
+            uint bit = (uint)hash % (FilterWords * 64);
+            if ((filter[bit >> 6] & (1UL << (int)(bit & 63))) != 0)
+                return true;
+        }
+        foreach (var pattern in Volatile.Read(ref _patterns))
+        {
+            if (GlobPattern.IsMatch(pattern.Name, channel))
+                return true;
+        }
+        return false;
+    }
+
+    private static void SetFilterBit(ulong[] filter, int hash)
+    {
+        uint bit = (uint)hash % (FilterWords * 64);
+        filter[bit >> 6] |= 1UL << (int)(bit & 63);
+    }
+
+    /// <summary>A new filter from the channels left (under the write lock), so no bit of a subscribed channel is ever clear.</summary>
+    private void RebuildFilter()
+    {
+        var filter = new ulong[FilterWords];
+        foreach (var first in _channels.Values)
+        {
+            for (var entry = first; entry != null; entry = entry.Next)
+                SetFilterBit(filter, entry.Hash);
+        }
+        Volatile.Write(ref _channelFilter, filter);
     }
 
     /// <summary>Number of subscribers of <paramref name="channel"/> (PUBSUB NUMSUB; pattern subscriptions not counted).</summary>

@@ -44,11 +44,15 @@ public sealed unsafe partial class RespServerSession
     internal Status ObjectRMW(ReadOnlySpan<byte> key, ref ObjectInput input, ref ObjectOutput output)
     {
         bool onlyRemoves = input.Operation == ObjectOperation.Run && ObjectStoreFunctions.OnlyRemoves(input.Command);
+        int errors = _errorReplies;
         var status = onlyRemoves ? ObjectStore.RMWExisting(key, ref input, ref output) : ObjectStore.RMW(key, ref input, ref output);
         // A removal on an absent key (NeedInitialUpdate declined it) answers as on an empty object,
         // which it cannot change: it finds nothing to remove.
         if (onlyRemoves && status.NotFound && !output.Ran && output.Result == ObjectResult.Ok)
             GarnetObjectFactory.Empty(input.Type).Operate(ref input, ref output);
+        // Notifications/: "new", the command's event, "del" when it emptied the key.
+        if (KeyspaceEventsOn)
+            NotifyObjectWrite(key, in input, ref output, status, failed: _errorReplies != errors);
         // Clients blocked on the key (BLPOP, BZPOPMIN, XREAD...) get a chance to pop what was written. Only
         // commands that can add elements (deny-oom) signal: a pop must not wake waiters to find nothing.
         if (input.Type is GarnetObjectType.List or GarnetObjectType.SortedSet or GarnetObjectType.Stream && output.Result == ObjectResult.Ok && MayAddElements(in input))
@@ -64,7 +68,10 @@ public sealed unsafe partial class RespServerSession
     {
         var status = ObjectStore.Read(key, ref input, ref output);
         if (status.NotFound && input.Operation == ObjectOperation.Run)
+        {
+            NotifyReadMiss(key, status);
             GarnetObjectFactory.Empty(input.Type).Operate(ref input, ref output);
+        }
         return status;
     }
 
@@ -124,7 +131,12 @@ public sealed unsafe partial class RespServerSession
     internal Status StoreObject(ReadOnlySpan<byte> key, GarnetObject? obj, long expirationTicks = 0)
     {
         if (obj == null || obj.Count == 0)
-            return Store.Delete(key);
+        {
+            var deleted = Store.Delete(key);
+            if (KeyspaceEventsOn)
+                NotifyStored(key, empty: true, deleted);
+            return deleted;
+        }
         obj.DecideEncoding(_server.Options.EncodingThresholds);
         var input = new ObjectInput(RespCommand.NONE, obj.Type, _args, 0, 0)
         {
@@ -134,6 +146,8 @@ public sealed unsafe partial class RespServerSession
         };
         var output = new ObjectOutput();
         var status = ObjectStore.RMW(key, ref input, ref output);
+        if (KeyspaceEventsOn && output.Result == ObjectResult.Ok)
+            NotifyStored(key, empty: false, status);
         // Clients blocked on the key may pop from the stored list or sorted set (SORT ... STORE, ZUNIONSTORE...).
         if (obj.Type is GarnetObjectType.List or GarnetObjectType.SortedSet or GarnetObjectType.Stream && output.Result == ObjectResult.Ok)
             NotifyKeyWritten(key);

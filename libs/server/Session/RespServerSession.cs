@@ -51,6 +51,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         LastCommandAt = ConnectedAt;
         _aclUser = server.Acl.DefaultUser;
         _latency = server.CommandLatency;
+        _keyspaceEvents = server.KeyspaceNotifications;
         Authenticated = server.Acl.DefaultUserIsOpen;
         server.Statistics.AddConnection();
         server.Clients.Add(this);

@@ -36,6 +36,8 @@ internal sealed class ActiveExpiration : IDisposable
     private readonly StoreWrapper _server;
     private readonly PeriodicLoop _loop;
     private readonly KeyBuffer _keys = new();
+    /// <summary>Where the task builds keyspace notifications' channel names ("expired" events).</summary>
+    private byte[]? _channel;
     private long _failures;
     private long _passes;
 
@@ -129,7 +131,10 @@ internal sealed class ActiveExpiration : IDisposable
                 {
                     // Not-found and expired: this call deleted an expired record. Canceled: it was rewritten meanwhile.
                     if (session.Delete(_keys[i]).IsExpired)
+                    {
                         deleted++;
+                        _server.KeyspaceNotifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, _keys[i], database.Index, ref _channel);
+                    }
                 }
             }
             finally

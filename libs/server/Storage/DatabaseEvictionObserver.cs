@@ -4,29 +4,44 @@ namespace Garnet.server;
 
 /// <summary>
 /// What a database does when the head of its log drops a live or expired key: the object the record refers to
-/// is released, and a watched key counts as modified, as Redis signals an evicted key to WATCH.
+/// is released, a watched key counts as modified, as Redis signals an evicted key to WATCH, and the keyspace
+/// events "evicted" or "expired" are published.
 /// </summary>
 internal sealed class DatabaseEvictionObserver : IEvictionObserver
 {
-    private readonly ObjectTable _objects;
+    private readonly GarnetDatabase _database;
     private readonly WatchVersionTable _watchVersions;
+    private readonly KeyspaceNotifications? _notifications;
 
-    public DatabaseEvictionObserver(ObjectTable objects, WatchVersionTable watchVersions)
+    public DatabaseEvictionObserver(GarnetDatabase database, WatchVersionTable watchVersions, KeyspaceNotifications? notifications)
     {
-        _objects = objects;
+        _database = database;
         _watchVersions = watchVersions;
+        _notifications = notifications;
     }
 
     /// <inheritdoc/>
     public void OnDropped(ref LogRecord record, DisposeReason reason)
     {
-        _objects.Release(in record);
+        _database.Objects.Release(in record);
         int slot = WatchVersionTable.SlotOf(record.Key);
         _watchVersions.BeginWrite(slot);
         _watchVersions.EndWrite(slot);
+        if (_notifications is { Active: not KeyspaceEventClasses.None } notifications)
+            Notify(notifications, ref record, reason);
+    }
+
+    private void Notify(KeyspaceNotifications notifications, ref LogRecord record, DisposeReason reason)
+    {
+        // The head mover may run on several threads at once: each call builds its channel names in its own buffer.
+        byte[]? buffer = null;
+        if (reason == DisposeReason.Evicted)
+            notifications.Publish(KeyspaceEventClasses.Evicted, KeyspaceEventNames.Evicted, record.Key, _database.Index, ref buffer);
+        else if (reason == DisposeReason.Expired)
+            notifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, record.Key, _database.Index, ref buffer);
     }
 
     /// <inheritdoc/>
     /// <remarks>The key keeps its value (on the device, the object in the object log): only the heap copy goes.</remarks>
-    public void OnPagedOut(ref LogRecord record) => _objects.Release(in record);
+    public void OnPagedOut(ref LogRecord record) => _database.Objects.Release(in record);
 }

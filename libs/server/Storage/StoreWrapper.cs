@@ -32,6 +32,7 @@ public sealed class StoreWrapper : IDisposable
             LfuDecayTime = options.LfuDecayTime,
         };
         ClientLimits = new ClientLimits(options);
+        KeyspaceNotifications = new KeyspaceNotifications(PubSub, options.NotifyKeyspaceEvents);
         Checkpoints = new Checkpointer(this);
         CheckpointSchedule = new CheckpointSchedule(this);
         _idleClientTimeout = new IdleClientTimeout(this);
@@ -207,6 +208,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Pub/sub channels and patterns and their subscribers.</summary>
     public PubSubBroker PubSub { get; } = new();
 
+    /// <summary>Keyspace notifications (notify-keyspace-events), published through <see cref="PubSub"/>.</summary>
+    public KeyspaceNotifications KeyspaceNotifications { get; }
+
     /// <summary>Sharded pub/sub's channels (SSUBSCRIBE, SPUBLISH): a namespace of their own, delivered as "smessage".</summary>
     public PubSubBroker ShardPubSub { get; } = new(sharded: true);
 
@@ -256,7 +260,7 @@ public sealed class StoreWrapper : IDisposable
             database = _databases[index];
             if (database == null)
             {
-                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions);
+                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions, KeyspaceNotifications);
                 Volatile.Write(ref _databases[index], database);
             }
             return database;
@@ -276,7 +280,7 @@ public sealed class StoreWrapper : IDisposable
             long buckets = (long)(keys / (Tsavorite.TsavoriteKV.EntriesPerBucket * Tsavorite.TsavoriteKV.IndexGrowthFill)) + 1;
             long bytes = (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)buckets) * 64;
             long indexSize = Math.Max(Options.IndexSize, Math.Min(bytes, Options.IndexMaxSize));
-            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions, indexSize));
+            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions, KeyspaceNotifications, indexSize));
         }
     }
 

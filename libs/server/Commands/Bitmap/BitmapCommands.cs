@@ -56,6 +56,7 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
+        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.SetBit, _args[1].Span, status);
         _writer.WriteInteger(output.Number);
     }
 
@@ -260,8 +261,12 @@ public sealed unsafe partial class RespServerSession
         var destination = _args[2].Span;
         if (maxLength == 0)
         {
-            if (!WriteIfOutOfMemory(Store.Delete(destination)))
-                _writer.WriteInteger(0);
+            var deleted = Store.Delete(destination);
+            if (WriteIfOutOfMemory(deleted))
+                return;
+            if (deleted.Found)
+                NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, destination);
+            _writer.WriteInteger(0);
             return;
         }
 
@@ -270,8 +275,10 @@ public sealed unsafe partial class RespServerSession
         // Redis builds BITOP's result as a raw buffer, whatever its bytes.
         var input = new StringInput(RespCommand.SET) { Form = StringForm.Raw };
         var writeOutput = new StringOutput(Output);
-        if (WriteIfOutOfMemory(Store.Upsert(destination, result, ref input, ref writeOutput)))
+        var written = Store.Upsert(destination, result, ref input, ref writeOutput);
+        if (WriteIfOutOfMemory(written))
             return;
+        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.Set, destination, written);
         _writer.WriteInteger(maxLength);
     }
 

@@ -72,8 +72,14 @@ public sealed unsafe partial class RespServerSession
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
         if (output.Number == HyperLogLogLogic.WrongType)
+        {
             _writer.WriteError(HyperLogLog.WrongTypeError);
-        else if (replyOk)
+            return;
+        }
+        // PFMERGE reports "pfadd" whatever it changed, as Redis does; PFADD only when a register changed.
+        if (replyOk || output.Number == HyperLogLogLogic.Changed)
+            NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.PfAdd, _args[1].Span, status);
+        if (replyOk)
             _writer.WriteOk();
         else
             _writer.WriteInteger(output.Number);

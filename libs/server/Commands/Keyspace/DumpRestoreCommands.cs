@@ -147,8 +147,14 @@ public sealed unsafe partial class RespServerSession
             if (ticks <= Expiration.NowTicks)
             {
                 // Already expired: the key ends up absent, as if restored and expired at once.
-                if (replace && WriteIfOutOfMemory(Store.Delete(key)))
-                    return;
+                if (replace)
+                {
+                    var deleted = Store.Delete(key);
+                    if (WriteIfOutOfMemory(deleted))
+                        return;
+                    if (deleted.Found)
+                        NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, key);
+                }
                 _writer.WriteOk();
                 return;
             }
@@ -173,6 +179,8 @@ public sealed unsafe partial class RespServerSession
                 _writer.WriteError(KeyspaceStrings.ErrBusyKey);
                 break;
             default:
+                if (written == CopyResult.Written)
+                    NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Restore, key);
                 _writer.WriteOk();
                 break;
         }

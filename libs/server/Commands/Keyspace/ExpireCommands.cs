@@ -57,8 +57,12 @@ public sealed unsafe partial class RespServerSession
         var input = new StringInput(command) { Flags = flags, ExpirationTicks = ticks };
         var output = new StringOutput(null);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
-        if (!WriteIfOutOfMemory(status))
-            _writer.WriteInteger(output.Number);
+        if (WriteIfOutOfMemory(status))
+            return;
+        // A time already past deletes the key: Redis then reports "del", not "expire".
+        if (output.Number == 1)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, ticks <= Expiration.NowTicks ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, _args[1].Span);
+        _writer.WriteInteger(output.Number);
     }
 
     /// <summary>Converts a (possibly negative) time argument to record units; false when it overflows.</summary>
@@ -101,7 +105,10 @@ public sealed unsafe partial class RespServerSession
         var input = new StringInput(RespCommand.PERSIST);
         var output = new StringOutput(null);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
-        if (!WriteIfOutOfMemory(status))
-            _writer.WriteInteger(output.Number);
+        if (WriteIfOutOfMemory(status))
+            return;
+        if (output.Number == 1)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Persist, _args[1].Span);
+        _writer.WriteInteger(output.Number);
     }
 }

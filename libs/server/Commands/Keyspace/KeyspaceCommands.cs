@@ -78,9 +78,15 @@ public sealed unsafe partial class RespServerSession
             if (WriteIfOutOfMemory(status))
                 return;
             if (status.Found)
+            {
                 deleted++;
+                NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, _args[i].Span);
+            }
             else if (status.IsExpired)
+            {
                 expired++;
+                NotifyExpired(_args[i].Span);
+            }
         }
         if (expired > 0)
             _server.Statistics.AddExpiredKeys(expired);

@@ -56,6 +56,8 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         Store.Delete(source);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.RenameFrom, source);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.RenameTo, destination);
         if (onlyIfAbsent)
             _writer.WriteInteger(1);
         else
@@ -123,9 +125,13 @@ public sealed unsafe partial class RespServerSession
             }
         }
         if (result == CopyResult.OutOfMemory)
+        {
             _writer.WriteError(RespStrings.ErrOutOfMemory);
-        else
-            _writer.WriteInteger(result == CopyResult.Written ? 1 : 0);
+            return;
+        }
+        if (result == CopyResult.Written)
+            NotifyKeyspaceEventIn(targetIndex, KeyspaceEventClasses.Generic, KeyspaceEventNames.CopyTo, destination);
+        _writer.WriteInteger(result == CopyResult.Written ? 1 : 0);
     }
 
     /// <summary>
@@ -215,6 +221,8 @@ public sealed unsafe partial class RespServerSession
         Store.Delete(key);
         if (moved != null)
             NotifyObjectInstalled(index, key, moved);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.MoveFrom, key);
+        NotifyKeyspaceEventIn(index, KeyspaceEventClasses.Generic, KeyspaceEventNames.MoveTo, key);
         _writer.WriteInteger(1);
     }
 

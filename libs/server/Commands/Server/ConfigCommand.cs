@@ -139,6 +139,10 @@ public sealed unsafe partial class RespServerSession
         new("latency-tracking-info-percentiles", ConfigKind.Mutable, static s => FormatPercentiles(s._server.Statistics.LatencyPercentiles),
             static (server, value) => server.Statistics.LatencyPercentiles = ParsePercentiles(value)!,
             check: static (_, value) => ParsePercentiles(value) != null ? null : "Invalid latency-tracking-info-percentiles parameters"),
+        // Notifications/: which keyspace events are published.
+        new("notify-keyspace-events", ConfigKind.Mutable, static s => KeyspaceEventFlags.Format(s._server.KeyspaceNotifications.Classes),
+            static (server, value) => server.KeyspaceNotifications.Classes = KeyspaceEventFlags.TryParse(value, out var classes) ? classes : throw new ArgumentException(value),
+            check: static (_, value) => KeyspaceEventFlags.TryParse(value, out KeyspaceEventClasses _) ? null : KeyspaceEventFlags.InvalidClass),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
         .. s_encodingConfigParameters,
     ];

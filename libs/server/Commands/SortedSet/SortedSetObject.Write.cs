@@ -87,6 +87,7 @@ public sealed partial class SortedSetObject
             }
             lastScore = newScore;
         }
+        output.Modified |= updated != 0; // a changed score changes no count, yet it is a change (keyspace notifications)
         if ((flags & ZAddFlags.Incr) != 0)
         {
             if (processed > 0)

@@ -79,6 +79,8 @@ public sealed unsafe partial class RespServerSession
         output.Reply = _writer.FreeSpace(out output.ReplyRoom);
         var status = Store.Read(_args[1].Span, ref input, ref output);
         CountLookup(status.Found);
+        if (!status.Found && KeyspaceEventsOn)
+            NotifyReadMiss(_args[1].Span, status);
         if (output.ReplyWritten != 0)
         {
             _writer.Advance(output.ReplyWritten);
@@ -100,6 +102,8 @@ public sealed unsafe partial class RespServerSession
             var output = default(StringOutput);
             var status = ReadString(_args[i].Span, RespCommand.MGET, ref output);
             CountLookup(status.Found);
+            if (!status.Found && KeyspaceEventsOn)
+                NotifyReadMiss(_args[i].Span, status);
             if (status.Found && output.Result != StringResult.WrongType) // as in Redis, a key of another type reads as nil
                 _writer.WriteBulk(Output.Span);
             else
@@ -132,6 +136,8 @@ public sealed unsafe partial class RespServerSession
             status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
+        if (KeyspaceEventsOn && output.Result != StringResult.ConditionNotMet)
+            NotifySet(_args[1].Span, status, expires: expiration.Index != 0);
 
         if ((input.Flags & StringInputFlags.WithETag) != 0)
         {
@@ -162,6 +168,8 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status))
             return;
+        if (KeyspaceEventsOn && output.Result != StringResult.ConditionNotMet)
+            NotifySet(_args[1].Span, status, expires: false);
         _writer.WriteInteger(output.Result == StringResult.ConditionNotMet ? 0 : 1);
     }
 
@@ -176,8 +184,11 @@ public sealed unsafe partial class RespServerSession
         }
         var output = new StringOutput(Output);
         var status = Store.Upsert(_args[1].Span, _args[3].Span, ref input, ref output);
-        if (!WriteIfOutOfMemory(status))
-            _writer.WriteOk();
+        if (WriteIfOutOfMemory(status))
+            return;
+        if (KeyspaceEventsOn)
+            NotifySet(_args[1].Span, status, expires: true);
+        _writer.WriteOk();
     }
 
     private void GetSet()
@@ -197,6 +208,18 @@ public sealed unsafe partial class RespServerSession
     {
         var output = new StringOutput(Output);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
+        if (KeyspaceEventsOn && !status.IsOutOfMemory && output.Result != StringResult.WrongType)
+        {
+            if (input.Command == RespCommand.GETDEL)
+            {
+                if (output.HasValue)
+                    NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, _args[1].Span);
+            }
+            else
+            {
+                NotifySet(_args[1].Span, status, expires: false);
+            }
+        }
         ReplyValueOrNull(status, ref output);
     }
 
@@ -239,6 +262,8 @@ public sealed unsafe partial class RespServerSession
             var status = Store.Upsert(_args[i].Span, _args[i + 1].Span, ref input, ref output);
             if (WriteIfOutOfMemory(status))
                 return;
+            if (KeyspaceEventsOn)
+                NotifySet(_args[i].Span, status, expires: false);
         }
         _writer.WriteOk();
     }
@@ -267,6 +292,8 @@ public sealed unsafe partial class RespServerSession
             var status = Store.RMW(_args[i].Span, ref input, ref output);
             if (WriteIfOutOfMemory(status))
                 return;
+            if (KeyspaceEventsOn)
+                NotifySet(_args[i].Span, status, expires: false);
         }
         _writer.WriteInteger(1);
     }
@@ -297,6 +324,8 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
+        if (KeyspaceEventsOn)
+            NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.IncrBy, _args[1].Span, status);
         _writer.WriteInteger(output.Number);
     }
 
@@ -312,6 +341,7 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
+        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.IncrByFloat, _args[1].Span, status);
         _writer.WriteBulk(Output.Span);
     }
 
@@ -322,6 +352,7 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
+        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.Append, _args[1].Span, status);
         _writer.WriteInteger(output.Number);
     }
 
@@ -330,6 +361,8 @@ public sealed unsafe partial class RespServerSession
         var output = default(StringOutput);
         var status = ReadString(_args[1].Span, RespCommand.STRLEN, ref output);
         CountLookup(status.Found);
+        if (!status.Found)
+            NotifyReadMiss(_args[1].Span, status);
         if (!WriteStringResultError(output.Result))
             _writer.WriteInteger(status.Found ? output.Number : 0);
     }
@@ -345,6 +378,8 @@ public sealed unsafe partial class RespServerSession
         var output = new StringOutput(Output);
         var status = Store.Read(_args[1].Span, ref input, ref output);
         CountLookup(status.Found);
+        if (!status.Found)
+            NotifyReadMiss(_args[1].Span, status);
         if (WriteStringResultError(output.Result))
             return;
         if (status.Found)
@@ -384,6 +419,7 @@ public sealed unsafe partial class RespServerSession
         status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
+        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.SetRange, _args[1].Span, status);
         _writer.WriteInteger(output.Number);
     }
 
@@ -399,6 +435,14 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteBulk(Output.Span);
         else
             _writer.WriteNull();
+    }
+
+    /// <summary>The events of a SET-like write: "new" if it created the key, "set", and "expire" when it gave a time to live.</summary>
+    private void NotifySet(ReadOnlySpan<byte> key, Status status, bool expires)
+    {
+        NotifyWrite(KeyspaceEventClasses.String, KeyspaceEventNames.Set, key, status);
+        if (expires)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Expire, key);
     }
 
     /// <summary>MSET and MSETNX take key/value pairs; an odd count is an arity error.</summary>
