@@ -107,6 +107,11 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
+        // CLIENT PAUSE (Clients/RespServerSession.Pause.cs): while a pause is on, a command it holds waits unrun (queued
+        // ones too, as in Redis).
+        if (_pauseSeen && HoldForPause(info))
+            return;
+
         // Transactions: between MULTI and EXEC commands are queued, not run; RESET forgets the transaction.
         if (_transaction != null)
         {

@@ -21,6 +21,8 @@ internal enum Subcommand : byte
     ClientHelp,
     ClientReply,
     ClientUnblock,
+    ClientPause,
+    ClientUnpause,
     ConfigGet,
     ConfigSet,
     ConfigResetStat,
@@ -150,6 +152,8 @@ internal static class SubcommandTable
             Entry(Subcommand.ClientNoTouch, RespCommand.CLIENT, "NO-TOUCH", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Controls whether commands sent by the client affect the LRU/LFU of accessed keys."),
             Entry(Subcommand.ClientReply, RespCommand.CLIENT, "REPLY", 3, F.NoScript | F.Loading | F.Stale, A.Slow | A.Connection, "Instructs the server whether to reply to commands."),
             Entry(Subcommand.ClientUnblock, RespCommand.CLIENT, "UNBLOCK", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Unblocks a client blocked by a blocking command from a different connection."),
+            Entry(Subcommand.ClientPause, RespCommand.CLIENT, "PAUSE", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Suspends commands processing."),
+            Entry(Subcommand.ClientUnpause, RespCommand.CLIENT, "UNPAUSE", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous | A.Connection, "Resumes processing commands from paused clients."),
             Entry(Subcommand.ClientHelp, RespCommand.CLIENT, "HELP", 2, F.Loading | F.Stale, A.Slow | A.Connection, "Returns helpful text about the different subcommands."),
         ],
         [RespCommand.CONFIG] =
