@@ -271,4 +271,7 @@ public enum RespCommand : ushort
     XCLAIM = 462,
     XAUTOCLAIM = 463,
     XINFO = 464,
+
+    // Server (continued)
+    LOLWUT = 480,
 }

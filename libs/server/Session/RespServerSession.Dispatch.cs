@@ -169,6 +169,8 @@ public sealed unsafe partial class RespServerSession
             ExecutePubSubCommand(command);
         else if (id >= 450 && id < 480)
             ExecuteStreamCommand(command);
+        else if (id >= 480 && id < 500)
+            ExecuteServerCommand(command); // server (continued)
         else if (id >= ExtensionRegistry.FirstId)
             ExecuteCustomCommand(command); // registered custom commands (Commands/Extensions)
         else

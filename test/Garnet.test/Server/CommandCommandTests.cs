@@ -41,7 +41,7 @@ public sealed class CommandCommandTests : ServerTestBase
     {
         using var client = ConnectRaw();
         string reply = client.Execute("COMMAND", "INFO", "memory");
-        Assert.That(reply, Does.StartWith("*1\r\n*10\r\n$6\r\nmemory\r\n:-2\r\n*0\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@slow\r\n*0\r\n*0\r\n*5\r\n*10\r\n$12\r\nmemory|usage\r\n:-3\r\n*1\r\n+readonly\r\n:2\r\n:2\r\n:1\r\n"));
+        Assert.That(reply, Does.StartWith("*1\r\n*10\r\n$6\r\nmemory\r\n:-2\r\n*0\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@slow\r\n*0\r\n*0\r\n*6\r\n*10\r\n$12\r\nmemory|usage\r\n:-3\r\n*1\r\n+readonly\r\n:2\r\n:2\r\n:1\r\n"));
         Assert.That(client.Execute("COMMAND", "INFO", "client|setname"), Does.StartWith("*1\r\n*10\r\n$14\r\nclient|setname\r\n:3\r\n"));
         Assert.That(client.Execute("COMMAND", "INFO", "client|nope"), Is.EqualTo("*1\r\n$-1\r\n"));
         Assert.That(client.Execute("COMMAND", "INFO", "client"), Does.StartWith("*1\r\n*10\r\n$6\r\nclient\r\n:-2\r\n*0\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@slow\r\n"));

@@ -243,6 +243,7 @@ public sealed class CommandIdGoldenTests
         ["XCLAIM"] = 462,
         ["XAUTOCLAIM"] = 463,
         ["XINFO"] = 464,
+        ["LOLWUT"] = 480,
     };
 
     [Test]

@@ -32,6 +32,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.ROLE: Role(); break;
             case RespCommand.MONITOR: StartMonitoring(); break;
             case RespCommand.SLOWLOG: SlowLogCommand(); break;
+            case RespCommand.LOLWUT: Lolwut(); break; // LolwutCommand.cs
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

@@ -39,6 +39,7 @@ internal enum Subcommand : byte
     MemoryHelp,
     MemoryStats,
     MemoryDoctor,
+    MemoryMallocStats,
     SlowLogGet,
     SlowLogLen,
     SlowLogReset,
@@ -180,6 +181,7 @@ internal static class SubcommandTable
             Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
             Entry(Subcommand.MemoryStats, RespCommand.MEMORY, "STATS", 2, F.None, A.Slow, "Returns details about memory usage."),
             Entry(Subcommand.MemoryDoctor, RespCommand.MEMORY, "DOCTOR", 2, F.None, A.Slow, "Outputs a memory problems report."),
+            Entry(Subcommand.MemoryMallocStats, RespCommand.MEMORY, "MALLOC-STATS", 2, F.None, A.Slow, "Returns the allocator statistics."),
         ],
         [RespCommand.SLOWLOG] =
         [
