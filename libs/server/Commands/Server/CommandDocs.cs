@@ -122,6 +122,7 @@ internal static class CommandDocs
         ["COMMAND|INFO"] = "2.8.13",
         ["COMMAND|DOCS"] = "7.0.0",
         ["COMMAND|GETKEYS"] = "2.8.13",
+        ["COMMAND|GETKEYSANDFLAGS"] = "7.0.0",
         ["COMMAND|LIST"] = "7.0.0",
         ["COMMAND|HELP"] = "5.0.0",
         ["MEMORY|USAGE"] = "4.0.0",
