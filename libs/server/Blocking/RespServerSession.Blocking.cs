@@ -58,10 +58,10 @@ public sealed unsafe partial class RespServerSession
     internal BlockingRegistry BlockingRegistry => _server.Blocking;
 
     /// <summary>Whether the client waits in a blocking command (CLIENT LIST flag 'b').</summary>
-    public bool IsBlocked => Volatile.Read(ref _blockedOn) != null;
+    public bool IsBlocked => Volatile.Read(ref _blockedOn) != null || Volatile.Read(ref _pausedCommand) != null;
 
     /// <summary>Whether input must go through the stash: the client is blocked, or input from then is still queued.</summary>
-    private bool HasBlockedInput => _blockedOn != null || _stashLength > 0;
+    private bool HasBlockedInput => _blockedOn != null || _stashLength > 0 || _pausedCommand != null;
 
     /// <summary>Whether an object write may add elements (installs, and deny-oom commands such as LPUSH, ZADD, LMOVE).</summary>
     private static bool MayAddElements(in ObjectInput input)
@@ -188,7 +188,7 @@ public sealed unsafe partial class RespServerSession
     private int ConsumeWhileBlocked(byte* buffer, int bytesRead)
     {
         Stash(buffer, bytesRead);
-        if (_blockedOn == null)
+        if (_blockedOn == null && _pausedCommand == null)
             RunStash();
         return bytesRead;
     }
@@ -196,7 +196,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Runs the stashed input until it is used up, incomplete, or the client blocks again.</summary>
     private void RunStash()
     {
-        while (_stashLength > 0 && _blockedOn == null && !_disposed && !_closeRequested && !KillRequested)
+        while (_stashLength > 0 && _blockedOn == null && _pausedCommand == null && !_disposed && !_closeRequested && !KillRequested)
         {
             int consumed;
             fixed (byte* start = _stash)

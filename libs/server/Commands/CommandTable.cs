@@ -117,6 +117,7 @@ public static partial class CommandTable
         new(RespCommand.WAIT, "WAIT", 3, F.None, 0, 0, 0, K.NoKeys, A.Slow | A.Connection, "Blocks until the asynchronous replication of all preceding write commands sent by the connection is completed."),
         new(RespCommand.COMMITAOF, "COMMITAOF", -1, F.Admin | F.NoScript, 0, 0, 0, K.NoKeys, A.Admin | A.Slow | A.Dangerous, "Makes every write logged so far durable (Garnet: a commit of the append-only file)."),
         new(RespCommand.ACL, "ACL", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Access List Control commands."),
+        new(RespCommand.LOLWUT, "LOLWUT", -1, F.ReadOnly | F.Fast, 0, 0, 0, K.NoKeys, A.Read | A.Fast, "Displays computer art and the Redis version"),
         new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for Redis Cluster commands."),
 
         // Bitmaps

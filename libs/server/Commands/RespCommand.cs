@@ -279,4 +279,7 @@ public enum RespCommand : ushort
     SETIFMATCH = 472,
     SETIFGREATER = 473,
     DELIFGREATER = 474,
+
+    // Server (continued)
+    LOLWUT = 480,
 }

@@ -336,7 +336,7 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     }
 
     /// <summary>Whether a script's shebang declares no-writes (it then runs as with EVAL_RO).</summary>
-    private static bool IsNoWrites(ReadOnlySpan<byte> body)
+    internal static bool IsNoWrites(ReadOnlySpan<byte> body)
     {
         if (!body.StartsWith("#!"u8))
             return false;

@@ -107,6 +107,11 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
+        // CLIENT PAUSE (Clients/RespServerSession.Pause.cs): while a pause is on, a command it holds waits unrun (queued
+        // ones too, as in Redis).
+        if (_pauseSeen && HoldForPause(info))
+            return;
+
         // Transactions: between MULTI and EXEC commands are queued, not run; RESET forgets the transaction.
         if (_transaction != null)
         {
@@ -166,6 +171,8 @@ public sealed unsafe partial class RespServerSession
             ExecuteStreamCommand(command);
         else if (id >= 470 && id < 480)
             ExecuteETagCommand(command);
+        else if (id >= 480 && id < 500)
+            ExecuteServerCommand(command); // server (continued)
         else if (id >= ExtensionRegistry.FirstId)
             ExecuteCustomCommand(command); // registered custom commands (Commands/Extensions)
         else

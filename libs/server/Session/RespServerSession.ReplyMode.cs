@@ -42,6 +42,8 @@ public sealed unsafe partial class RespServerSession
         {
             ExecuteCommandCore();
         }
+        if (_pausedCommand != null)
+            return; // held by CLIENT PAUSE: it has not run yet
         // As Redis after each command: a skip lasts one command, and CLIENT REPLY SKIP arms it for the next.
         var next = _replyMode & ReplyMode.Off;
         if ((_replyMode & ReplyMode.SkipNext) != 0)

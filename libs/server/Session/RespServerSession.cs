@@ -140,7 +140,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             if (HasBlockedInput)
                 return ConsumeWhileBlocked(buffer, bytesRead);
             int position = ConsumeBatch(buffer, bytesRead);
-            if (_blockedOn == null)
+            if (_blockedOn == null && _pausedCommand == null)
                 return position;
             Stash(buffer + position, bytesRead - position);
             return bytesRead;
@@ -154,6 +154,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         int commands = 0;
         BeginBatch();
         BeginTiming(buffer, bytesRead);
+        // CLIENT PAUSE: the one look per batch at whether one is on (Clients/RespServerSession.Pause.cs).
+        _pauseSeen = _server.ClientPause.IsActive;
         try
         {
             // The device error of the storage tier is caught out here, not around each command, so the loop's
@@ -232,6 +234,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             _commandOffset = position - consumed;
             _commandLength = consumed;
             ExecuteCommand();
+            if (_pausedCommand != null)
+                return; // held by CLIENT PAUSE: not run, the rest of the input waits with it
             commands++;
             // The connection broke or passed its output limit: the rest of the batch would only make replies to drop.
             if (!_writer.Healthy)
@@ -343,6 +347,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 return;
             _disposed = true;
             CancelBlocking();
+            ForgetPause(); // Clients/RespServerSession.Pause.cs
             StopMonitoring(); // Monitor/RespServerSession.Monitor.cs
             ResetPubSub(closing: true); // leaves every channel and pattern (PubSub/RespServerSession.PubSub.cs)
             ForgetWatches(); // Transactions: stops counting as a watcher

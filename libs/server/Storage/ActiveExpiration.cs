@@ -58,7 +58,8 @@ internal sealed class ActiveExpiration : IDisposable
 
     private void SweepAllIfEnabled(CancellationToken token)
     {
-        if (_server.ActiveExpirationEnabled)
+        // As Redis, no key expires while clients are paused (CLIENT PAUSE): the data set stays as it was.
+        if (_server.ActiveExpirationEnabled && !_server.ClientPause.PausesExpiry)
             SweepAll(token);
     }
 

@@ -169,6 +169,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
     public BlockingRegistry Blocking { get; } = new();
 
+    /// <summary>CLIENT PAUSE: whether clients' commands wait, and the clients held.</summary>
+    public ClientPause ClientPause { get; } = new();
+
     /// <summary>Versions of keys and databases that WATCH compares (see Transactions/).</summary>
     public WatchVersionTable WatchVersions { get; }
 
@@ -356,6 +359,7 @@ public sealed class StoreWrapper : IDisposable
         _activeExpiration?.Dispose();
         _compaction?.Dispose();
         _idleClientTimeout.Dispose();
+        ClientPause.Dispose();
         lock (_databaseLock)
         {
             if (_disposed)

@@ -116,6 +116,20 @@ public sealed class SetBitAndCountTests : ServerTestBase
     }
 
     [Test]
+    public void BitCountNegativeStartAfterNegativeEndIsEmpty()
+    {
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("SET", "k", "foobar"), Is.EqualTo("+OK\r\n"));
+        // Clamped, -100 and -200 would both become the first byte ('f' has 4 bits set); Redis answers 0 first.
+        Assert.That(client.Execute("BITCOUNT", "k", "-100", "-200"), Is.EqualTo(Integer(0)));
+        Assert.That(client.Execute("BITCOUNT", "k", "-100", "-200", "BIT"), Is.EqualTo(Integer(0)));
+        Assert.That(client.Execute("BITCOUNT", "k", "-1", "-5"), Is.EqualTo(Integer(0)));
+        Assert.That(client.Execute("BITCOUNT", "k", "-200", "-100"), Is.EqualTo(Integer(4)), "in order, both clamp to the first byte");
+        Assert.That(client.Execute("BITCOUNT", "k", "-200", "0"), Is.EqualTo(Integer(4)));
+        Assert.That(client.Execute("BITCOUNT", "k", "5", "-200"), Is.EqualTo(Integer(0)));
+    }
+
+    [Test]
     public void BitCountLongValueUsesWholeWords()
     {
         using var client = ConnectRaw();

@@ -391,6 +391,48 @@ public sealed class ClientCommandTests : ServerTestBase
     }
 
     [Test]
+    public void KillOldFormMayEndTheCallerItself()
+    {
+        using var client = ConnectRaw();
+        string address = ReplyText.ClientField(Info(client), "addr");
+        // The old form does not spare the caller (there is no SKIPME): it replies, then closes.
+        client.Send("CLIENT", "KILL", address);
+        Assert.That(client.ReadToEnd(), Is.EqualTo("+OK\r\n"));
+    }
+
+    [Test]
+    public void KillByTypeMatchesSubscribersAsPubSubAndNoReplicationClients()
+    {
+        using var killer = ConnectRaw();
+        using var subscriber = ConnectRaw();
+        using var normal = ConnectRaw();
+        Assert.That(subscriber.Execute("SUBSCRIBE", "ch"), Does.StartWith("*3\r\n$9\r\nsubscribe\r\n"));
+        normal.Execute("PING");
+
+        foreach (var type in new[] { "master", "replica", "SLAVE" })
+            Assert.That(killer.Execute("CLIENT", "KILL", "TYPE", type), Is.EqualTo(":0\r\n"), type);
+        Assert.That(killer.Execute("CLIENT", "KILL", "TYPE", "pubsub"), Is.EqualTo(":1\r\n"));
+        Assert.That(subscriber.IsClosedByServer(), Is.True);
+        Assert.That(normal.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+
+        // Filters are ANDed: a normal client with another client's id matches nothing.
+        string normalId = ReplyText.ClientField(Info(normal), "id");
+        Assert.That(killer.Execute("CLIENT", "KILL", "ID", normalId, "TYPE", "pubsub"), Is.EqualTo(":0\r\n"));
+        Assert.That(killer.Execute("CLIENT", "KILL", "ID", normalId, "TYPE", "normal", "USER", "default"), Is.EqualTo(":1\r\n"));
+        Assert.That(normal.IsClosedByServer(), Is.True);
+    }
+
+    [Test]
+    public void KillByMaxAgeSparesYoungerConnections()
+    {
+        using var killer = ConnectRaw();
+        using var young = ConnectRaw();
+        young.Execute("PING");
+        Assert.That(killer.Execute("CLIENT", "KILL", "MAXAGE", "3600", "SKIPME", "no"), Is.EqualTo(":0\r\n"));
+        Assert.That(young.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+    }
+
+    [Test]
     public void SetInfoRecordsLibraryDetails()
     {
         using var client = ConnectRaw();

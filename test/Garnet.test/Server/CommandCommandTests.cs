@@ -8,8 +8,13 @@ namespace Garnet.test.Server;
 [TestFixture]
 public sealed class CommandCommandTests : ServerTestBase
 {
+    /// <summary>GET's key spec as Redis gives it: RO access, the key at index 1, a range of one.</summary>
+    private const string GetKeySpec =
+        "*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n"
+        + "$9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n";
+
     private const string GetInfo =
-        "*10\r\n$3\r\nget\r\n:2\r\n*2\r\n+readonly\r\n+fast\r\n:1\r\n:1\r\n:1\r\n*3\r\n+@read\r\n+@string\r\n+@fast\r\n*0\r\n*0\r\n*0\r\n";
+        "*10\r\n$3\r\nget\r\n:2\r\n*2\r\n+readonly\r\n+fast\r\n:1\r\n:1\r\n:1\r\n*3\r\n+@read\r\n+@string\r\n+@fast\r\n*0\r\n" + GetKeySpec + "*0\r\n";
 
     [Test]
     public void InfoGetHasRedisShape()
@@ -25,7 +30,9 @@ public sealed class CommandCommandTests : ServerTestBase
         using var client = ConnectRaw();
         client.Execute("HELLO", "3");
         Assert.That(client.Execute("COMMAND", "INFO", "get"), Is.EqualTo(
-            "*1\r\n*10\r\n$3\r\nget\r\n:2\r\n~2\r\n+readonly\r\n+fast\r\n:1\r\n:1\r\n:1\r\n~3\r\n+@read\r\n+@string\r\n+@fast\r\n~0\r\n*0\r\n~0\r\n"));
+            "*1\r\n*10\r\n$3\r\nget\r\n:2\r\n~2\r\n+readonly\r\n+fast\r\n:1\r\n:1\r\n:1\r\n~3\r\n+@read\r\n+@string\r\n+@fast\r\n~0\r\n"
+            + "*1\r\n%3\r\n$5\r\nflags\r\n~2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n%2\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n%1\r\n$5\r\nindex\r\n:1\r\n"
+            + "$9\r\nfind_keys\r\n%2\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n%3\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n~0\r\n"));
     }
 
     [Test]
@@ -41,7 +48,7 @@ public sealed class CommandCommandTests : ServerTestBase
     {
         using var client = ConnectRaw();
         string reply = client.Execute("COMMAND", "INFO", "memory");
-        Assert.That(reply, Does.StartWith("*1\r\n*10\r\n$6\r\nmemory\r\n:-2\r\n*0\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@slow\r\n*0\r\n*0\r\n*5\r\n*10\r\n$12\r\nmemory|usage\r\n:-3\r\n*1\r\n+readonly\r\n:2\r\n:2\r\n:1\r\n"));
+        Assert.That(reply, Does.StartWith("*1\r\n*10\r\n$6\r\nmemory\r\n:-2\r\n*0\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@slow\r\n*0\r\n*0\r\n*6\r\n*10\r\n$12\r\nmemory|usage\r\n:-3\r\n*1\r\n+readonly\r\n:2\r\n:2\r\n:1\r\n*2\r\n+@read\r\n+@slow\r\n*0\r\n*1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+RO\r\n"));
         Assert.That(client.Execute("COMMAND", "INFO", "client|setname"), Does.StartWith("*1\r\n*10\r\n$14\r\nclient|setname\r\n:3\r\n"));
         Assert.That(client.Execute("COMMAND", "INFO", "client|nope"), Is.EqualTo("*1\r\n$-1\r\n"));
         Assert.That(client.Execute("COMMAND", "INFO", "client"), Does.StartWith("*1\r\n*10\r\n$6\r\nclient\r\n:-2\r\n*0\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@slow\r\n"));

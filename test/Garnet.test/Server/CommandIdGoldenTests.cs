@@ -249,6 +249,7 @@ public sealed class CommandIdGoldenTests
         ["SETIFMATCH"] = 472,
         ["SETIFGREATER"] = 473,
         ["DELIFGREATER"] = 474,
+        ["LOLWUT"] = 480,
     };
 
     [Test]

@@ -155,6 +155,12 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteInteger(0);
             return;
         }
+        // As Redis: two negative indexes in the wrong order are an empty range, before clamping could turn them into the first byte.
+        if (start < 0 && end < 0 && start > end)
+        {
+            _writer.WriteInteger(0);
+            return;
+        }
         var value = Output.Span;
         ClampBitRange(value.Length, start, end, inBits, out long startBit, out long endBit);
         _writer.WriteInteger(BitmapBits.Count(value, startBit, endBit));

@@ -43,6 +43,10 @@ public sealed unsafe partial class RespServerSession
         "    Control the replies sent to the current connection.",
         "UNBLOCK <clientid> [TIMEOUT|ERROR]",
         "    Unblock the specified blocked client.",
+        "PAUSE <timeout> [WRITE|ALL]",
+        "    Suspend all, or just write, clients for <timeout> milliseconds.",
+        "UNPAUSE",
+        "    Stop the current client pause, resuming traffic.",
     ];
 
     /// <summary>CLIENT NO-EVICT state of this connection.</summary>
@@ -77,6 +81,8 @@ public sealed unsafe partial class RespServerSession
                 break;
             case Subcommand.ClientReply: ClientReply(); break;
             case Subcommand.ClientUnblock: ClientUnblock(); break;
+            case Subcommand.ClientPause: ClientPauseCommand(); break; // Clients/RespServerSession.Pause.cs
+            case Subcommand.ClientUnpause: ClientUnpauseCommand(); break;
             case Subcommand.ClientHelp: WriteHelp(s_clientHelp); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a CLIENT subcommand.");
         }

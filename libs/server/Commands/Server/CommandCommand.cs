@@ -35,6 +35,8 @@ public sealed unsafe partial class RespServerSession
         "    Return documentation about the named commands, or about all commands.",
         "GETKEYS <full-command>",
         "    Return the keys a full command would access.",
+        "GETKEYSANDFLAGS <full-command>",
+        "    Return the keys a full command would access, each with its key-spec flags.",
     ];
 
     private static byte[][] Utf8(params string[] names)
@@ -61,7 +63,8 @@ public sealed unsafe partial class RespServerSession
             case Subcommand.CommandCount: _writer.WriteInteger(CommandTable.All.Count + _server.Extensions.Count); break;
             case Subcommand.CommandInfo: CommandInfo(); break;
             case Subcommand.CommandDocs: CommandDocsReply(); break;
-            case Subcommand.CommandGetKeys: CommandGetKeys(); break;
+            case Subcommand.CommandGetKeys: CommandGetKeys(withFlags: false); break;
+            case Subcommand.CommandGetKeysAndFlags: CommandGetKeys(withFlags: true); break;
             case Subcommand.CommandList: CommandList(); break;
             case Subcommand.CommandHelp: WriteHelp(s_commandHelp); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a COMMAND subcommand.");
@@ -105,7 +108,7 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// One COMMAND INFO entry: name, arity, flags, first key, last key, step, ACL categories, tips,
-    /// key specifications and subcommands. Tips and key specifications are not declared yet and are empty.
+    /// key specifications (derived from the table, see <see cref="WriteKeySpecs"/>) and subcommands. Tips are not declared and are empty.
     /// </summary>
     private void WriteCommandInfo(RespCommandInfo info, ReadOnlySpan<SubcommandInfo> subcommands)
     {
@@ -118,7 +121,7 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteInteger(info.Step);
         WriteNameSet((uint)info.AclCategories, s_aclCategoryNames, prefix: true);
         _writer.WriteSetHeader(0);
-        _writer.WriteArrayHeader(0);
+        WriteKeySpecs(info);
         if (subcommands.Length == 0)
         {
             _writer.WriteSetHeader(0);
@@ -206,8 +209,8 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>COMMAND GETKEYS command arg...: the keys at the table's key positions.</summary>
-    private void CommandGetKeys()
+    /// <summary>COMMAND GETKEYS command arg... (the keys) and GETKEYSANDFLAGS (each key with its key-spec flags).</summary>
+    private void CommandGetKeys(bool withFlags)
     {
         const int offset = 2;
         var info = FindCommand(_args[offset].Span);
@@ -238,11 +241,12 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(ServerStrings.ErrInvalidArgumentCount);
             return;
         }
+        var command = _args.AsSpan(offset, count);
+        var access = info.KeyAccess.VariesWithArguments ? KeyExtraction.AccessByArguments(info.Command, command, count) : info.KeyAccess;
+        var found = new KeyList();
         if (movable)
         {
             // numkeys forms, SORT ... STORE, scripts: the same positions the transactions lock.
-            var found = new KeyList();
-            var command = _args.AsSpan(offset, count);
             KeyExtraction.Extract(info, command, count, found);
             if (found.Count == 0)
             {
@@ -252,18 +256,121 @@ public sealed unsafe partial class RespServerSession
                     _writer.WriteError(ServerStrings.ErrInvalidArguments);
                 return;
             }
-            _writer.WriteArrayHeader(found.Count);
-            for (int i = 0; i < found.Count; i++)
+        }
+        else
+        {
+            int last = info.LastKey < 0 ? count + info.LastKey : info.LastKey;
+            last = Math.Min(last, count - 1);
+            int step = Math.Max(1, info.Step);
+            for (int position = info.FirstKey; position <= last; position += step)
+                found.Add(position, write: false);
+        }
+        _writer.WriteArrayHeader(found.Count);
+        for (int i = 0; i < found.Count; i++)
+        {
+            if (!withFlags)
+            {
                 _writer.WriteBulk(command[found.Position(i)].Span);
+                continue;
+            }
+            _writer.WriteArrayHeader(2);
+            _writer.WriteBulk(command[found.Position(i)].Span);
+            WriteKeySpecFlags(access.Of(i), variable: false, incomplete: false);
+        }
+    }
+
+    /// <summary>
+    /// Redis's key-spec flags for a key of <paramref name="access"/>, as far as the table declares it: read-only keys
+    /// are RO access, written ones RW update (RW access update when also read), metadata-only ones RO.
+    /// </summary>
+    private void WriteKeySpecFlags(KeyAccess access, bool variable, bool incomplete)
+    {
+        int count = access switch { KeyAccess.Read => 2, KeyAccess.Write => 2, KeyAccess.ReadWrite => 3, _ => 1 } + (variable ? 1 : 0) + (incomplete ? 1 : 0);
+        _writer.WriteSetHeader(count);
+        _writer.WriteSimpleString((access & KeyAccess.Write) != 0 ? "RW"u8 : "RO"u8);
+        if ((access & KeyAccess.Read) != 0)
+            _writer.WriteSimpleString("access"u8);
+        if ((access & KeyAccess.Write) != 0)
+            _writer.WriteSimpleString("update"u8);
+        if (incomplete)
+            _writer.WriteSimpleString("incomplete"u8);
+        if (variable)
+            _writer.WriteSimpleString("variable_flags"u8);
+    }
+
+    /// <summary>
+    /// COMMAND INFO's key specifications, derived from the table: keys at fixed positions are an index search and a
+    /// range (two specs when the first key's access differs from the others', as RENAME or SUNIONSTORE); keys the
+    /// arguments place (numkeys, STORE, STREAMS) are one spec of unknown search, flagged incomplete.
+    /// </summary>
+    private void WriteKeySpecs(RespCommandInfo info)
+    {
+        var access = info.KeyAccess;
+        bool variable = access.VariesWithArguments;
+        if ((info.Flags & CommandFlags.MovableKeys) != 0)
+        {
+            _writer.WriteArrayHeader(1);
+            WriteKeySpec(access.First, variable, incomplete: true, index: 0, lastKey: 0, step: 0);
             return;
         }
-        int last = info.LastKey < 0 ? count + info.LastKey : info.LastKey;
-        last = Math.Min(last, count - 1);
+        if (info.FirstKey <= 0)
+        {
+            _writer.WriteArrayHeader(0);
+            return;
+        }
         int step = Math.Max(1, info.Step);
-        int keys = last < info.FirstKey ? 0 : ((last - info.FirstKey) / step) + 1;
-        _writer.WriteArrayHeader(keys);
-        for (int i = 0; i < keys; i++)
-            _writer.WriteBulk(_args[offset + info.FirstKey + (i * step)].Span);
+        int lastKey = info.LastKey < 0 ? info.LastKey : info.LastKey - info.FirstKey;
+        if (access.First == access.Rest || lastKey == 0)
+        {
+            _writer.WriteArrayHeader(1);
+            WriteKeySpec(access.First, variable, incomplete: false, info.FirstKey, lastKey, step);
+            return;
+        }
+        _writer.WriteArrayHeader(2);
+        WriteKeySpec(access.First, variable, incomplete: false, info.FirstKey, 0, step);
+        WriteKeySpec(access.Rest, variable, incomplete: false, info.FirstKey + step, info.LastKey < 0 ? info.LastKey : lastKey - step, step);
+    }
+
+    /// <summary>One key spec: flags, begin_search (index, or unknown when <paramref name="index"/> is 0) and find_keys (range, or unknown).</summary>
+    private void WriteKeySpec(KeyAccess access, bool variable, bool incomplete, int index, int lastKey, int step)
+    {
+        _writer.WriteMapHeader(3);
+        _writer.WriteBulk("flags"u8);
+        WriteKeySpecFlags(access, variable, incomplete);
+        _writer.WriteBulk("begin_search"u8);
+        _writer.WriteMapHeader(2);
+        _writer.WriteBulk("type"u8);
+        _writer.WriteBulk(index > 0 ? "index"u8 : "unknown"u8);
+        _writer.WriteBulk("spec"u8);
+        if (index > 0)
+        {
+            _writer.WriteMapHeader(1);
+            _writer.WriteBulk("index"u8);
+            _writer.WriteInteger(index);
+        }
+        else
+        {
+            _writer.WriteMapHeader(0);
+        }
+        _writer.WriteBulk("find_keys"u8);
+        _writer.WriteMapHeader(2);
+        _writer.WriteBulk("type"u8);
+        _writer.WriteBulk(index > 0 ? "range"u8 : "unknown"u8);
+        _writer.WriteBulk("spec"u8);
+        if (index > 0)
+        {
+            _writer.WriteMapHeader(3);
+            _writer.WriteBulk("lastkey"u8);
+            _writer.WriteInteger(lastKey);
+            _writer.WriteBulk("keystep"u8);
+            _writer.WriteInteger(step);
+            _writer.WriteBulk("limit"u8);
+            _writer.WriteInteger(0);
+        }
+        else
+        {
+            _writer.WriteMapHeader(0);
+        }
     }
 
     /// <summary>COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: names of commands and subcommands.</summary>

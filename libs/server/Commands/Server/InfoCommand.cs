@@ -118,7 +118,7 @@ public sealed unsafe partial class RespServerSession
             var (largestInput, largestOutput) = _server.Clients.LargestBuffers();
             info.Line("client_recent_max_input_buffer", largestInput);
             info.Line("client_recent_max_output_buffer", largestOutput);
-            info.Line("blocked_clients", _server.Blocking.BlockedClients);
+            info.Line("blocked_clients", _server.Blocking.BlockedClients + _server.ClientPause.HeldCount);
             info.Line("tracking_clients", 0);
             info.Line("clients_in_timeout_table", 0);
         }

@@ -20,6 +20,8 @@ public sealed unsafe partial class RespServerSession
         "    Return memory problems reports.",
         "PURGE",
         "    Ask the allocator to release memory.",
+        "MALLOC-STATS",
+        "    Return the .NET heap's and the engine's native memory statistics.",
     ];
 
     private void MemoryCommand()
@@ -34,6 +36,7 @@ public sealed unsafe partial class RespServerSession
             case Subcommand.MemoryHelp: WriteHelp(s_memoryHelp); break;
             case Subcommand.MemoryStats: MemoryStats(); break;
             case Subcommand.MemoryDoctor: MemoryDoctor(); break;
+            case Subcommand.MemoryMallocStats: MemoryMallocStats(); break; // MemoryMallocStats.cs
             default: throw new InvalidOperationException($"{subcommand.Id} is not a MEMORY subcommand.");
         }
     }

@@ -33,6 +33,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.MONITOR: StartMonitoring(); break;
             case RespCommand.SLOWLOG: SlowLogCommand(); break;
             case RespCommand.LATENCY: LatencyCommand(); break;
+            case RespCommand.LOLWUT: Lolwut(); break; // LolwutCommand.cs
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }
