@@ -58,7 +58,7 @@ public sealed class ConfigTests : ServerTestBase
         Assert.That(ConfigGet(client, "MAXMEMORY").Keys, Is.EquivalentTo(new[] { "MAXMEMORY" }), "an exact name is echoed as given");
         Assert.That(ConfigGet(client, "p?rt").Keys, Is.EquivalentTo(new[] { "port" }));
         Assert.That(ConfigGet(client, "*read-only").Keys, Is.EquivalentTo(new[] { "replica-read-only", "slave-read-only" }));
-        Assert.That(ConfigGet(client, "[pb][ia]*").Keys, Is.EquivalentTo(new[] { "bind", "page", "pidfile" }));
+        Assert.That(ConfigGet(client, "p[ao]*").Keys, Is.EquivalentTo(new[] { "port", "page" }));
 
         var all = ConfigGet(client, "*");
         Assert.That(all.Keys, Is.SupersetOf(new[] { "port", "bind", "databases", "maxmemory", "save", "appendonly", "timeout", "requirepass", "dir" }));
