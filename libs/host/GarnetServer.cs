@@ -32,6 +32,8 @@ public sealed class GarnetServer : IDisposable
             SocketIo = options.SocketIo,
             EventLoops = options.EventLoops,
             BusyPoll = TimeSpan.FromMicroseconds(options.BusyPollMicroseconds),
+            // Redis passes tcp-backlog to listen(), where 0 means the system's least.
+            Backlog = Math.Max(1, options.TcpBacklog),
         };
         _tcpServer = new NetworkServer(new IPEndPoint(ParseAddress(options.Address), options.Port), provider, networkOptions);
         if (options.UnixSocketPath != null)

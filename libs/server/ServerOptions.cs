@@ -244,4 +244,20 @@ public sealed class ServerOptions
     /// parameters, Redis's defaults); CONFIG SET changes this instance while the server runs.
     /// </summary>
     public EncodingThresholds EncodingThresholds { get; set; } = new();
+
+    /// <summary>
+    /// The configuration file the server started from (a JSON file of options, or a Redis-style redis.conf), which
+    /// CONFIG REWRITE rewrites; null when there is none, and CONFIG REWRITE then fails as Redis does.
+    /// </summary>
+    public string? ConfigFile { get; set; }
+
+    /// <summary>
+    /// CONFIG parameters to set at start, by Redis name (e.g. "slowlog-max-len" → "256", "hz" → "20"), checked and
+    /// applied as CONFIG SET would; immutable parameters this server only reports (daemonize, io-threads ...) may be
+    /// given here too. Applied when the server is created; a bad one throws there.
+    /// </summary>
+    public Dictionary<string, string> ConfigParameters { get; set; } = new(System.StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>Length of the queue of connections not yet accepted (Redis's tcp-backlog). Default 511, as Redis.</summary>
+    public int TcpBacklog { get; set; } = 511;
 }

@@ -33,6 +33,8 @@ internal static class ConfigFileImporter
             throw new OptionsException($"--config-import-path: cannot read '{path}': {OneLine(e.Message)}");
         }
 
+        if (!IsJson(path, text))
+            return LoadRedisConf(text, path);
         var documentOptions = new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true };
         JsonDocument document;
         try
@@ -57,9 +59,17 @@ internal static class ConfigFileImporter
 
     private static void Apply(Options options, JsonProperty property, string path)
     {
-        if (!s_propertiesByKey.TryGetValue(property.Name, out PropertyInfo? target))
-            throw new OptionsException($"--config-import-path: '{path}' has unknown option '{property.Name}'");
         JsonElement value = property.Value;
+        if (!s_propertiesByKey.TryGetValue(property.Name, out PropertyInfo? target))
+        {
+            if (!Garnet.server.RespServerSession.IsConfigParameter(property.Name))
+                throw new OptionsException($"--config-import-path: '{path}' has unknown option '{property.Name}'");
+            if (value.ValueKind is JsonValueKind.Object or JsonValueKind.Array)
+                throw new OptionsException($"--config-import-path: '{path}': '{property.Name}' must be a string, number or boolean");
+            if (value.ValueKind != JsonValueKind.Null)
+                SetConfigParameter(options, property.Name, value.ValueKind == JsonValueKind.String ? value.GetString()! : value.GetRawText(), path);
+            return;
+        }
         if (value.ValueKind == JsonValueKind.Null)
             return;
         if (target.PropertyType == typeof(bool))
@@ -84,9 +94,71 @@ internal static class ConfigFileImporter
         target.SetValue(options, text);
     }
 
+    /// <summary>A .json file, or one whose text starts as JSON does; anything else is read as a redis.conf.</summary>
+    private static bool IsJson(string path, string text)
+        => path.EndsWith(".json", StringComparison.OrdinalIgnoreCase) || text.TrimStart().StartsWith('{') || text.TrimStart().StartsWith('[');
+
+    private static void SetConfigParameter(Options options, string name, string value, string where)
+    {
+        OptionsParser.CheckConfigParameter($"--config-import-path: '{where}': {name}", name, value);
+        options.ConfigParameters[name] = value;
+    }
+
+    /// <summary>
+    /// A redis.conf: each directive is an option (by its long name, Redis's where this host has one) or a CONFIG
+    /// parameter; several save or client-output-buffer-limit lines add up, as in Redis; otherwise the last line wins.
+    /// </summary>
+    private static Options LoadRedisConf(string text, string path)
+    {
+        var options = new Options();
+        var accumulated = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        foreach (var directive in RedisConfFile.Parse(text, path))
+        {
+            string where = $"{path}:{directive.Line}";
+            if (directive.Name == "include")
+                throw new OptionsException($"--config-import-path: {where}: include is not supported; put the settings in one file");
+            if (directive.Arguments.Count == 0)
+                throw new OptionsException($"--config-import-path: {where}: Bad directive or wrong number of arguments ('{directive.Name}' needs a value)");
+            string value = string.Join(' ', directive.Arguments);
+            if (directive.Name is "save" or "client-output-buffer-limit")
+            {
+                // The first line sets the value; the next ones add to it (save "" adds none).
+                if (!accumulated.Add(directive.Name))
+                {
+                    PropertyInfo property = s_propertiesByKey[directive.Name];
+                    string before = (string?)property.GetValue(options) ?? "";
+                    value = before.Length == 0 ? value : value.Length == 0 ? before : before + " " + value;
+                }
+            }
+            if (s_propertiesByKey.TryGetValue(directive.Name, out PropertyInfo? target))
+            {
+                if (target.PropertyType == typeof(bool))
+                {
+                    target.SetValue(options, value.ToLowerInvariant() switch
+                    {
+                        "yes" or "true" => true,
+                        "no" or "false" => false,
+                        _ => throw new OptionsException($"--config-import-path: {where}: '{directive.Name}' must be yes or no"),
+                    });
+                }
+                else
+                {
+                    target.SetValue(options, value);
+                }
+                continue;
+            }
+            if (!Garnet.server.RespServerSession.IsConfigParameter(directive.Name))
+                throw new OptionsException($"--config-import-path: {where}: Bad directive or wrong number of arguments ('{directive.Name}' is not an option or CONFIG parameter here)");
+            SetConfigParameter(options, directive.Name, value, where);
+        }
+        return options;
+    }
+
     /// <summary>Copies every option of <paramref name="file"/> that <paramref name="commandLine"/> did not give.</summary>
     public static void FillUnset(Options commandLine, Options file)
     {
+        foreach (var (name, value) in file.ConfigParameters)
+            commandLine.ConfigParameters.TryAdd(name, value);
         foreach (PropertyInfo property in s_optionProperties)
         {
             object? given = property.GetValue(commandLine);

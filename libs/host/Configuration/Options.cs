@@ -72,8 +72,20 @@ public sealed class Options
     [Option('c', "checkpointdir", HelpText = "Directory for checkpoints and, in its AOF subdirectory, the operation log of --aof. (default: none: --logdir, else the current directory)")]
     public string? CheckpointDir { get; set; }
 
+    /// <summary>Redis's name for <see cref="EnableAOF"/>: yes or no.</summary>
+    [Option("appendonly", Hidden = true, HelpText = "Same as --aof, as yes or no.")]
+    public string? AppendOnly { get; set; }
+
+    /// <summary>Redis's name for <see cref="CommitFrequencyMs"/>: always (0), everysec (1000) or no (-1).</summary>
+    [Option("appendfsync", Hidden = true, HelpText = "Redis's fsync policy: always (--aof-commit-freq 0), everysec (1000) or no (-1).")]
+    public string? AppendFsync { get; set; }
+
     [Option("aof", HelpText = "Log every write command (the append-only file, AOF) in the AOF subdirectory of --checkpointdir, so --recover can bring the data back after a restart or crash. (default: off)")]
     public bool EnableAOF { get; set; }
+
+    /// <summary>Redis's name for <see cref="CheckpointDir"/>.</summary>
+    [Option("dir", Hidden = true, HelpText = "Same as --checkpointdir.")]
+    public string? Dir { get; set; }
 
     [Option("aof-commit-freq", HelpText = "When the AOF is made durable (fsync): 0 before the replies of each network batch with writes are sent (commit-before-ack; concurrent batches share one fsync), N every N milliseconds in the background, -1 only on COMMITAOF (the log is still written to its files every second). (default: 0)")]
     public string? CommitFrequencyMs { get; set; }
@@ -105,8 +117,14 @@ public sealed class Options
     [Option("fail-on-recovery-error", HelpText = "true: a damaged AOF (other than an entry left incomplete by a crash at its very end, which is cut off) stops the start with an error; false: recovery keeps what comes before the damage and cuts the rest. (default: true)")]
     public string? FailOnRecoveryError { get; set; }
 
-    [Option("config-import-path", HelpText = "JSON file of options, keyed by long option name or Garnet property name; the command line overrides it.")]
+    [Option("config-import-path", HelpText = "Configuration file: a JSON object of options (keyed by long option name, Garnet property name or Redis parameter name), or a Redis-style redis.conf of \"name value\" lines (also accepted as the first argument, as redis-server takes it). The command line overrides it; CONFIG REWRITE writes back to it.")]
     public string? ConfigImportPath { get; set; }
+
+    /// <summary>
+    /// CONFIG parameters by Redis name that no option above holds (slowlog-max-len, hz, activedefrag ...), from the
+    /// config file or the command line (--hz 20), set at start as CONFIG SET would.
+    /// </summary>
+    public Dictionary<string, string> ConfigParameters { get; } = new(System.StringComparer.OrdinalIgnoreCase);
 
     [Option("logger-level", HelpText = "Log level: Trace, Debug, Information, Warning, Error, Critical or None. (default: Information)")]
     public string? LogLevel { get; set; }
@@ -214,6 +232,10 @@ public sealed class Options
 
     [Option("notify-keyspace-events", HelpText = "Which keyspace events are published on __keyspace@<db>__ and __keyevent@<db>__ channels, as Redis's notify-keyspace-events: K, E and classes from g$lshzxetdmn (A for g$lshzxetd); empty turns them off. (default: \"\")")]
     public string? NotifyKeyspaceEvents { get; set; }
+
+    /// <summary>Redis's name for <see cref="LuaTimeLimit"/>.</summary>
+    [Option("busy-reply-threshold", Hidden = true, HelpText = "Same as --lua-time-limit.")]
+    public string? BusyReplyThreshold { get; set; }
 
     [Option("metrics-port", HelpText = "TCP port serving Prometheus metrics over HTTP at /metrics, on the --bind address (without authentication: anyone who can reach it reads INFO's figures); 0 for none. (default: 0)")]
     public string? MetricsPort { get; set; }

@@ -67,14 +67,27 @@ public static class OptionsParser
             settings.AutoVersion = true;
             settings.IgnoreUnknownArguments = false;
         });
-        ParserResult<Options> result = parser.ParseArguments<Options>(arguments);
-        if (result is NotParsed<Options> notParsed)
-            return FromErrors(result, notParsed.Errors);
-
         try
         {
+            // As redis-server: a configuration file first, then options; options this host lacks that are CONFIG
+            // parameters (--hz 20, --save 900 1 300 10) take the words up to the next option as their value.
+            string? configFile = arguments.Count > 0 && !arguments[0].StartsWith('-') ? arguments[0] : null;
+            if (configFile != null)
+                arguments.RemoveAt(0);
+            var configParameters = TakeConfigParameters(arguments);
+            ParserResult<Options> result = parser.ParseArguments<Options>(arguments);
+            if (result is NotParsed<Options> notParsed)
+                return FromErrors(result, notParsed.Errors);
             Options options = ((Parsed<Options>)result).Value;
             CheckValuesGiven(arguments, options);
+            if (configFile != null)
+            {
+                if (options.ConfigImportPath != null)
+                    throw new OptionsException($"'{configFile}' and --config-import-path both name a configuration file: give one of them");
+                options.ConfigImportPath = configFile;
+            }
+            foreach (var (name, value) in configParameters)
+                options.ConfigParameters[name] = value;
             if (!string.IsNullOrEmpty(options.ConfigImportPath))
                 ConfigFileImporter.FillUnset(options, ConfigFileImporter.Load(options.ConfigImportPath));
             return OptionsParseResult.Run(Validate(options));
@@ -83,6 +96,45 @@ public static class OptionsParser
         {
             return OptionsParseResult.Fail("error: " + e.Message);
         }
+    }
+
+    /// <summary>
+    /// Removes from <paramref name="arguments"/> the "--name words..." of CONFIG parameters that are not options here,
+    /// checked as CONFIG SET checks them.
+    /// </summary>
+    private static List<KeyValuePair<string, string>> TakeConfigParameters(List<string> arguments)
+    {
+        var taken = new List<KeyValuePair<string, string>>();
+        int i = 0;
+        while (i < arguments.Count)
+        {
+            string argument = arguments[i];
+            if (argument == "--")
+                break;
+            string name = argument.StartsWith("--", StringComparison.Ordinal) ? argument.Substring(2) : "";
+            if (name.Length == 0 || FindOption(argument) != null || !RespServerSession.IsConfigParameter(name))
+            {
+                i++;
+                continue;
+            }
+            int end = i + 1;
+            while (end < arguments.Count && !arguments[end].StartsWith("--", StringComparison.Ordinal))
+                end++;
+            if (end == i + 1)
+                throw new OptionsException($"{argument} needs a value");
+            string value = string.Join(' ', arguments.GetRange(i + 1, end - i - 1));
+            CheckConfigParameter(argument, name, value);
+            taken.Add(new(name, value));
+            arguments.RemoveRange(i, end - i);
+        }
+        return taken;
+    }
+
+    /// <summary>Throws when <paramref name="name"/> cannot be <paramref name="value"/> at start, with CONFIG SET's reason.</summary>
+    internal static void CheckConfigParameter(string where, string name, string value)
+    {
+        if (RespServerSession.StartupConfigError(name, value) is { } error)
+            throw new OptionsException($"{where}: '{value}': {error}");
     }
 
     /// <summary>The usage text --help prints.</summary>
@@ -322,7 +374,7 @@ public static class OptionsParser
         if (server.StorageTier && options.StorageTiers == null)
             server.LogDir ??= Directory.GetCurrentDirectory();
         ApplyStorageTierOptions(options, server);
-        server.CheckpointDir = EmptyToNull(options.CheckpointDir);
+        server.CheckpointDir = EmptyToNull(Alias(options.CheckpointDir, "checkpointdir", options.Dir, "dir"));
         ApplyAofOptions(options, server);
         server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
         server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));
@@ -357,8 +409,13 @@ public static class OptionsParser
             server.TlsOptions = TlsOptionsOf(options);
         else if (options.CertFileName != null)
             throw new OptionsException("--cert-file-name: given without --tls");
-        if (options.LuaTimeLimit != null)
-            server.LuaTimeLimitMilliseconds = ParseInt(options.LuaTimeLimit, "lua-time-limit", 0, int.MaxValue);
+        string? luaTimeLimit = Alias(options.LuaTimeLimit, "lua-time-limit", options.BusyReplyThreshold, "busy-reply-threshold");
+        if (luaTimeLimit != null)
+            server.LuaTimeLimitMilliseconds = ParseInt(luaTimeLimit, "lua-time-limit", 0, int.MaxValue);
+        foreach (var (name, value) in options.ConfigParameters)
+            server.ConfigParameters[name] = value;
+        if (!string.IsNullOrEmpty(options.ConfigImportPath))
+            server.ConfigFile = Path.GetFullPath(options.ConfigImportPath);
         if (options.NotifyKeyspaceEvents != null)
         {
             if (!KeyspaceEventFlags.TryParse(options.NotifyKeyspaceEvents, out var classes))
@@ -462,6 +519,27 @@ public static class OptionsParser
     private static void ApplyAofOptions(Options options, ServerOptions server)
     {
         server.EnableAof = options.EnableAOF;
+        if (options.AppendOnly != null)
+        {
+            bool appendOnly = ParseYesNo(options.AppendOnly, "appendonly");
+            if (options.EnableAOF && !appendOnly)
+                throw new OptionsException("--aof and --appendonly are the same option but have different values");
+            server.EnableAof = appendOnly;
+        }
+        // Redis keeps appendfsync while the AOF is off, so it is taken without --aof (where --aof-commit-freq is not).
+        if (options.AppendFsync != null)
+        {
+            int frequency = options.AppendFsync.Trim().ToLowerInvariant() switch
+            {
+                "always" => 0,
+                "everysec" => 1000,
+                "no" => -1,
+                _ => throw new OptionsException($"--appendfsync: '{options.AppendFsync}' is not one of always, everysec, no"),
+            };
+            if (options.CommitFrequencyMs != null && ParseInt(options.CommitFrequencyMs, "aof-commit-freq", -1, int.MaxValue) != frequency)
+                throw new OptionsException("--aof-commit-freq and --appendfsync are the same option but have different values");
+            server.AofCommitFrequencyMs = frequency;
+        }
         server.Recover = options.Recover;
         if (options.CommitFrequencyMs != null)
             server.AofCommitFrequencyMs = ParseInt(options.CommitFrequencyMs, "aof-commit-freq", -1, int.MaxValue);

@@ -40,12 +40,13 @@ internal sealed class AclLogEntry
 
 /// <summary>
 /// The ACL log: refused commands, keys, channels and logins, newest first, at most
-/// <see cref="MaxLength"/> entries (Redis's acllog-max-len default). An entry equal in reason, context,
+/// <see cref="MaxLength"/> entries (Redis's acllog-max-len). An entry equal in reason, context,
 /// object and user to one updated less than a minute ago is folded into it, as Redis groups them.
 /// </summary>
 internal sealed class AclLog
 {
-    public const int MaxLength = 128;
+    /// <summary>Most entries kept (CONFIG SET acllog-max-len); a lower value drops the oldest at the next entry. Default 128, as Redis.</summary>
+    public long MaxLength { get; set; } = 128;
     private const long GroupingMilliseconds = 60_000;
 
     private readonly LinkedList<AclLogEntry> _entries = new();
@@ -81,7 +82,7 @@ internal sealed class AclLog
                 CreatedMilliseconds = now,
                 UpdatedMilliseconds = now,
             });
-            if (_entries.Count > MaxLength)
+            while (_entries.Count > MaxLength)
                 _entries.RemoveLast();
         }
     }

@@ -208,6 +208,7 @@ public sealed class ServerStatistics : IDisposable
     /// <summary>CONFIG RESETSTAT.</summary>
     public void Reset()
     {
+        Volatile.Write(ref _connectionsReceived, 0);
         Volatile.Write(ref _commandsProcessed, 0);
         Volatile.Write(ref _keyspaceHits, 0);
         Volatile.Write(ref _keyspaceMisses, 0);

@@ -21,6 +21,7 @@ public sealed class StoreWrapper : IDisposable
         ArgumentNullException.ThrowIfNull(options);
         if (options.Databases < 1)
             throw new ArgumentOutOfRangeException(nameof(options), "At least one database is needed.");
+        RespServerSession.CheckStartupConfig(options);
         Options = options;
         _databases = new GarnetDatabase?[options.Databases];
         WatchVersions = new WatchVersionTable(options.Databases);
@@ -51,6 +52,7 @@ public sealed class StoreWrapper : IDisposable
             _compaction = new LogCompactionTask(this, TimeSpan.FromSeconds(options.CompactionFrequencySecs));
             _compaction.Start();
         }
+        RespServerSession.ApplyStartupConfig(this);
     }
 
     /// <summary>The operation log (AOF), once <see cref="Recover"/> opened it; null when it is off.</summary>

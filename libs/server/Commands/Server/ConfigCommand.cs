@@ -39,7 +39,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>A CONFIG parameter: name, getter and, when mutable, its setter.</summary>
     private sealed class ConfigParameter
     {
-        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null, ConfigValue value = ConfigValue.Text, long min = long.MinValue, long max = long.MaxValue, Func<RespServerSession, string, string?>? check = null)
+        public ConfigParameter(string name, ConfigKind kind, Func<RespServerSession, string> get, Action<StoreWrapper, string>? set = null, ConfigValue value = ConfigValue.Text, long min = long.MinValue, long max = long.MaxValue, Func<RespServerSession?, string, string?>? check = null)
         {
             Check = check;
             Name = name;
@@ -68,7 +68,16 @@ public sealed unsafe partial class RespServerSession
         public Action<StoreWrapper, string>? Set { get; }
 
         /// <summary>Whether the system can give the parameter a well-formed value: null when it can, else Redis's reason (checked before any change applies).</summary>
-        public Func<RespServerSession, string, string?>? Check { get; }
+        public Func<RespServerSession?, string, string?>? Check { get; }
+
+        /// <summary>The parameter this one is another name of (slave-read-only of replica-read-only), or null for a primary name.</summary>
+        public string? AliasOf { get; init; }
+
+        /// <summary>Redis's protected configs (dir, dbfilename): CONFIG SET may change them only as enable-protected-configs allows.</summary>
+        public bool Protected { get; init; }
+
+        /// <summary>The name CONFIG REWRITE writes the parameter under.</summary>
+        public string PrimaryName => AliasOf ?? Name;
     }
 
     private static readonly ConfigParameter[] s_configParameters =
@@ -100,7 +109,7 @@ public sealed unsafe partial class RespServerSession
         new("aof-commit-freq", ConfigKind.Immutable, static s => s._server.Options.AofCommitFrequencyMs.ToString(CultureInfo.InvariantCulture)),
         // Clients/ClientLimits.cs: the limits on clients, applied to connections already open.
         new("maxclients", ConfigKind.Mutable, static s => s._server.ClientLimits.MaxClients.ToString(CultureInfo.InvariantCulture),
-            SetMaxClients, ConfigValue.Integer, 1, int.MaxValue, static (s, value) => s.MaxClientsUnavailable(value)),
+            SetMaxClients, ConfigValue.Integer, 1, int.MaxValue, static (s, value) => s?.MaxClientsUnavailable(value)),
         new("timeout", ConfigKind.Mutable, static s => s._server.ClientLimits.TimeoutSeconds.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.ClientLimits.TimeoutSeconds = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
         new("tcp-keepalive", ConfigKind.Mutable, static s => s._server.ClientLimits.TcpKeepAliveSeconds.ToString(CultureInfo.InvariantCulture),
@@ -115,7 +124,7 @@ public sealed unsafe partial class RespServerSession
         new("protected-mode", ConfigKind.Mutable, static s => s._server.ClientLimits.ProtectedMode ? "yes" : "no",
             static (server, value) => server.ClientLimits.ProtectedMode = value.Equals("yes", StringComparison.OrdinalIgnoreCase), ConfigValue.YesNo),
         new("replica-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
-        new("slave-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
+        new("slave-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo) { AliasOf = "replica-read-only" },
         new("cluster-enabled", ConfigKind.Immutable, static _ => "no"),
         new("enable-debug-command", ConfigKind.Immutable, static s => s._server.Options.EnableDebugCommand ? "yes" : "no"),
         new("memory", ConfigKind.Immutable, static s => s._server.Options.MemorySize.ToString(CultureInfo.InvariantCulture)),
@@ -125,7 +134,8 @@ public sealed unsafe partial class RespServerSession
         new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
         new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
         // Scripting: the time limit before -BUSY.
-        new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer),
+        new("busy-reply-threshold", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer, 0, long.MaxValue),
+        new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer, 0, long.MaxValue) { AliasOf = "busy-reply-threshold" },
         // Stats/SlowLog.cs: which commands the slow log keeps, and how many.
         new("slowlog-log-slower-than", ConfigKind.Mutable, static s => s._server.SlowLog.ThresholdMicroseconds.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.SlowLog.ThresholdMicroseconds = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, -1, long.MaxValue),
@@ -145,6 +155,7 @@ public sealed unsafe partial class RespServerSession
             check: static (_, value) => KeyspaceEventFlags.TryParse(value, out KeyspaceEventClasses _) ? null : KeyspaceEventFlags.InvalidClass),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
         .. s_encodingConfigParameters,
+        .. s_redisOnlyConfigParameters,
     ];
 
     private static readonly string[] s_configHelp =
@@ -156,7 +167,7 @@ public sealed unsafe partial class RespServerSession
         "RESETSTAT",
         "    Reset the statistics reported by the INFO command.",
         "REWRITE",
-        "    Rewrite the configuration file (there is none: this fails).",
+        "    Rewrite the configuration file the server started from.",
     ];
 
     /// <summary>
@@ -271,6 +282,7 @@ public sealed unsafe partial class RespServerSession
         var subcommand = ResolveSubcommand(RespCommand.CONFIG);
         if (subcommand == null)
             return;
+        RememberConfigAtStart();
         switch (subcommand.Id)
         {
             case Subcommand.ConfigGet: ConfigGet(); break;
@@ -280,7 +292,7 @@ public sealed unsafe partial class RespServerSession
                 ServerRuntimeState.Of(_server).ResetPeak();
                 _writer.WriteOk();
                 break;
-            case Subcommand.ConfigRewrite: _writer.WriteError(ServerStrings.ErrNoConfigFile); break;
+            case Subcommand.ConfigRewrite: ConfigRewrite(); break;
             case Subcommand.ConfigHelp: WriteHelp(s_configHelp); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a CONFIG subcommand.");
         }
@@ -338,9 +350,20 @@ public sealed unsafe partial class RespServerSession
                 _writer.WriteError($"ERR Unknown option or number of arguments for CONFIG SET - '{name}'");
                 return;
             }
+            // Redis refuses what may not be set at all before it looks at any value.
+            if (parameter.Kind == ConfigKind.Immutable)
+            {
+                WriteConfigSetFailed(name, "can't set immutable config");
+                return;
+            }
+            if (parameter.Protected && !ProtectedConfigAllowed())
+            {
+                WriteConfigSetFailed(name, "can't set protected config");
+                return;
+            }
             foreach (var change in changes)
             {
-                if (change.Parameter == parameter)
+                if (change.Parameter.PrimaryName == parameter.PrimaryName)
                 {
                     WriteConfigSetFailed(name, "duplicate parameter");
                     return;
@@ -354,9 +377,6 @@ public sealed unsafe partial class RespServerSession
             }
             switch (parameter.Kind)
             {
-                case ConfigKind.Immutable:
-                    WriteConfigSetFailed(name, "can't set immutable config");
-                    return;
                 case ConfigKind.Fixed:
                     string only = parameter.Get(this);
                     if (!string.Equals(value, only, StringComparison.OrdinalIgnoreCase))
