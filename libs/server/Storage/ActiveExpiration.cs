@@ -127,7 +127,12 @@ internal sealed class ActiveExpiration : IDisposable
                 {
                     // Not-found and expired: this call deleted an expired record. Canceled: it was rewritten meanwhile.
                     if (session.Delete(_keys[i]).IsExpired)
+                    {
                         deleted++;
+                        // Client tracking: an expired key counts as modified, as Redis signals it.
+                        if (_server.Tracking.Active)
+                            _server.Tracking.InvalidateFromServer(_keys[i]);
+                    }
                 }
             }
             finally

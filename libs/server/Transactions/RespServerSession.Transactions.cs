@@ -138,6 +138,19 @@ public sealed unsafe partial class RespServerSession
 
     private void RunCommandCore(RespCommandInfo info, bool blockingRetry)
     {
+        // Client tracking (Tracking/): one look at a count while no client tracks.
+        if (_server.Tracking.Active)
+        {
+            int errors = BeginTrackedCommand(info);
+            RunCommandWithKeys(info, blockingRetry);
+            EndTrackedCommand(info, errors);
+            return;
+        }
+        RunCommandWithKeys(info, blockingRetry);
+    }
+
+    private void RunCommandWithKeys(RespCommandInfo info, bool blockingRetry)
+    {
         var flags = info.Flags;
         // With the operation log on, a container's writing subcommand (XGROUP CREATE, FUNCTION LOAD) counts as a write, so
         // it is logged under its key's lock (or the gate) like any other.
@@ -492,6 +505,19 @@ public sealed unsafe partial class RespServerSession
     /// it writes (<paramref name="keys"/> are its lock requests, exclusive for written keys).
     /// </summary>
     private void RunLockedCommand(RespCommandInfo info, ReadOnlySpan<KeyLockRequest> keys)
+    {
+        // Client tracking (Tracking/), as in RunCommandCore.
+        if (_server.Tracking.Active)
+        {
+            int errors = BeginTrackedCommand(info);
+            RunLockedCommandCore(info, keys);
+            EndTrackedCommand(info, errors);
+            return;
+        }
+        RunLockedCommandCore(info, keys);
+    }
+
+    private void RunLockedCommandCore(RespCommandInfo info, ReadOnlySpan<KeyLockRequest> keys)
     {
         if ((info.Flags & CommandFlags.Write) == 0 || keys.IsEmpty)
         {

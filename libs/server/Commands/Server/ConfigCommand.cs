@@ -131,6 +131,9 @@ public sealed unsafe partial class RespServerSession
             static (server, value) => server.SlowLog.ThresholdMicroseconds = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, -1, long.MaxValue),
         new("slowlog-max-len", ConfigKind.Mutable, static s => s._server.SlowLog.MaxLength.ToString(CultureInfo.InvariantCulture),
             static (server, value) => server.SlowLog.MaxLength = int.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, int.MaxValue),
+        // Tracking/TrackingTable.cs: past this many tracked keys, some are invalidated to make room (0: no limit).
+        new("tracking-table-max-keys", ConfigKind.Mutable, static s => s._server.Tracking.MaxKeys.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.Tracking.MaxKeys = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, long.MaxValue),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
         .. s_encodingConfigParameters,
     ];
