@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using Garnet.common;
 
 namespace Garnet.server;
@@ -301,6 +302,7 @@ public sealed unsafe partial class RespServerSession
     /// first (see <see cref="TrackingTable"/> for why before). Scripts' own keys are not remembered, the commands they
     /// run are, as in Redis. Returns the error count, so <see cref="EndTrackedCommand"/> can tell a failed command.
     /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private int BeginTrackedCommand(RespCommandInfo info)
     {
         var tracking = _tracking;
@@ -315,6 +317,7 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>After a command while some client tracks: a write that did not fail invalidates the keys it writes; a flush, every key.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndTrackedCommand(RespCommandInfo info, int errorsBefore)
     {
         if (_errorReplies != errorsBefore)

@@ -136,6 +136,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Re-runs a blocked command for a waker (RespServerSession.Blocking.cs) with the same locks and version bumps.</summary>
     private void RunBlockingRetry(RespCommandInfo info) => RunCommandCore(info, blockingRetry: true);
 
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)] // the tracking check stays in the caller
     private void RunCommandCore(RespCommandInfo info, bool blockingRetry)
     {
         // Client tracking (Tracking/): one look at a count while no client tracks.
