@@ -25,6 +25,9 @@ public sealed class RespConnection : IDisposable
         _tls = tls;
     }
 
+    /// <summary>The socket, for waiting on many connections at once (see TrackingListeners).</summary>
+    internal Socket Socket => _socket;
+
     /// <summary>Counts the replies that arrived on this connection.</summary>
     public ReplyScanner Scanner { get; } = new();
 

@@ -38,6 +38,17 @@ public sealed class BenchmarkOptions
     public string? Auth { get; set; }
 
     /// <summary>
+    /// Extra RESP3 connections that turn on CLIENT TRACKING BCAST before the run and read (and count) the invalidations
+    /// the run's writes cause, so writes are measured with that many broadcasting clients listening. Default 0.
+    /// </summary>
+    [Option("tracking-clients", Default = 0, HelpText = "RESP3 connections with CLIENT TRACKING ON BCAST listening during the run (client-side caching load).")]
+    public int TrackingClients { get; set; }
+
+    /// <summary>With <see cref="TrackingClients"/>, the prefix they listen on (PREFIX); null for every key.</summary>
+    [Option("tracking-prefix", HelpText = "With --tracking-clients, the BCAST prefix (default: every key).")]
+    public string? TrackingPrefix { get; set; }
+
+    /// <summary>
     /// Client session counts: one measurement per value. Offline, each thread drives
     /// <see cref="Clients"/> connections; online, every client session gets a thread. Default 1.
     /// </summary>
@@ -191,6 +202,10 @@ public sealed class BenchmarkOptions
             problems.Add("--keys-per-command must be positive.");
         if (Timeout <= 0)
             problems.Add("--timeout must be positive.");
+        if (TrackingClients < 0)
+            problems.Add("--tracking-clients must not be negative.");
+        if (TrackingClients > 0 && Tls)
+            problems.Add("--tracking-clients does not work with --tls.");
         if (Ttl <= 0)
             problems.Add("--ttl must be positive.");
         if (!Enum.TryParse<BitOperator>(BitOp, ignoreCase: true, out _))

@@ -58,6 +58,9 @@ public sealed class ReplyScanner
     /// <summary>Complete top-level replies seen so far.</summary>
     public long Replies { get; private set; }
 
+    /// <summary>Complete RESP3 pushes (and attributes) seen so far: they are not replies.</summary>
+    public long Pushes { get; private set; }
+
     /// <summary>How many of <see cref="Replies"/> were errors.</summary>
     public long Errors { get; private set; }
 
@@ -262,7 +265,10 @@ public sealed class ReplyScanner
             _depth--;
         }
         if (_topIsOutOfBand)
+        {
+            Pushes++;
             return false;
+        }
         Replies++;
         if (_topIsError)
             Errors++;

@@ -45,7 +45,12 @@ public sealed partial class BenchmarkRunner
         if (!_loaded && !_options.SkipLoad)
             Load();
         _loaded = true;
-        return _options.Online ? RunOnline(threads) : RunOffline(threads);
+        // Client-side caching load: broadcasting clients listen while the run writes (after the preload, which they would only slow).
+        using var listeners = TrackingListeners.Start(_options);
+        var result = _options.Online ? RunOnline(threads) : RunOffline(threads);
+        if (listeners != null)
+            _log.WriteLine($"{_options.TrackingClients} tracking clients received {listeners.Invalidations} invalidations.");
+        return result;
     }
 
     /// <summary>Writes the --dbsize keys with the command that suits the operation under test.</summary>

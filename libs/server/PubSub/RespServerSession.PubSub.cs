@@ -67,21 +67,22 @@ public sealed unsafe partial class RespServerSession
     {
         get
         {
+            // Another session may make it: an invalidation for a client that tracks through this one (Tracking/).
             if (_outbox == null)
-            {
-                _outbox = new PubSubOutbox(this, _server.ClientLimits.PubSub);
-            }
+                Interlocked.CompareExchange(ref _outbox, new PubSubOutbox(this, _server.ClientLimits.PubSub), null);
             return _outbox;
         }
     }
 
     /// <summary>
-    /// Called before every command of a client that ever subscribed: writes the messages queued for
+    /// Called before every command of a client that ever subscribed (or tracked keys): writes the messages queued for
     /// it first (they were published before this command ran), then applies RESP2's subscribe mode.
     /// Returns false, having written the error, when the command may not run.
     /// </summary>
     private bool PubSubAdmits(RespCommandInfo info)
     {
+        if (_tracking != null)
+            AdvanceCaching(info); // Tracking/: a tracking client has an outbox for its invalidations
         WriteQueuedMessagesBeforeReply();
         if (!InSubscribeMode)
             return true;

@@ -295,6 +295,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             _batchActive = false;
             _storeSession!.EndUnsafe();
         }
+        // Client tracking: broadcasting clients hear of the batch's writes once, at its end (Tracking/).
+        if (_broadcastBatch != null)
+            SendBroadcastInvalidations();
     }
 
     private void SwitchDatabase(GarnetDatabase database)
@@ -349,6 +352,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             CancelBlocking();
             ForgetPause(); // Clients/RespServerSession.Pause.cs
             StopMonitoring(); // Monitor/RespServerSession.Monitor.cs
+            StopTracking(); // Tracking/: leaves its prefixes and tracked keys
             ResetPubSub(closing: true); // leaves every channel and pattern (PubSub/RespServerSession.PubSub.cs)
             ForgetWatches(); // Transactions: stops counting as a watcher
             _watchArming.Unregister(_writesInFlight);

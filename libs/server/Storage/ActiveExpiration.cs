@@ -135,6 +135,9 @@ internal sealed class ActiveExpiration : IDisposable
                     {
                         deleted++;
                         _server.KeyspaceNotifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, _keys[i], database.Index, ref _channel);
+                        // Client tracking: an expired key counts as modified, as Redis signals it.
+                        if (_server.Tracking.Active)
+                            _server.Tracking.InvalidateFromServer(_keys[i]);
                     }
                 }
             }

@@ -4,20 +4,22 @@ namespace Garnet.server;
 
 /// <summary>
 /// What a database does when the head of its log drops a live or expired key: the object the record refers to
-/// is released, a watched key counts as modified, as Redis signals an evicted key to WATCH, and the keyspace
-/// events "evicted" or "expired" are published.
+/// is released, a watched key counts as modified, as Redis signals an evicted key to WATCH, clients tracking the key
+/// are told it was invalidated, and the keyspace events "evicted" or "expired" are published.
 /// </summary>
 internal sealed class DatabaseEvictionObserver : IEvictionObserver
 {
     private readonly GarnetDatabase _database;
     private readonly WatchVersionTable _watchVersions;
     private readonly KeyspaceNotifications? _notifications;
+    private readonly TrackingTable _tracking;
 
-    public DatabaseEvictionObserver(GarnetDatabase database, WatchVersionTable watchVersions, KeyspaceNotifications? notifications)
+    public DatabaseEvictionObserver(GarnetDatabase database, WatchVersionTable watchVersions, KeyspaceNotifications? notifications, TrackingTable tracking)
     {
         _database = database;
         _watchVersions = watchVersions;
         _notifications = notifications;
+        _tracking = tracking;
     }
 
     /// <inheritdoc/>
@@ -27,6 +29,8 @@ internal sealed class DatabaseEvictionObserver : IEvictionObserver
         int slot = WatchVersionTable.SlotOf(record.Key);
         _watchVersions.BeginWrite(slot);
         _watchVersions.EndWrite(slot);
+        if (_tracking.Active)
+            _tracking.InvalidateFromServer(record.Key);
         if (_notifications is { Active: not KeyspaceEventClasses.None } notifications)
             Notify(notifications, ref record, reason);
     }

@@ -25,6 +25,7 @@ public sealed class StoreWrapper : IDisposable
         Options = options;
         _databases = new GarnetDatabase?[options.Databases];
         WatchVersions = new WatchVersionTable(options.Databases);
+        Tracking = new TrackingTable(Clients);
         MemoryBudget = new Tsavorite.MemoryBudget
         {
             Limit = options.MaxMemory,
@@ -165,6 +166,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Connected clients (CLIENT LIST, KILL).</summary>
     public ClientRegistry Clients { get; } = new();
 
+    /// <summary>Client-side caching: the tracking clients and the keys they read (Tracking/).</summary>
+    public TrackingTable Tracking { get; }
+
     /// <summary>maxclients, timeout, input and output limits and protected mode, as they are now (CONFIG SET changes them).</summary>
     public ClientLimits ClientLimits { get; }
 
@@ -265,7 +269,7 @@ public sealed class StoreWrapper : IDisposable
             database = _databases[index];
             if (database == null)
             {
-                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions, KeyspaceNotifications);
+                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Tracking, Versions, KeyspaceNotifications);
                 Volatile.Write(ref _databases[index], database);
             }
             return database;
@@ -285,7 +289,7 @@ public sealed class StoreWrapper : IDisposable
             long buckets = (long)(keys / (Tsavorite.TsavoriteKV.EntriesPerBucket * Tsavorite.TsavoriteKV.IndexGrowthFill)) + 1;
             long bytes = (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)buckets) * 64;
             long indexSize = Math.Max(Options.IndexSize, Math.Min(bytes, Options.IndexMaxSize));
-            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Versions, KeyspaceNotifications, indexSize));
+            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Tracking, Versions, KeyspaceNotifications, indexSize));
         }
     }
 

@@ -136,7 +136,21 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Re-runs a blocked command for a waker (RespServerSession.Blocking.cs) with the same locks and version bumps.</summary>
     private void RunBlockingRetry(RespCommandInfo info) => RunCommandCore(info, blockingRetry: true);
 
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)] // the tracking check stays in the caller
     private void RunCommandCore(RespCommandInfo info, bool blockingRetry)
+    {
+        // Client tracking (Tracking/): one look at a count while no client tracks.
+        if (_server.Tracking.Active)
+        {
+            int errors = BeginTrackedCommand(info);
+            RunCommandWithKeys(info, blockingRetry);
+            EndTrackedCommand(info, errors);
+            return;
+        }
+        RunCommandWithKeys(info, blockingRetry);
+    }
+
+    private void RunCommandWithKeys(RespCommandInfo info, bool blockingRetry)
     {
         var flags = info.Flags;
         // With the operation log on, a container's writing subcommand (XGROUP CREATE, FUNCTION LOAD) counts as a write, so
@@ -493,6 +507,19 @@ public sealed unsafe partial class RespServerSession
     /// it writes (<paramref name="keys"/> are its lock requests, exclusive for written keys).
     /// </summary>
     private void RunLockedCommand(RespCommandInfo info, ReadOnlySpan<KeyLockRequest> keys)
+    {
+        // Client tracking (Tracking/), as in RunCommandCore.
+        if (_server.Tracking.Active)
+        {
+            int errors = BeginTrackedCommand(info);
+            RunLockedCommandCore(info, keys);
+            EndTrackedCommand(info, errors);
+            return;
+        }
+        RunLockedCommandCore(info, keys);
+    }
+
+    private void RunLockedCommandCore(RespCommandInfo info, ReadOnlySpan<KeyLockRequest> keys)
     {
         if ((info.Flags & CommandFlags.Write) == 0 || keys.IsEmpty)
         {

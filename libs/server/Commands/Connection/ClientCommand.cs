@@ -47,6 +47,14 @@ public sealed unsafe partial class RespServerSession
         "    Suspend all, or just write, clients for <timeout> milliseconds.",
         "UNPAUSE",
         "    Stop the current client pause, resuming traffic.",
+        "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]] [OPTIN] [OPTOUT] [NOLOOP]",
+        "    Turn server-assisted client-side caching on or off for the current connection.",
+        "CACHING (YES|NO)",
+        "    In OPTIN or OPTOUT mode, whether the keys of the next command are tracked.",
+        "GETREDIR",
+        "    Return the id of the client invalidations go to (0: this one, -1: not tracking).",
+        "TRACKINGINFO",
+        "    Return the tracking state of the current connection.",
     ];
 
     /// <summary>CLIENT NO-EVICT state of this connection.</summary>
@@ -83,6 +91,10 @@ public sealed unsafe partial class RespServerSession
             case Subcommand.ClientUnblock: ClientUnblock(); break;
             case Subcommand.ClientPause: ClientPauseCommand(); break; // Clients/RespServerSession.Pause.cs
             case Subcommand.ClientUnpause: ClientUnpauseCommand(); break;
+            case Subcommand.ClientTracking: SetClientTracking(); break; // Tracking/RespServerSession.Tracking.cs
+            case Subcommand.ClientCaching: ClientCaching(); break;
+            case Subcommand.ClientGetRedir: ClientGetRedir(); break;
+            case Subcommand.ClientTrackingInfo: ClientTrackingInfo(); break;
             case Subcommand.ClientHelp: WriteHelp(s_clientHelp); break;
             default: throw new InvalidOperationException($"{subcommand.Id} is not a CLIENT subcommand.");
         }
@@ -434,14 +446,14 @@ public sealed unsafe partial class RespServerSession
         long waitingOutput = buffers.UnsentBytes + (outbox?.PendingBytes ?? 0);
         long waitingBlocks = buffers.UnsentBlocks + (outbox?.PendingMessages ?? 0);
         long totalMemory = buffers.InputCapacity + buffers.SendBufferLength + waitingOutput + multiMemory + argvMemory;
-        string flags = (session.IsSubscriber ? "P" : "") + (queued >= 0 ? "x" : "") + (session.IsBlocked ? "b" : "") + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
+        string flags = (session.IsSubscriber ? "P" : "") + (queued >= 0 ? "x" : "") + (session.IsBlocked ? "b" : "") + session.TrackingFlags() + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
         line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd={buffers.Descriptor}");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
         line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub={session.ShardChannelSubscriptions} multi={queued}");
         line.Append(invariant, $" qbuf={buffers.InputBytes} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={multiMemory}");
         line.Append(invariant, $" rbs={buffers.InputCapacity} rbp={buffers.PeakInputBytes} obl={outputBuffer} oll={waitingBlocks} omem={waitingOutput} tot-mem={totalMemory}");
         line.Append(invariant, $" events={(buffers.WaitingToWrite ? "w" : "r")}");
-        line.Append(invariant, $" cmd={LastCommandName(session)} user={session.UserName} redir=-1 resp={session.ProtocolVersion}");
+        line.Append(invariant, $" cmd={LastCommandName(session)} user={session.UserName} redir={session.TrackingRedirect} resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");
         return line.ToString();
     }

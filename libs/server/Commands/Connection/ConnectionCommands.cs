@@ -197,6 +197,7 @@ public sealed unsafe partial class RespServerSession
         }
         _replyMode = ReplyMode.On;
         ResetLogin(); // back to the default user (Acl/RespServerSession.Acl.cs)
+        StopTracking(); // Tracking/: CLIENT TRACKING OFF
         ResetPubSub(closing: false); // leaves every channel and pattern
         StopMonitoring(); // Monitor/RespServerSession.Monitor.cs
         _writer.WriteRaw(ConnectionStrings.Reset);

@@ -153,6 +153,9 @@ public sealed unsafe partial class RespServerSession
         new("notify-keyspace-events", ConfigKind.Mutable, static s => KeyspaceEventFlags.Format(s._server.KeyspaceNotifications.Classes),
             static (server, value) => server.KeyspaceNotifications.Classes = KeyspaceEventFlags.TryParse(value, out var classes) ? classes : throw new ArgumentException(value),
             check: static (_, value) => KeyspaceEventFlags.TryParse(value, out KeyspaceEventClasses _) ? null : KeyspaceEventFlags.InvalidClass),
+        // Tracking/TrackingTable.cs: past this many tracked keys, some are invalidated to make room (0: no limit).
+        new("tracking-table-max-keys", ConfigKind.Mutable, static s => s._server.Tracking.MaxKeys.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.Tracking.MaxKeys = long.Parse(value, CultureInfo.InvariantCulture), ConfigValue.Integer, 0, long.MaxValue),
         new("expired-key-deletion-scan-freq", ConfigKind.Immutable, static s => s._server.Options.ExpiredKeyDeletionScanFrequencySecs.ToString(CultureInfo.InvariantCulture)),
         .. s_encodingConfigParameters,
         .. s_redisOnlyConfigParameters,

@@ -119,7 +119,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("client_recent_max_input_buffer", largestInput);
             info.Line("client_recent_max_output_buffer", largestOutput);
             info.Line("blocked_clients", _server.Blocking.BlockedClients + _server.ClientPause.HeldCount);
-            info.Line("tracking_clients", 0);
+            info.Line("tracking_clients", _server.Tracking.ClientCount);
             info.Line("clients_in_timeout_table", 0);
         }
 
@@ -181,6 +181,9 @@ public sealed unsafe partial class RespServerSession
             info.Line("acl_access_denied_cmd", statistics.AclDeniedCommand);
             info.Line("acl_access_denied_key", statistics.AclDeniedKey);
             info.Line("acl_access_denied_channel", statistics.AclDeniedChannel);
+            info.Line("tracking_total_keys", _server.Tracking.TotalKeys);
+            info.Line("tracking_total_items", _server.Tracking.TotalItems);
+            info.Line("tracking_total_prefixes", _server.Tracking.TotalPrefixes);
             info.Line("total_error_replies", statistics.Errors.Total);
         }
 
