@@ -25,6 +25,7 @@ public sealed class RespCommandInfo
         if (keyAccess.HasKeys != (firstKey > 0 || (flags & CommandFlags.MovableKeys) != 0))
             throw new ArgumentException($"'{name}': key access declared for a command without keys, or missing for one with keys.", nameof(keyAccess));
         KeyAccess = keyAccess;
+        KeySpecs = KeySpecsOf(command, name, firstKey, lastKey, step, flags, keyAccess);
         AclCategories = categories;
         Summary = summary;
         // SET is not @fast in Redis (its options vary) but is as cheap as the @fast writes.
@@ -75,6 +76,34 @@ public sealed class RespCommandInfo
     /// above, or for those found by the arguments (numkeys, STORE) when the command has movable keys.
     /// </summary>
     public KeyAccessSpec KeyAccess { get; }
+
+    /// <summary>
+    /// Redis's key specifications of the command (COMMAND INFO's element 9, COMMAND GETKEYS): declared in
+    /// <see cref="KeySpecTable"/> for the built-in commands, derived from the key positions for custom ones.
+    /// </summary>
+    public KeySpec[] KeySpecs { get; }
+
+    /// <summary>
+    /// A built-in command's declared specs, checked against its key positions and access: a command with keys but no
+    /// specs, or specs that disagree, fail the server's start-up here.
+    /// </summary>
+    private static KeySpec[] KeySpecsOf(RespCommand command, string name, int firstKey, int lastKey, int step, CommandFlags flags, KeyAccessSpec access)
+    {
+        bool movable = (flags & CommandFlags.MovableKeys) != 0;
+        if ((int)command >= ExtensionRegistry.FirstId)
+            return KeySpecTable.Derive(firstKey, lastKey, step, movable, access);
+        var specs = KeySpecTable.Find(name);
+        if (specs == null)
+        {
+            if (access.HasKeys)
+                throw new ArgumentException($"'{name}': a command with keys needs key specs in KeySpecTable.", nameof(name));
+            return [];
+        }
+        string? disagreement = KeySpecTable.Disagreement(specs, firstKey, lastKey, step, movable, access);
+        if (disagreement != null)
+            throw new ArgumentException($"'{name}': key specs disagree with the command table: {disagreement}.", nameof(name));
+        return specs;
+    }
 
     /// <summary>ACL categories.</summary>
     public AclCategories AclCategories { get; }

@@ -108,7 +108,7 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// One COMMAND INFO entry: name, arity, flags, first key, last key, step, ACL categories, tips,
-    /// key specifications (derived from the table, see <see cref="WriteKeySpecs"/>) and subcommands. Tips are not declared and are empty.
+    /// key specifications (<see cref="WriteKeySpecs"/>) and subcommands. Tips are not declared and are empty.
     /// </summary>
     private void WriteCommandInfo(RespCommandInfo info, ReadOnlySpan<SubcommandInfo> subcommands)
     {
@@ -241,135 +241,114 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(ServerStrings.ErrInvalidArgumentCount);
             return;
         }
+        var found = new List<(int Position, KeySpecFlags Flags)>();
         var command = _args.AsSpan(offset, count);
-        var access = info.KeyAccess.VariesWithArguments ? KeyExtraction.AccessByArguments(info.Command, command, count) : info.KeyAccess;
-        var found = new KeyList();
-        if (movable)
+        KeySpecSearch.Find(info, command, count, found);
+        if (found.Count == 0)
         {
-            // numkeys forms, SORT ... STORE, scripts: the same positions the transactions lock.
-            KeyExtraction.Extract(info, command, count, found);
-            if (found.Count == 0)
-            {
-                if ((info.Flags & CommandFlags.NoMandatoryKeys) != 0)
-                    _writer.WriteArrayHeader(0);
-                else
-                    _writer.WriteError(ServerStrings.ErrInvalidArguments);
-                return;
-            }
-        }
-        else
-        {
-            int last = info.LastKey < 0 ? count + info.LastKey : info.LastKey;
-            last = Math.Min(last, count - 1);
-            int step = Math.Max(1, info.Step);
-            for (int position = info.FirstKey; position <= last; position += step)
-                found.Add(position, write: false);
+            if ((info.Flags & CommandFlags.NoMandatoryKeys) != 0)
+                _writer.WriteArrayHeader(0);
+            else
+                _writer.WriteError(ServerStrings.ErrInvalidArguments);
+            return;
         }
         _writer.WriteArrayHeader(found.Count);
-        for (int i = 0; i < found.Count; i++)
+        foreach (var (position, flags) in found)
         {
             if (!withFlags)
             {
-                _writer.WriteBulk(command[found.Position(i)].Span);
+                _writer.WriteBulk(command[position].Span);
                 continue;
             }
             _writer.WriteArrayHeader(2);
-            _writer.WriteBulk(command[found.Position(i)].Span);
-            WriteKeySpecFlags(access.Of(i), variable: false, incomplete: false);
+            _writer.WriteBulk(command[position].Span);
+            WriteKeySpecFlags(flags);
         }
     }
 
-    /// <summary>
-    /// Redis's key-spec flags for a key of <paramref name="access"/>, as far as the table declares it: read-only keys
-    /// are RO access, written ones RW update (RW access update when also read), metadata-only ones RO.
-    /// </summary>
-    private void WriteKeySpecFlags(KeyAccess access, bool variable, bool incomplete)
-    {
-        int count = access switch { KeyAccess.Read => 2, KeyAccess.Write => 2, KeyAccess.ReadWrite => 3, _ => 1 } + (variable ? 1 : 0) + (incomplete ? 1 : 0);
-        _writer.WriteSetHeader(count);
-        _writer.WriteSimpleString((access & KeyAccess.Write) != 0 ? "RW"u8 : "RO"u8);
-        if ((access & KeyAccess.Read) != 0)
-            _writer.WriteSimpleString("access"u8);
-        if ((access & KeyAccess.Write) != 0)
-            _writer.WriteSimpleString("update"u8);
-        if (incomplete)
-            _writer.WriteSimpleString("incomplete"u8);
-        if (variable)
-            _writer.WriteSimpleString("variable_flags"u8);
-    }
+    /// <summary>Key-spec flag names, by bit of <see cref="KeySpecFlags"/>.</summary>
+    private static readonly byte[][] s_keySpecFlagNames = Utf8(
+        "RO", "RW", "OW", "RM", "access", "update", "insert", "delete", "not_key", "incomplete", "variable_flags");
 
-    /// <summary>
-    /// COMMAND INFO's key specifications, derived from the table: keys at fixed positions are an index search and a
-    /// range (two specs when the first key's access differs from the others', as RENAME or SUNIONSTORE); keys the
-    /// arguments place (numkeys, STORE, STREAMS) are one spec of unknown search, flagged incomplete.
-    /// </summary>
+    /// <summary>A key spec's flags: a set of status strings in Redis's order.</summary>
+    private void WriteKeySpecFlags(KeySpecFlags flags) => WriteNameSet((uint)flags, s_keySpecFlagNames, prefix: false);
+
+    /// <summary>COMMAND INFO's key specifications (<see cref="RespCommandInfo.KeySpecs"/>): each with its notes, if any, flags, begin_search and find_keys.</summary>
     private void WriteKeySpecs(RespCommandInfo info)
     {
-        var access = info.KeyAccess;
-        bool variable = access.VariesWithArguments;
-        if ((info.Flags & CommandFlags.MovableKeys) != 0)
+        _writer.WriteArrayHeader(info.KeySpecs.Length);
+        foreach (var spec in info.KeySpecs)
         {
-            _writer.WriteArrayHeader(1);
-            WriteKeySpec(access.First, variable, incomplete: true, index: 0, lastKey: 0, step: 0);
-            return;
-        }
-        if (info.FirstKey <= 0)
-        {
-            _writer.WriteArrayHeader(0);
-            return;
-        }
-        int step = Math.Max(1, info.Step);
-        int lastKey = info.LastKey < 0 ? info.LastKey : info.LastKey - info.FirstKey;
-        if (access.First == access.Rest || lastKey == 0)
-        {
-            _writer.WriteArrayHeader(1);
-            WriteKeySpec(access.First, variable, incomplete: false, info.FirstKey, lastKey, step);
-            return;
-        }
-        _writer.WriteArrayHeader(2);
-        WriteKeySpec(access.First, variable, incomplete: false, info.FirstKey, 0, step);
-        WriteKeySpec(access.Rest, variable, incomplete: false, info.FirstKey + step, info.LastKey < 0 ? info.LastKey : lastKey - step, step);
-    }
+            _writer.WriteMapHeader(spec.Notes == null ? 3 : 4);
+            if (spec.Notes != null)
+            {
+                _writer.WriteBulk("notes"u8);
+                _writer.WriteBulk(spec.Notes);
+            }
+            _writer.WriteBulk("flags"u8);
+            WriteKeySpecFlags(spec.Flags);
 
-    /// <summary>One key spec: flags, begin_search (index, or unknown when <paramref name="index"/> is 0) and find_keys (range, or unknown).</summary>
-    private void WriteKeySpec(KeyAccess access, bool variable, bool incomplete, int index, int lastKey, int step)
-    {
-        _writer.WriteMapHeader(3);
-        _writer.WriteBulk("flags"u8);
-        WriteKeySpecFlags(access, variable, incomplete);
-        _writer.WriteBulk("begin_search"u8);
-        _writer.WriteMapHeader(2);
-        _writer.WriteBulk("type"u8);
-        _writer.WriteBulk(index > 0 ? "index"u8 : "unknown"u8);
-        _writer.WriteBulk("spec"u8);
-        if (index > 0)
-        {
-            _writer.WriteMapHeader(1);
-            _writer.WriteBulk("index"u8);
-            _writer.WriteInteger(index);
-        }
-        else
-        {
-            _writer.WriteMapHeader(0);
-        }
-        _writer.WriteBulk("find_keys"u8);
-        _writer.WriteMapHeader(2);
-        _writer.WriteBulk("type"u8);
-        _writer.WriteBulk(index > 0 ? "range"u8 : "unknown"u8);
-        _writer.WriteBulk("spec"u8);
-        if (index > 0)
-        {
-            _writer.WriteMapHeader(3);
-            _writer.WriteBulk("lastkey"u8);
-            _writer.WriteInteger(lastKey);
-            _writer.WriteBulk("keystep"u8);
-            _writer.WriteInteger(step);
-            _writer.WriteBulk("limit"u8);
-            _writer.WriteInteger(0);
-        }
-        else
-        {
-            _writer.WriteMapHeader(0);
+            _writer.WriteBulk("begin_search"u8);
+            _writer.WriteMapHeader(2);
+            _writer.WriteBulk("type"u8);
+            switch (spec.Begin)
+            {
+                case BeginSearch.Index:
+                    _writer.WriteBulk("index"u8);
+                    _writer.WriteBulk("spec"u8);
+                    _writer.WriteMapHeader(1);
+                    _writer.WriteBulk("index"u8);
+                    _writer.WriteInteger(spec.Index);
+                    break;
+                case BeginSearch.Keyword:
+                    _writer.WriteBulk("keyword"u8);
+                    _writer.WriteBulk("spec"u8);
+                    _writer.WriteMapHeader(2);
+                    _writer.WriteBulk("keyword"u8);
+                    _writer.WriteBulk(spec.KeywordBytes!);
+                    _writer.WriteBulk("startfrom"u8);
+                    _writer.WriteInteger(spec.Index);
+                    break;
+                default:
+                    _writer.WriteBulk("unknown"u8);
+                    _writer.WriteBulk("spec"u8);
+                    _writer.WriteMapHeader(0);
+                    break;
+            }
+
+            _writer.WriteBulk("find_keys"u8);
+            _writer.WriteMapHeader(2);
+            _writer.WriteBulk("type"u8);
+            switch (spec.Find)
+            {
+                case FindKeys.Range:
+                    _writer.WriteBulk("range"u8);
+                    _writer.WriteBulk("spec"u8);
+                    _writer.WriteMapHeader(3);
+                    _writer.WriteBulk("lastkey"u8);
+                    _writer.WriteInteger(spec.A);
+                    _writer.WriteBulk("keystep"u8);
+                    _writer.WriteInteger(spec.B);
+                    _writer.WriteBulk("limit"u8);
+                    _writer.WriteInteger(spec.C);
+                    break;
+                case FindKeys.KeyNum:
+                    _writer.WriteBulk("keynum"u8);
+                    _writer.WriteBulk("spec"u8);
+                    _writer.WriteMapHeader(3);
+                    _writer.WriteBulk("keynumidx"u8);
+                    _writer.WriteInteger(spec.A);
+                    _writer.WriteBulk("firstkey"u8);
+                    _writer.WriteInteger(spec.B);
+                    _writer.WriteBulk("keystep"u8);
+                    _writer.WriteInteger(spec.C);
+                    break;
+                default:
+                    _writer.WriteBulk("unknown"u8);
+                    _writer.WriteBulk("spec"u8);
+                    _writer.WriteMapHeader(0);
+                    break;
+            }
         }
     }
 

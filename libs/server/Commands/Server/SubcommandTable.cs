@@ -227,12 +227,12 @@ internal static class SubcommandTable
         ],
         [RespCommand.XGROUP] =
         [
-            Entry(Subcommand.XGroupCreate, RespCommand.XGROUP, "CREATE", -5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
-            Entry(Subcommand.XGroupCreateConsumer, RespCommand.XGROUP, "CREATECONSUMER", 5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer in a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
-            Entry(Subcommand.XGroupDelConsumer, RespCommand.XGROUP, "DELCONSUMER", 5, F.Write, A.Write | A.Stream | A.Slow, "Deletes a consumer from a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
-            Entry(Subcommand.XGroupDestroy, RespCommand.XGROUP, "DESTROY", 4, F.Write, A.Write | A.Stream | A.Slow, "Destroys a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
+            Entry(Subcommand.XGroupCreate, RespCommand.XGROUP, "CREATE", -5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
+            Entry(Subcommand.XGroupCreateConsumer, RespCommand.XGROUP, "CREATECONSUMER", 5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer in a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
+            Entry(Subcommand.XGroupDelConsumer, RespCommand.XGROUP, "DELCONSUMER", 5, F.Write, A.Write | A.Stream | A.Slow, "Deletes a consumer from a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
+            Entry(Subcommand.XGroupDestroy, RespCommand.XGROUP, "DESTROY", 4, F.Write, A.Write | A.Stream | A.Slow, "Destroys a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
             Entry(Subcommand.XGroupHelp, RespCommand.XGROUP, "HELP", 2, F.Loading | F.Stale, A.Stream | A.Slow, "Returns helpful text about the different subcommands."),
-            Entry(Subcommand.XGroupSetId, RespCommand.XGROUP, "SETID", -5, F.Write, A.Write | A.Stream | A.Slow, "Sets the last-delivered ID of a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.ReadWrite),
+            Entry(Subcommand.XGroupSetId, RespCommand.XGROUP, "SETID", -5, F.Write, A.Write | A.Stream | A.Slow, "Sets the last-delivered ID of a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
         ],
         [RespCommand.XINFO] =
         [
