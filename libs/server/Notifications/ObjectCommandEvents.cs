@@ -75,6 +75,8 @@ internal static class ObjectCommandEvents
         RespCommand.XDEL => new(T, "xdel"u8, false),
         RespCommand.XTRIM => new(T, "xtrim"u8, false),
         RespCommand.XSETID => new(T, "xsetid"u8, true),
+        RespCommand.XGROUP => new(T, GroupEventName(input.Flags), false),
+        RespCommand.XREADGROUP or RespCommand.XCLAIM or RespCommand.XAUTOCLAIM => new(T, "xgroup-createconsumer"u8, false),
         _ => default,
     };
 
@@ -91,6 +93,17 @@ internal static class ObjectCommandEvents
         RespCommand.ZDIFFSTORE => new(Z, "zdiffstore"u8, true),
         RespCommand.GEOSEARCHSTORE => new(Z, "geosearchstore"u8, true),
         RespCommand.GEORADIUS or RespCommand.GEORADIUSBYMEMBER => new(Z, "georadiusstore"u8, true),
+        _ => default,
+    };
+
+    /// <summary>XGROUP's event by subcommand (<see cref="ObjectInput.Flags"/>); the stream marks the ones that changed anything.</summary>
+    private static ReadOnlySpan<byte> GroupEventName(int subcommand) => (StreamObject.GroupSubcommand)subcommand switch
+    {
+        StreamObject.GroupSubcommand.Create => "xgroup-create"u8,
+        StreamObject.GroupSubcommand.SetId => "xgroup-setid"u8,
+        StreamObject.GroupSubcommand.Destroy => "xgroup-destroy"u8,
+        StreamObject.GroupSubcommand.CreateConsumer => "xgroup-createconsumer"u8,
+        StreamObject.GroupSubcommand.DelConsumer => "xgroup-delconsumer"u8,
         _ => default,
     };
 

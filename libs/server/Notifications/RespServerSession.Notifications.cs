@@ -39,13 +39,43 @@ public sealed unsafe partial class RespServerSession
             _keyspaceEvents.Publish(type, name, key, database, ref _keyspaceChannel);
     }
 
-    /// <summary>"new" when the write <paramref name="status"/> created <paramref name="key"/> (it was absent or expired).</summary>
+    /// <summary>
+    /// Set while a command runs object writes whose events it publishes itself, in Redis's order, once the whole
+    /// command succeeded (LMOVE's pop after its push, SMOVE's two steps), and while it undoes a step (nothing published).
+    /// </summary>
+    private bool _objectEventsHeld;
+
+    /// <summary>An object write whose events <see cref="ObjectRMW"/> does not publish (see <see cref="_objectEventsHeld"/>).</summary>
+    internal Status ObjectRMWHeld(ReadOnlySpan<byte> key, ref ObjectInput input, ref ObjectOutput output)
+    {
+        bool held = _objectEventsHeld;
+        _objectEventsHeld = true;
+        try
+        {
+            return ObjectRMW(key, ref input, ref output);
+        }
+        finally
+        {
+            _objectEventsHeld = held;
+        }
+    }
+
+    /// <summary>
+    /// "new" when the write <paramref name="status"/> created <paramref name="key"/> (it was absent or expired); before
+    /// it "expired" when the write replaced an expired record, as Redis's write lookup deletes the key first.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void NotifyIfNew(Status status, ReadOnlySpan<byte> key)
     {
-        if ((_keyspaceEvents.Active & KeyspaceEventClasses.New) != 0 && status.NotFound && status.IsCreatedRecord)
-            _keyspaceEvents.Publish(KeyspaceEventClasses.New, KeyspaceEventNames.New, key, _databaseIndex, ref _keyspaceChannel);
+        if (!status.NotFound || !status.IsCreatedRecord)
+            return;
+        if (status.IsExpired)
+            NotifyExpired(key);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.New, KeyspaceEventNames.New, key);
     }
+
+    /// <summary>"new" for a destination a command wrote by deleting it and adding it again (RENAME, COPY, MOVE, RESTORE, as Redis's dbAdd).</summary>
+    internal void NotifyAdded(int database, ReadOnlySpan<byte> key) => NotifyKeyspaceEventIn(database, KeyspaceEventClasses.New, KeyspaceEventNames.New, key);
 
     /// <summary>A write's events: "new" if it created the key, then <paramref name="name"/>.</summary>
     internal void NotifyWrite(KeyspaceEventClasses type, ReadOnlySpan<byte> name, ReadOnlySpan<byte> key, Status status)
@@ -60,8 +90,18 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void NotifyObjectWrite(ReadOnlySpan<byte> key, in ObjectInput input, ref ObjectOutput output, Status status, bool failed)
     {
+        bool created = status.NotFound && status.IsCreatedRecord;
+        // A write that found the key expired: Redis's write lookup deletes it ("expired") before the command runs.
+        if (status.IsExpired && !created && !_replaying && (_keyspaceEvents.Active & KeyspaceEventClasses.Expired) != 0)
+            ExpireOnAccess(key);
         if (failed || output.Result != ObjectResult.Ok || status.IsOutOfMemory)
             return;
+        if (input.Command is RespCommand.LMOVE or RespCommand.RPOPLPUSH)
+        {
+            if (output.Element != null)
+                NotifyRotation(key, in input);
+            return;
+        }
         var evt = ObjectCommandEvents.For(in input);
         if (evt.Name.IsEmpty)
             return;
@@ -70,6 +110,8 @@ public sealed unsafe partial class RespServerSession
             return;
         NotifyIfNew(status, key);
         NotifyKeyspaceEvent(evt.Type, evt.Name, key);
+        if (output.Trimmed)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Stream, "xtrim"u8, key);
         if (output.Emptied)
             NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, key);
     }
@@ -117,4 +159,27 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>"expired" for keys a command found expired and deleted (DEL of an expired key).</summary>
     internal void NotifyExpired(ReadOnlySpan<byte> key) => NotifyKeyspaceEvent(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, key);
+
+    /// <summary>LMOVE/RPOPLPUSH within one list: the push's event, then the pop's (Redis pushes before it reports the pop).</summary>
+    private void NotifyRotation(ReadOnlySpan<byte> key, in ObjectInput input)
+    {
+        bool fromLeft = false, toLeft = true;
+        if (input.Command == RespCommand.LMOVE)
+        {
+            ListArguments.TryParseSide(input.Arg(1), out fromLeft);
+            ListArguments.TryParseSide(input.Arg(2), out toLeft);
+        }
+        NotifyKeyspaceEvent(KeyspaceEventClasses.List, toLeft ? "lpush"u8 : "rpush"u8, key);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.List, fromLeft ? "lpop"u8 : "rpop"u8, key);
+    }
+
+    /// <summary>
+    /// The events of a move between two lists once the push succeeded, after the push's own ("new", "lpush"/"rpush"
+    /// on the destination): the pop's event on the source, and "del" if it emptied the source, as Redis orders them.
+    /// </summary>
+    internal void NotifyListMovePop(ReadOnlySpan<byte> source, in ObjectInput pop, ref ObjectOutput popOutput, Status popStatus)
+    {
+        if (KeyspaceEventsOn)
+            NotifyObjectWrite(source, in pop, ref popOutput, popStatus, failed: false);
+    }
 }

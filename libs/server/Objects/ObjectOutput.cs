@@ -52,6 +52,9 @@ public struct ObjectOutput
     /// </summary>
     internal bool Modified;
 
+    /// <summary>Whether XADD's MAXLEN/MINID removed entries (an "xtrim" keyspace event after "xadd").</summary>
+    internal bool Trimmed;
+
     /// <summary>Whether the command left the object empty, so the key was deleted (a "del" keyspace event).</summary>
     internal bool Emptied;
 

@@ -51,7 +51,7 @@ public sealed unsafe partial class RespServerSession
         if (onlyRemoves && status.NotFound && !output.Ran && output.Result == ObjectResult.Ok)
             GarnetObjectFactory.Empty(input.Type).Operate(ref input, ref output);
         // Notifications/: "new", the command's event, "del" when it emptied the key.
-        if (KeyspaceEventsOn)
+        if (KeyspaceEventsOn && !_objectEventsHeld)
             NotifyObjectWrite(key, in input, ref output, status, failed: _errorReplies != errors);
         // Clients blocked on the key (BLPOP, BZPOPMIN, XREAD...) get a chance to pop what was written. Only
         // commands that can add elements (deny-oom) signal: a pop must not wake waiters to find nothing.

@@ -1,3 +1,4 @@
+using System;
 using Tsavorite;
 
 namespace Garnet.server;
@@ -35,14 +36,19 @@ internal sealed class DatabaseEvictionObserver : IEvictionObserver
             Notify(notifications, ref record, reason);
     }
 
+    /// <summary>
+    /// Where this thread builds channel names. The head mover may run on several threads at once, and a call never
+    /// re-enters itself on one thread, so a buffer per thread is shared by every database's observer without locks.
+    /// </summary>
+    [ThreadStatic]
+    private static byte[]? t_channel;
+
     private void Notify(KeyspaceNotifications notifications, ref LogRecord record, DisposeReason reason)
     {
-        // The head mover may run on several threads at once: each call builds its channel names in its own buffer.
-        byte[]? buffer = null;
         if (reason == DisposeReason.Evicted)
-            notifications.Publish(KeyspaceEventClasses.Evicted, KeyspaceEventNames.Evicted, record.Key, _database.Index, ref buffer);
+            notifications.Publish(KeyspaceEventClasses.Evicted, KeyspaceEventNames.Evicted, record.Key, _database.Index, ref t_channel);
         else if (reason == DisposeReason.Expired)
-            notifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, record.Key, _database.Index, ref buffer);
+            notifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, record.Key, _database.Index, ref t_channel);
     }
 
     /// <inheritdoc/>

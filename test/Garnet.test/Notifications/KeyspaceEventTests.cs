@@ -114,7 +114,7 @@ public class KeyspaceEventTests : KeyspaceNotificationTestBase
         Run("LMOVE", "l", "l2", "LEFT", "RIGHT");
         Run("LTRIM", "l", "0", "0");
         Run("RPOP", "l");
-        Expect("rpush l", "lpush l", "lset l", "linsert l", "lrem l", "lpop l", "rpush l2", "ltrim l", "rpop l", "del l");
+        Expect("rpush l", "lpush l", "lset l", "linsert l", "lrem l", "rpush l2", "lpop l", "ltrim l", "rpop l", "del l");
         Run("BLPOP", "l2", "0");
         Expect("lpop l2", "del l2");
         ExpectNone();

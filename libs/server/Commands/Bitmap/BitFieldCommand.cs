@@ -103,6 +103,8 @@ public sealed unsafe partial class RespServerSession
             var readOutput = default(StringOutput);
             var status = ReadString(_args[1].Span, RespCommand.GET, ref readOutput);
             CountLookup(status.Found);
+            if (!status.Found && KeyspaceEventsOn)
+                NotifyReadMiss(_args[1].Span, status);
             if (WriteStringResultError(readOutput.Result))
                 return;
             var value = status.Found ? Output.Span : default;
@@ -131,6 +133,8 @@ public sealed unsafe partial class RespServerSession
         if (WriteIfOutOfMemory(writeStatus) || WriteStringResultError(output.Result))
             return;
         var results = MemoryMarshal.Cast<byte, long>(Output.Span);
+        if (KeyspaceEventsOn)
+            NotifyBitField(ops, results, writeStatus);
         _writer.WriteArrayHeader(count);
         for (int i = 0; i < count; i++)
         {
@@ -138,6 +142,23 @@ public sealed unsafe partial class RespServerSession
                 _writer.WriteInteger(results[2 * i]);
             else
                 _writer.WriteNull();
+        }
+    }
+
+    /// <summary>
+    /// BITFIELD's events, as Redis: "new" when the write created the key (even if every write failed on overflow),
+    /// then "setbit" if a SET or INCRBY wrote (one that overflowed with FAIL answers nil and writes nothing).
+    /// </summary>
+    private void NotifyBitField(ReadOnlySpan<BitFieldOp> ops, ReadOnlySpan<long> results, Status status)
+    {
+        NotifyIfNew(status, _args[1].Span);
+        for (int i = 0; i < ops.Length; i++)
+        {
+            if (ops[i].Kind != BitFieldKind.Get && results[2 * i + 1] != 0)
+            {
+                NotifyKeyspaceEvent(KeyspaceEventClasses.String, KeyspaceEventNames.SetBit, _args[1].Span);
+                return;
+            }
         }
     }
 

@@ -137,27 +137,37 @@ public sealed unsafe partial class RespServerSession
         }
 
         var input = new ObjectInput(fromLeft ? RespCommand.LPOP : RespCommand.RPOP, GarnetObjectType.List, _args, 0, 0);
-        var output = NewObjectOutput();
-        var status = ObjectRMW(source, ref input, ref output);
-        if (WriteBlockingObjectError(ref output, status))
+        var popOutput = NewObjectOutput();
+        // The pop's events wait for the push (Redis reports the push first) and are dropped if the pop is undone.
+        var popStatus = ObjectRMWHeld(source, ref input, ref popOutput);
+        if (WriteBlockingObjectError(ref popOutput, popStatus))
             return;
-        var element = output.Element;
+        var element = popOutput.Element;
         if (element == null)
         {
             BlockOnKeys(1, 1, deadline);
             return;
         }
 
+        // Within one list Redis rotates: a push and a pop, no "del" or "new" even when the list held one element.
+        bool sameKey = source.SequenceEqual(_args[2].Span);
         var push = new ObjectInput(toLeft ? RespCommand.LPUSH : RespCommand.RPUSH, GarnetObjectType.List, _args, 0, 0) { Element = element };
-        output = NewObjectOutput();
-        status = ObjectRMW(_args[2].Span, ref push, ref output);
+        var output = NewObjectOutput();
+        var status = sameKey ? ObjectRMWHeld(source, ref push, ref output) : ObjectRMW(_args[2].Span, ref push, ref output);
         if (output.Result != ObjectResult.Ok || status.IsOutOfMemory)
         {
             var giveBack = new ObjectInput(fromLeft ? RespCommand.LPUSH : RespCommand.RPUSH, GarnetObjectType.List, _args, 0, 0) { Element = element };
             var ignored = NewObjectOutput();
-            ObjectRMW(source, ref giveBack, ref ignored);
+            ObjectRMWHeld(source, ref giveBack, ref ignored);
             WriteBlockingObjectError(ref output, status);
             return;
+        }
+        if (!sameKey)
+            NotifyListMovePop(source, in input, ref popOutput, popStatus);
+        else if (KeyspaceEventsOn)
+        {
+            NotifyKeyspaceEvent(KeyspaceEventClasses.List, toLeft ? "lpush"u8 : "rpush"u8, source);
+            NotifyKeyspaceEvent(KeyspaceEventClasses.List, fromLeft ? "lpop"u8 : "rpop"u8, source);
         }
         _writer.WriteBulk(element);
     }

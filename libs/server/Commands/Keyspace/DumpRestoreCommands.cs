@@ -180,7 +180,10 @@ public sealed unsafe partial class RespServerSession
                 break;
             default:
                 if (written == CopyResult.Written)
+                {
+                    NotifyAdded(_databaseIndex, key); // Redis adds the key (after deleting one REPLACE replaces): "new"
                     NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Restore, key);
+                }
                 _writer.WriteOk();
                 break;
         }

@@ -56,6 +56,8 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         Store.Delete(source);
+        // Redis deletes a destination that was there and adds the key again: "new" whether or not it existed.
+        NotifyAdded(_databaseIndex, destination);
         NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.RenameFrom, source);
         NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.RenameTo, destination);
         if (onlyIfAbsent)
@@ -130,7 +132,10 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         if (result == CopyResult.Written)
+        {
+            NotifyAdded(targetIndex, destination); // as RENAME's: the replaced destination is added again
             NotifyKeyspaceEventIn(targetIndex, KeyspaceEventClasses.Generic, KeyspaceEventNames.CopyTo, destination);
+        }
         _writer.WriteInteger(result == CopyResult.Written ? 1 : 0);
     }
 
@@ -221,6 +226,7 @@ public sealed unsafe partial class RespServerSession
         Store.Delete(key);
         if (moved != null)
             NotifyObjectInstalled(index, key, moved);
+        NotifyAdded(index, key);
         NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.MoveFrom, key);
         NotifyKeyspaceEventIn(index, KeyspaceEventClasses.Generic, KeyspaceEventNames.MoveTo, key);
         _writer.WriteInteger(1);

@@ -164,7 +164,9 @@ public sealed unsafe partial class RespServerSession
 
         var popInput = new ObjectInput(fromLeft ? RespCommand.LPOP : RespCommand.RPOP, GarnetObjectType.List, _args, 2, 0);
         var popOutput = NewObjectOutput();
-        var status = ObjectRMW(source, ref popInput, ref popOutput);
+        // The pop's events wait for the push (Redis reports the push first) and are dropped if the pop is undone.
+        var popStatus = ObjectRMWHeld(source, ref popInput, ref popOutput);
+        var status = popStatus;
         if (status.IsOutOfMemory || popOutput.Result != ObjectResult.Ok)
         {
             CompleteObjectReply(ref popOutput, status);
@@ -186,11 +188,12 @@ public sealed unsafe partial class RespServerSession
             // push. Put the element back where it came from rather than lose it.
             var restoreInput = new ObjectInput(fromLeft ? RespCommand.LPUSH : RespCommand.RPUSH, GarnetObjectType.List, _args, 3, 0) { Element = element };
             var restoreOutput = NewObjectOutput();
-            ObjectRMW(source, ref restoreInput, ref restoreOutput);
+            ObjectRMWHeld(source, ref restoreInput, ref restoreOutput);
             ObjectReplies.Reset();
             CompleteObjectReply(ref pushOutput, status);
             return;
         }
+        NotifyListMovePop(source, in popInput, ref popOutput, popStatus);
         ObjectReplies.Reset();
         _writer.WriteBulk(element);
     }

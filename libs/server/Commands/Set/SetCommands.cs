@@ -121,11 +121,13 @@ public sealed unsafe partial class RespServerSession
 
         var remove = NewObjectInput(GarnetObjectType.Set, firstArg: 3);
         remove.Flags = SetObject.MoveRemove;
-        var output = NewObjectOutput();
-        var status = ObjectRMW(source, ref remove, ref output);
-        if (!CompleteObjectReply(ref output, status))
+        // Both steps' events wait for the command's success (and an undone removal publishes nothing); then
+        // they go out in Redis's order: "srem" and maybe "del" on the source, "new" and "sadd" on the destination.
+        var removeOutput = NewObjectOutput();
+        var removeStatus = ObjectRMWHeld(source, ref remove, ref removeOutput);
+        if (!CompleteObjectReply(ref removeOutput, removeStatus))
             return;
-        if (output.Number == 0)
+        if (removeOutput.Number == 0)
         {
             _writer.WriteInteger(0);
             return;
@@ -135,8 +137,8 @@ public sealed unsafe partial class RespServerSession
         var add = NewObjectInput(GarnetObjectType.Set, firstArg: 3);
         add.Flags = SetObject.MoveAdd;
         add.Element = member;
-        output = NewObjectOutput();
-        status = ObjectRMW(destination, ref add, ref output);
+        var output = NewObjectOutput();
+        var status = ObjectRMWHeld(destination, ref add, ref output);
         if (status.IsOutOfMemory || output.Result != ObjectResult.Ok)
         {
             // The destination changed type since the probe (the two steps are not atomic yet): put the member back.
@@ -144,9 +146,14 @@ public sealed unsafe partial class RespServerSession
             undo.Flags = SetObject.MoveAdd;
             undo.Element = member;
             var undoOutput = NewObjectOutput();
-            ObjectRMW(source, ref undo, ref undoOutput);
+            ObjectRMWHeld(source, ref undo, ref undoOutput);
             CompleteObjectReply(ref output, status);
             return;
+        }
+        if (KeyspaceEventsOn)
+        {
+            NotifyObjectWrite(source, in remove, ref removeOutput, removeStatus, failed: false);
+            NotifyObjectWrite(destination, in add, ref output, status, failed: false);
         }
         _writer.WriteInteger(1);
     }

@@ -112,14 +112,14 @@ public sealed partial class StreamObject
                 {
                     if (!force)
                         continue;
-                    consumer ??= GetOrCreateConsumer(group, args[3].Span, now, out _);
+                    consumer ??= ClaimingConsumer(group, args[3].Span, now, ref output);
                     pending = new StreamPendingEntry(id, consumer, now, 1);
                     AddPending(group, pending);
                     forced = true;
                 }
                 if (!forced && minIdle != 0 && now - pending.DeliveryTime < minIdle)
                     continue;
-                consumer ??= GetOrCreateConsumer(group, args[3].Span, now, out _);
+                consumer ??= ClaimingConsumer(group, args[3].Span, now, ref output);
                 MovePending(pending, consumer);
                 pending.DeliveryTime = deliveryTime;
                 if (retryCount >= 0)
@@ -183,7 +183,7 @@ public sealed partial class StreamObject
                 index++;
                 if (minIdle != 0 && now - pending.DeliveryTime < minIdle)
                     continue;
-                consumer ??= GetOrCreateConsumer(group, args[3].Span, now, out _);
+                consumer ??= ClaimingConsumer(group, args[3].Span, now, ref output);
                 MovePending(pending, consumer);
                 pending.DeliveryTime = now;
                 if (!justId)
@@ -211,5 +211,13 @@ public sealed partial class StreamObject
             ArrayPool<StreamId>.Shared.Return(claimed);
             ArrayPool<StreamId>.Shared.Return(deleted);
         }
+    }
+
+    /// <summary>The consumer XCLAIM/XAUTOCLAIM claim for, created if new (an "xgroup-createconsumer" keyspace event).</summary>
+    private StreamConsumer ClaimingConsumer(StreamConsumerGroup group, ReadOnlySpan<byte> name, long now, ref ObjectOutput output)
+    {
+        var consumer = GetOrCreateConsumer(group, name, now, out bool created);
+        output.Modified |= created;
+        return consumer;
     }
 }

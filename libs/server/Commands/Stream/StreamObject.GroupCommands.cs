@@ -70,6 +70,7 @@ public sealed partial class StreamObject
                         return;
                     }
                     AddGroup(new StreamConsumerGroup(groupName.ToArray(), id, entriesRead));
+                    output.Modified = true; // the keyspace events of XGROUP: see ObjectCommandEvents
                     output.Writer.WriteOk();
                     return;
                 }
@@ -87,6 +88,7 @@ public sealed partial class StreamObject
                     var group = _groups![index];
                     group.LastId = id;
                     group.EntriesRead = entriesRead;
+                    output.Modified = true;
                     output.Writer.WriteOk();
                     return;
                 }
@@ -102,17 +104,20 @@ public sealed partial class StreamObject
                         DeleteConsumer(group, group.Consumers.Count - 1);
                     _groups.RemoveAt(index);
                     HeapSize -= StreamConsumerGroup.Overhead + group.Name.Length;
+                    output.Modified = true;
                     output.Writer.WriteInteger(1);
                     return;
                 }
             case GroupSubcommand.CreateConsumer:
                 GetOrCreateConsumer(_groups![index], input.Arg(1), now, out bool created);
+                output.Modified = created;
                 output.Writer.WriteInteger(created ? 1 : 0);
                 return;
             case GroupSubcommand.DelConsumer:
                 {
                     var group = _groups![index];
                     int consumer = group.IndexOf(input.Arg(1));
+                    output.Modified = consumer >= 0;
                     output.Writer.WriteInteger(consumer < 0 ? 0 : DeleteConsumer(group, consumer));
                     return;
                 }
@@ -159,7 +164,8 @@ public sealed partial class StreamObject
                 output.Number = 0;
                 return;
             }
-            var consumer = GetOrCreateConsumer(group, consumerName, now, out _);
+            var consumer = GetOrCreateConsumer(group, consumerName, now, out bool created);
+            output.Modified |= created; // an "xgroup-createconsumer" event
             consumer.ActiveTime = now;
             group.LastId.TryIncrement(out var start);
             long count = VisitRange(ref writer, start, StreamId.Max, limit, reverse: false, write: false);
@@ -196,7 +202,8 @@ public sealed partial class StreamObject
         }
 
         StreamId.TryParseStrict(idText, 0, out var after, out _);
-        var owner = GetOrCreateConsumer(group, consumerName, now, out _);
+        var owner = GetOrCreateConsumer(group, consumerName, now, out bool ownerCreated);
+        output.Modified |= ownerCreated; // an "xgroup-createconsumer" event
         owner.ActiveTime = now;
         output.Number = 1;
         if (!after.TryIncrement(out var from))

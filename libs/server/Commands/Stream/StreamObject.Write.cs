@@ -72,7 +72,7 @@ public sealed partial class StreamObject
 
         Append(id, args.Slice(options.IdIndex + 1));
         WriteId(ref output.Writer, id);
-        Trim(in options.Trim);
+        output.Trimmed = Trim(in options.Trim) > 0; // an "xtrim" event after the "xadd" one
     }
 
     /// <summary>XDEL key id [id ...]: IDs are checked once the key is found, as Redis does.</summary>

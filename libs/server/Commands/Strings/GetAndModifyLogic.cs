@@ -21,6 +21,7 @@ internal static class GetAndModifyLogic
     {
         output.Buffer!.Set(record.Value);
         output.HasValue = true;
+        output.Number = record.Info.HasExpiration ? 1 : 0; // whether PERSIST removes a time to live ("persist" event)
         if (Deletes(ref input))
         {
             rmwInfo.Action = OperationAction.ExpireAndStop;
@@ -34,6 +35,7 @@ internal static class GetAndModifyLogic
     {
         output.Buffer!.Set(source.Value);
         output.HasValue = true;
+        output.Number = source.Info.HasExpiration ? 1 : 0;
         if (Deletes(ref input))
         {
             rmwInfo.Action = OperationAction.ExpireAndStop;

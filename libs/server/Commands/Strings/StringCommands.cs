@@ -137,7 +137,12 @@ public sealed unsafe partial class RespServerSession
         if (WriteIfOutOfMemory(status) || WriteStringResultError(output.Result))
             return;
         if (KeyspaceEventsOn && output.Result != StringResult.ConditionNotMet)
-            NotifySet(_args[1].Span, status, expires: expiration.Index != 0);
+        {
+            if ((input.Flags & StringInputFlags.ReturnOld) != 0)
+                NotifyReadThenSet(_args[1].Span, status, output.HasValue, expires: expiration.Index != 0);
+            else
+                NotifySet(_args[1].Span, status, expires: expiration.Index != 0);
+        }
 
         if ((input.Flags & StringInputFlags.WithETag) != 0)
         {
@@ -210,15 +215,12 @@ public sealed unsafe partial class RespServerSession
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (KeyspaceEventsOn && !status.IsOutOfMemory && output.Result != StringResult.WrongType)
         {
-            if (input.Command == RespCommand.GETDEL)
-            {
-                if (output.HasValue)
-                    NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, _args[1].Span);
-            }
+            if (input.Command != RespCommand.GETDEL)
+                NotifyReadThenSet(_args[1].Span, status, output.HasValue, expires: false);
+            else if (output.HasValue)
+                NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, _args[1].Span);
             else
-            {
-                NotifySet(_args[1].Span, status, expires: false);
-            }
+                NotifyReadMiss(_args[1].Span, status);
         }
         ReplyValueOrNull(status, ref output);
     }
@@ -248,7 +250,24 @@ public sealed unsafe partial class RespServerSession
         bool modifies = expiration.Index != 0 || (input.Flags & StringInputFlags.Persist) != 0;
         var output = new StringOutput(Output);
         Status status = modifies ? Store.RMW(_args[1].Span, ref input, ref output) : Store.Read(_args[1].Span, ref input, ref output);
+        if (KeyspaceEventsOn && !status.IsOutOfMemory && output.Result != StringResult.WrongType)
+            NotifyGetEx(status, ref input, ref output);
         ReplyValueOrNull(status, ref output);
+    }
+
+    /// <summary>
+    /// GETEX's events, as Redis: "keymiss" for an absent key; else "del" when EXAT/PXAT was already past (the key is
+    /// deleted), "expire" for a time to live, "persist" when PERSIST removed one.
+    /// </summary>
+    private void NotifyGetEx(Status status, ref StringInput input, ref StringOutput output)
+    {
+        var key = _args[1].Span;
+        if (!status.Found && !output.HasValue) // a deleting GETEX (a time already past) ends not found, with the value
+            NotifyReadMiss(key, status);
+        else if (input.ExpirationTicks != 0)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, input.ExpirationTicks <= Expiration.NowTicks ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, key);
+        else if ((input.Flags & StringInputFlags.Persist) != 0 && output.Number != 0)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Persist, key);
     }
 
     private void MSet()
@@ -435,6 +454,26 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteBulk(Output.Span);
         else
             _writer.WriteNull();
+    }
+
+    /// <summary>
+    /// The events of a write that reads the key first (GETSET, SET ... GET): Redis's read lookup publishes "expired"
+    /// (the key had expired) and "keymiss" (no value) before the write's "new" and "set".
+    /// </summary>
+    private void NotifyReadThenSet(ReadOnlySpan<byte> key, Status status, bool found, bool expires)
+    {
+        if (found)
+        {
+            NotifySet(key, status, expires);
+            return;
+        }
+        if (status.IsExpired)
+            NotifyExpired(key);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.KeyMiss, KeyspaceEventNames.KeyMiss, key);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.New, KeyspaceEventNames.New, key);
+        NotifyKeyspaceEvent(KeyspaceEventClasses.String, KeyspaceEventNames.Set, key);
+        if (expires)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Expire, key);
     }
 
     /// <summary>The events of a SET-like write: "new" if it created the key, "set", and "expire" when it gave a time to live.</summary>

@@ -202,7 +202,7 @@ public sealed unsafe partial class TsavoriteKV
                 keys.Value++;
             NoteIfExpiring(ref reusable);
             functions.PostInitialUpdater(ref reusable, ref input, ref output, ref rmwInfo);
-            status = new Status(Status.Basic.NotFound, Status.Record.Created);
+            status = CreatedOver(expired);
             return OperationOutcome.Done;
         }
 
@@ -245,7 +245,14 @@ public sealed unsafe partial class TsavoriteKV
             Abandon(reusableAddress, ref reusable);
         NoteIfExpiring(ref newRecord);
         functions.PostInitialUpdater(ref newRecord, ref input, ref output, ref rmwInfo);
-        status = new Status(Status.Basic.NotFound, Status.Record.Created);
+        status = CreatedOver(expired);
         return OperationOutcome.Done;
+    }
+
+    /// <summary>A created record's status; Expired too when it replaced an expired one (the caller may report that key as expired).</summary>
+    private static Status CreatedOver(bool expired)
+    {
+        var created = new Status(Status.Basic.NotFound, Status.Record.Created);
+        return expired ? created.WithExpired() : created;
     }
 }

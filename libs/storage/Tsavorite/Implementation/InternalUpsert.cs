@@ -112,6 +112,8 @@ public sealed unsafe partial class TsavoriteKV
                     NoteIfExpiring(ref record);
                     functions.PostInitialWriter(ref record, ref input, ref output, ref upsertInfo);
                     status = new Status(Status.Basic.NotFound, Status.Record.Created);
+                    if (counted)
+                        status = status.WithExpired(); // it reused an expired record, not a deleted one
                     return OperationOutcome.Done;
                 }
             }
@@ -165,6 +167,8 @@ public sealed unsafe partial class TsavoriteKV
         NoteIfExpiring(ref newRecord);
         functions.PostInitialWriter(ref newRecord, ref input, ref output, ref info);
         status = new Status(existed ? Status.Basic.Found : Status.Basic.NotFound, Status.Record.Created);
+        if (counted && !existed)
+            status = status.WithExpired(); // it replaced an expired record
         return OperationOutcome.Done;
     }
 }
