@@ -107,6 +107,12 @@ public sealed class ClientEviction : IDisposable
         }
     }
 
+    /// <summary>
+    /// Raised for each client evicted, with a description of it (id, address, name, memory), for the host to log as
+    /// Redis logs "Evicting client". Raised on the evicting thread: handlers must be quick and must not throw.
+    /// </summary>
+    public event Action<string>? ClientEvicted;
+
     /// <summary>Clients disconnected by client eviction (INFO stats evicted_clients).</summary>
     public long Evicted => Interlocked.Read(ref _evicted);
 
@@ -160,13 +166,15 @@ public sealed class ClientEviction : IDisposable
                     candidates.Add((session.CountedMemory, session));
             }
             candidates.Sort(static (a, b) => b.Memory.CompareTo(a.Memory));
-            foreach (var (_, session) in candidates)
+            foreach (var (memory, session) in candidates)
             {
                 if (Interlocked.Read(ref _total) < limit)
                     break;
                 session.Evict();
                 Forget(session);
                 Interlocked.Increment(ref _evicted);
+                ClientEvicted?.Invoke(string.Create(CultureInfo.InvariantCulture,
+                    $"id={session.ClientId} addr={session.RemoteEndpoint} name={session.ClientName} tot-mem={memory} (all clients {Interlocked.Read(ref _total) + memory}, maxmemory-clients {limit})"));
             }
             if (Interlocked.Read(ref _total) >= limit)
                 Volatile.Write(ref _futileUntil, Environment.TickCount64 + (long)Period.TotalMilliseconds);

@@ -87,10 +87,15 @@ public sealed class ClientEvictionTests : ServerTestBase
         Assert.That(admin.Execute("CONFIG", "SET", "maxmemory-clients", "8mb"), Is.EqualTo(Ok));
         Assert.That(Stat(admin, "evicted_clients"), Is.Zero);
 
+        var described = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        Server.Store.ClientEviction.ClientEvicted += described.Enqueue;
         RequestWithoutReading(slow, 200); // 100 MB of replies
         WaitUntilEvicted(admin, 1);
         WaitUntilClosed(slow);
         Assert.That(IsListed(admin, "slow"), Is.False);
+        // The host logs each eviction from this description.
+        Assert.That(described, Has.Count.EqualTo(1));
+        Assert.That(described.TryPeek(out var description) ? description : "", Does.Contain(" name=slow tot-mem="));
 
         // The largest went and the total fell under the limit: nobody else was evicted, and everyone is served.
         for (var i = 0; i < 20; i++)
@@ -167,6 +172,27 @@ public sealed class ClientEvictionTests : ServerTestBase
         Assert.That(slow.Execute("PING"), Is.EqualTo("+PONG\r\n"));
         Assert.That(admin.Execute("PING"), Is.EqualTo("+PONG\r\n"));
         Assert.That(Stat(admin, "evicted_clients"), Is.EqualTo(1));
+    }
+
+    [Test]
+    public void SubscriberNotReadingItsMessagesIsEvictedBetweenItsOwnCommands()
+    {
+        RequireHeldOutput();
+        using var admin = ConnectRaw();
+        using var subscriber = ConnectRaw();
+        Assert.That(subscriber.Execute("SUBSCRIBE", "news"), Does.StartWith("*3\r\n$9\r\nsubscribe\r\n"));
+        Assert.That(admin.Execute("CONFIG", "SET", "maxmemory-clients", "4mb"), Is.EqualTo(Ok));
+
+        // The subscriber runs no command while messages pile up for it: the pass over all clients finds it.
+        var message = new string('m', 256 * 1024);
+        for (var i = 0; i < 60 && Stat(admin, "evicted_clients") == 0; i++)
+        {
+            Assert.That(admin.Execute("PUBLISH", "news", message), Is.AnyOf(":1\r\n", ":0\r\n"));
+            Thread.Sleep(5);
+        }
+        WaitUntilEvicted(admin, 1);
+        WaitUntilClosed(subscriber);
+        Assert.That(admin.Execute("PUBLISH", "news", "after"), Is.EqualTo(":0\r\n"));
     }
 
     [Test]
