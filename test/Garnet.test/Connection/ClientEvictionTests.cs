@@ -226,6 +226,21 @@ public sealed class ClientEvictionTests : ServerTestBase
     }
 
     [Test]
+    public void MaxmemoryClientsGivenAtStartIsInForce()
+    {
+        var options = Garnet.test.Host.HostTestHelpers.SmallSettings(0).Server;
+        options.ConfigParameters["maxmemory-clients"] = "1mb";
+        using var server = new GarnetServer(options);
+        server.Start();
+        using var admin = new RawClient(server.Port);
+        Assert.That(admin.Execute("CONFIG", "GET", "maxmemory-clients"), Is.EqualTo(RawClient.Encode("maxmemory-clients", "1048576")));
+        using var greedy = new RawClient(server.Port);
+        SendOversizedCommand(greedy, 'z');
+        WaitUntilEvicted(admin, 1);
+        WaitUntilClosed(greedy);
+    }
+
+    [Test]
     public void TinyLimitIsRaisedTo128KbSoIdleClientsStay()
     {
         using var admin = ConnectRaw();
