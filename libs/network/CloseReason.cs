@@ -9,6 +9,9 @@ internal enum CloseReason
     /// <summary>The consumer called <see cref="INetworkSender.CloseAfterSend"/>.</summary>
     CloseRequested,
 
+    /// <summary>The consumer called <see cref="INetworkSender.CloseDroppingUnsent"/>; unsent replies were dropped.</summary>
+    Dropped,
+
     /// <summary>A send failed; the connection is broken.</summary>
     SendFailed,
 

@@ -7,7 +7,7 @@ namespace Garnet.networking;
 /// </summary>
 /// <param name="Descriptor">The socket's file descriptor (or handle).</param>
 /// <param name="InputBytes">Bytes received and not yet consumed: a partial command, or the batch being run.</param>
-/// <param name="InputCapacity">Size of the receive buffer the connection holds now: 0 when idle (buffers are lent per batch), larger for a command larger than it.</param>
+/// <param name="InputCapacity">Size of the receive buffer the connection holds now: 0 when idle (buffers are lent per batch), larger for a command larger than it; while a batch runs in its thread's buffer, only the part it fills (the rest serves the thread's other connections).</param>
 /// <param name="PeakInputBytes">The most bytes the receive buffer has held since it last went back to its normal size.</param>
 /// <param name="SendBufferLength">Size of the send buffer the connection holds now: 0 between batches.</param>
 /// <param name="UnsentBytes">Reply bytes waiting for a client that is not reading (see <see cref="INetworkSender.UnsentBytes"/>).</param>

@@ -44,6 +44,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
     private Exception? _sendError;
     private volatile bool _sendFailed;
     private volatile bool _closeRequested;
+    private volatile bool _dropRequested;
     private volatile bool _aborted;
     private int _closed;
 
@@ -111,7 +112,7 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
     /// <inheritdoc />
     public ConnectionBuffers Buffers
-        => new(_descriptor, Volatile.Read(ref _bytesInBuffer), _receiveBuffer.Length, Volatile.Read(ref _peakBytesInBuffer),
+        => new(_descriptor, Volatile.Read(ref _bytesInBuffer), _receiveBorrowed ? Volatile.Read(ref _bytesInBuffer) : _receiveBuffer.Length, Volatile.Read(ref _peakBytesInBuffer),
             _sendBuffer.Array?.Length ?? 0, UnsentBytes, UnsentBlocks, WaitingToWrite);
 
     /// <summary>Gets the number of blocks <see cref="UnsentBytes"/> are kept in.</summary>
@@ -239,6 +240,17 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
             ShutdownTransport(SocketShutdown.Both);
     }
 
+    /// <inheritdoc />
+    public void CloseDroppingUnsent()
+    {
+        _dropRequested = true;
+        _closeRequested = true;
+        // Shut the socket in every case: a connection waiting to write to a client that does not read is woken by the
+        // hang-up and closes (dropping its backlog) instead of waiting for the client; inside the consumer, the sends
+        // of the rest of its batch fail, which is what dropping means.
+        ShutdownTransport(SocketShutdown.Both);
+    }
+
     /// <summary>Ends the connection on behalf of the server (shutdown). Callable from any thread.</summary>
     internal void Abort()
     {
@@ -347,7 +359,10 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
         }
         if (_closeRequested)
         {
-            CloseWhenSent();
+            if (_dropRequested)
+                Close(CloseReason.Dropped);
+            else
+                CloseWhenSent();
             return false;
         }
         if (_sendFailed)
@@ -434,6 +449,8 @@ internal abstract unsafe class ConnectionHandler : INetworkSender, IThreadPoolWo
 
         if (_aborted)
             reason = CloseReason.ServerShutdown;
+        else if (_dropRequested)
+            reason = CloseReason.Dropped;
         else if (_closeRequested && reason == CloseReason.ClientDisconnected)
             reason = CloseReason.CloseRequested;
         ClosedBecause = reason;

@@ -81,4 +81,11 @@ public unsafe interface INetworkSender
     /// in which case the connection closes when that call returns and no further messages are offered.
     /// </summary>
     void CloseAfterSend();
+
+    /// <summary>
+    /// Closes the connection at once, dropping the replies the client has not read yet (client eviction: the memory
+    /// they hold is what has to go). Callable from any thread; from inside
+    /// <see cref="IMessageConsumer.TryConsumeMessages"/>, the connection closes when that call returns.
+    /// </summary>
+    void CloseDroppingUnsent();
 }

@@ -47,6 +47,7 @@ public sealed class GarnetHostedService : IHostedService, IDisposable
                 server.Store.CommandLatency = metrics.Latency;
             }
             server.Store.ShutdownRequested += OnShutdownRequested;
+            server.Store.ClientEviction.ClientEvicted += OnClientEvicted;
             server.Start();
             metrics?.Start();
         }
@@ -78,11 +79,14 @@ public sealed class GarnetHostedService : IHostedService, IDisposable
         {
             HostLog.ShuttingDown(_logger);
             _server.Store.ShutdownRequested -= OnShutdownRequested;
+            _server.Store.ClientEviction.ClientEvicted -= OnClientEvicted;
             _server.Dispose();
             HostLog.Stopped(_logger);
         }
         return Task.CompletedTask;
     }
+
+    private void OnClientEvicted(string client) => HostLog.ClientEvicted(_logger, client);
 
     private void OnShutdownRequested()
     {

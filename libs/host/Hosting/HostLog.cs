@@ -26,4 +26,7 @@ internal static partial class HostLog
 
     [LoggerMessage(EventId = 6, Level = LogLevel.Warning, Message = "{Warning}")]
     public static partial void StartWarning(ILogger logger, string warning);
+
+    [LoggerMessage(EventId = 8, Level = LogLevel.Information, Message = "Evicting client: {Client}")]
+    public static partial void ClientEvicted(ILogger logger, string client);
 }

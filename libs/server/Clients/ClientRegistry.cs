@@ -39,6 +39,15 @@ public sealed class ClientRegistry
         return (input, output);
     }
 
+    /// <summary>The memory all clients hold now, measured afresh (INFO memory's mem_clients_normal).</summary>
+    internal long Memory()
+    {
+        long total = 0;
+        foreach (var session in _sessions.Values)
+            total += session.MeasureMemory().Total;
+        return total;
+    }
+
     /// <summary>The session with client id <paramref name="id"/>, if connected.</summary>
     public RespServerSession? Find(long id) => _sessions.GetValueOrDefault(id);
 }

@@ -42,6 +42,10 @@ internal sealed unsafe class DiscardingSender : INetworkSender, System.IDisposab
     {
     }
 
+    public void CloseDroppingUnsent()
+    {
+    }
+
     public void Dispose()
     {
         NativeMemory.Free(_buffer);

@@ -32,6 +32,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
 
     /// <summary>The server's <see cref="StoreWrapper.CommandLatency"/> as the session opened: null when metrics are off.</summary>
     private readonly ICommandLatencyObserver? _latency;
+    /// <summary>The server's client eviction, tested once per batch (Clients/RespServerSession.Eviction.cs).</summary>
+    private readonly ClientEviction _eviction;
     private bool _closeRequested;
     private bool _disposed;
 
@@ -51,6 +53,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         LastCommandAt = ConnectedAt;
         _aclUser = server.Acl.DefaultUser;
         _latency = server.CommandLatency;
+        _eviction = server.ClientEviction;
         _keyspaceEvents = server.KeyspaceNotifications;
         Authenticated = server.Acl.DefaultUserIsOpen;
         server.Statistics.AddConnection();
@@ -197,6 +200,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         ReleaseHeldReplies();
         // The batch's replies are out: an idle connection holds no send buffer.
         _writer.ReleaseBuffer();
+        // maxmemory-clients: off by default, and then this test is all a batch pays.
+        if (_eviction.IsOn)
+            CountMemoryAfterBatch();
         if (_closeRequested)
         {
             _sender.CloseAfterSend();
@@ -357,6 +363,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             ForgetWatches(); // Transactions: stops counting as a watcher
             _watchArming.Unregister(_writesInFlight);
             _server.Clients.Remove(this);
+            _eviction.Forget(this);
             _storeSession?.Dispose();
             _output?.Dispose();
             _replyBuffer?.Dispose();

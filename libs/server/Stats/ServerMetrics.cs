@@ -103,6 +103,7 @@ public static class ServerMetrics
         writer.Counter("client_output_buffer_limit_disconnections_total", "Clients closed for passing client-output-buffer-limit.", server.ClientLimits.OutputLimitDisconnections);
         writer.Counter("expired_keys_total", "Keys deleted because they expired.", statistics.ExpiredKeys + server.MemoryBudget.ExpiredRecords);
         writer.Counter("evicted_keys_total", "Keys the eviction policy dropped (maxmemory).", server.MemoryBudget.EvictedRecords);
+        writer.Counter("evicted_clients_total", "Clients disconnected by client eviction (maxmemory-clients).", server.ClientEviction.Evicted);
         writer.Counter("keyspace_hits_total", "Key lookups that found the key.", statistics.KeyspaceHits);
         writer.Counter("keyspace_misses_total", "Key lookups that did not find the key.", statistics.KeyspaceMisses);
         writer.Gauge("pubsub_channels", "Channels with subscribers.", server.PubSub.ChannelCount);

@@ -34,6 +34,7 @@ public sealed class StoreWrapper : IDisposable
             LfuDecayTime = options.LfuDecayTime,
         };
         ClientLimits = new ClientLimits(options);
+        ClientEviction = new ClientEviction(Clients, MemoryBudget);
         KeyspaceNotifications = new KeyspaceNotifications(PubSub, options.NotifyKeyspaceEvents);
         Checkpoints = new Checkpointer(this);
         CheckpointSchedule = new CheckpointSchedule(this);
@@ -171,6 +172,9 @@ public sealed class StoreWrapper : IDisposable
 
     /// <summary>maxclients, timeout, input and output limits and protected mode, as they are now (CONFIG SET changes them).</summary>
     public ClientLimits ClientLimits { get; }
+
+    /// <summary>Client eviction: disconnects the largest clients when all together hold more than maxmemory-clients.</summary>
+    public ClientEviction ClientEviction { get; }
 
     /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
     public BlockingRegistry Blocking { get; } = new();
@@ -365,6 +369,7 @@ public sealed class StoreWrapper : IDisposable
         _activeExpiration?.Dispose();
         _compaction?.Dispose();
         _idleClientTimeout.Dispose();
+        ClientEviction.Dispose();
         ClientPause.Dispose();
         lock (_databaseLock)
         {

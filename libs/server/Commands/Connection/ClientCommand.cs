@@ -423,7 +423,8 @@ public sealed unsafe partial class RespServerSession
     /// rbs/rbp the receive buffer's size and peak, omem/oll the output held for a client that does
     /// not read (plus queued pub/sub messages) and the blocks it is kept in. argv-mem and obl are the
     /// caller's own command arguments and unsent replies of this batch; other clients' are 0 between
-    /// their batches, which is when this reads them. tot-mem sums the buffers.
+    /// their batches, which is when this reads them. tot-mem adds the MULTI queue and watched keys to the buffers:
+    /// what client eviction counts (<see cref="ClientMemory"/>), plus the caller's arguments.
     /// </summary>
     private string FormatClientInfo(RespServerSession session, DateTimeOffset now)
     {
@@ -432,8 +433,8 @@ public sealed unsafe partial class RespServerSession
         // Another session's transaction is read without a lock: the count is informational, as in Redis.
         var transaction = session._transaction;
         int queued = transaction is { InMulti: true } ? transaction.Count : -1;
-        int multiMemory = transaction is { InMulti: true } ? transaction.QueuedBytes : 0;
         var buffers = session.Buffers;
+        var memory = session.MeasureMemory();
         bool self = ReferenceEquals(session, this);
         long argvMemory = 0;
         if (self)
@@ -442,16 +443,13 @@ public sealed unsafe partial class RespServerSession
                 argvMemory += _args[i].Length;
         }
         long outputBuffer = self ? _writer.Pending : 0;
-        var outbox = session._outbox;
-        long waitingOutput = buffers.UnsentBytes + (outbox?.PendingBytes ?? 0);
-        long waitingBlocks = buffers.UnsentBlocks + (outbox?.PendingMessages ?? 0);
-        long totalMemory = buffers.InputCapacity + buffers.SendBufferLength + waitingOutput + multiMemory + argvMemory;
+        long totalMemory = memory.Total + argvMemory;
         string flags = (session.IsSubscriber ? "P" : "") + (queued >= 0 ? "x" : "") + (session.IsBlocked ? "b" : "") + session.TrackingFlags() + (session._noEvict ? "e" : "") + (session._noTouch ? "T" : "");
         line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd={buffers.Descriptor}");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
         line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub={session.ShardChannelSubscriptions} multi={queued}");
-        line.Append(invariant, $" qbuf={buffers.InputBytes} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={multiMemory}");
-        line.Append(invariant, $" rbs={buffers.InputCapacity} rbp={buffers.PeakInputBytes} obl={outputBuffer} oll={waitingBlocks} omem={waitingOutput} tot-mem={totalMemory}");
+        line.Append(invariant, $" qbuf={buffers.InputBytes} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={memory.QueuedCommands}");
+        line.Append(invariant, $" rbs={memory.InputCapacity} rbp={buffers.PeakInputBytes} obl={outputBuffer} oll={memory.WaitingBlocks} omem={memory.WaitingOutput} tot-mem={totalMemory}");
         line.Append(invariant, $" events={(buffers.WaitingToWrite ? "w" : "r")}");
         line.Append(invariant, $" cmd={LastCommandName(session)} user={session.UserName} redir={session.TrackingRedirect} resp={session.ProtocolVersion}");
         line.Append(invariant, $" lib-name={session.LibraryName} lib-ver={session.LibraryVersion}");

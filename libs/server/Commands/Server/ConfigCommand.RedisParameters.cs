@@ -89,9 +89,9 @@ public sealed unsafe partial class RespServerSession
         .. Flag("aof-disable-auto-gc", null, "no"),
 
         // Memory: eviction moves the head of each log (Tsavorite), it does not sample keys; memory is the .NET heap's.
+        // (maxmemory-clients is client eviction's, in ConfigCommand.cs.)
         .. Number("maxmemory-samples", null, "5", 1, int.MaxValue),
         .. Number("maxmemory-eviction-tenacity", null, "10", 0, 100),
-        .. Text("maxmemory-clients", null, "0", Mutable, MemoryOrPercentError, NormalizeMemoryOrPercent),
         .. Flag("lazyfree-lazy-eviction", null, "no"),
         .. Flag("lazyfree-lazy-expire", null, "no"),
         .. Flag("lazyfree-lazy-server-del", null, "no"),

@@ -121,6 +121,10 @@ public sealed unsafe partial class RespServerSession
             static (server, value) => server.ClientLimits.ProtoMaxBulkLength = ParseMemoryValue(value), ConfigValue.Memory, 1L << 20, 1L << 30),
         new("client-output-buffer-limit", ConfigKind.Mutable, static s => s._server.ClientLimits.FormatOutputLimits(),
             static (server, value) => server.ClientLimits.SetOutputLimits(value), ConfigValue.OutputBufferLimit),
+        // Clients/ClientEviction.cs: past this much memory held by all clients together, the largest are disconnected.
+        new("maxmemory-clients", ConfigKind.Mutable, static s => s._server.ClientEviction.Setting,
+            static (server, value) => server.ClientEviction.Setting = NormalizeMemoryOrPercent(value),
+            check: static (_, value) => MemoryOrPercentError(value)),
         new("protected-mode", ConfigKind.Mutable, static s => s._server.ClientLimits.ProtectedMode ? "yes" : "no",
             static (server, value) => server.ClientLimits.ProtectedMode = value.Equals("yes", StringComparison.OrdinalIgnoreCase), ConfigValue.YesNo),
         new("replica-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),

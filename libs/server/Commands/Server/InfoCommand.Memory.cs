@@ -44,6 +44,9 @@ public sealed unsafe partial class RespServerSession
         info.Line("maxmemory", budget.Limit);
         info.Line("maxmemory_human", HumanBytes(budget.Limit));
         info.Line("maxmemory_policy", EvictionPolicyNames.NameOf(budget.Policy));
+        // Every client is a normal one: there are no replicas to hold replication buffers.
+        info.Line("mem_clients_slaves", 0);
+        info.Line("mem_clients_normal", _server.Clients.Memory());
         info.Line("used_memory_log", total.LogBytes);
         info.Line("log_mutable_bytes", total.MutableBytes);
         info.Line("log_read_only_bytes", total.ReadOnlyBytes);

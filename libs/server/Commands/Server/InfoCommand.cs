@@ -172,6 +172,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("client_output_buffer_limit_disconnections", _server.ClientLimits.OutputLimitDisconnections);
             info.Line("expired_keys", statistics.ExpiredKeys + _server.MemoryBudget.ExpiredRecords);
             info.Line("evicted_keys", _server.MemoryBudget.EvictedRecords);
+            info.Line("evicted_clients", _server.ClientEviction.Evicted);
             info.Line("keyspace_hits", statistics.KeyspaceHits);
             info.Line("keyspace_misses", statistics.KeyspaceMisses);
             info.Line("pubsub_channels", _server.PubSub.ChannelCount);
