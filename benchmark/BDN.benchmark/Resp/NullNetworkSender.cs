@@ -54,6 +54,11 @@ internal sealed unsafe class NullNetworkSender : INetworkSender, IDisposable
     {
     }
 
+    // Nothing is ever left unsent here, so there is nothing to drop either.
+    public void CloseDroppingUnsent()
+    {
+    }
+
     /// <summary>The buffer is this sender's own for its life: nothing to give back.</summary>
     public void ReleaseSendBuffer()
     {

@@ -49,6 +49,13 @@ public sealed class BenchmarkOptions
     public string? TrackingPrefix { get; set; }
 
     /// <summary>
+    /// A pattern one extra RESP3 connection PSUBSCRIBEs to before the run, reading (and counting) the messages the run
+    /// causes, e.g. "__key*__:*" to measure writes with a keyspace-notification subscriber; null opens none.
+    /// </summary>
+    [Option("subscribe", HelpText = "A pattern one extra connection PSUBSCRIBEs to during the run (e.g. '__key*__:*' with keyspace notifications on).")]
+    public string? SubscribePattern { get; set; }
+
+    /// <summary>
     /// Client session counts: one measurement per value. Offline, each thread drives
     /// <see cref="Clients"/> connections; online, every client session gets a thread. Default 1.
     /// </summary>
@@ -204,6 +211,8 @@ public sealed class BenchmarkOptions
             problems.Add("--timeout must be positive.");
         if (TrackingClients < 0)
             problems.Add("--tracking-clients must not be negative.");
+        if (SubscribePattern != null && Tls)
+            problems.Add("--subscribe does not work with --tls.");
         if (TrackingClients > 0 && Tls)
             problems.Add("--tracking-clients does not work with --tls.");
         if (Ttl <= 0)

@@ -49,7 +49,7 @@ public sealed partial class BenchmarkRunner
         using var listeners = TrackingListeners.Start(_options);
         var result = _options.Online ? RunOnline(threads) : RunOffline(threads);
         if (listeners != null)
-            _log.WriteLine($"{_options.TrackingClients} tracking clients received {listeners.Invalidations} invalidations.");
+            _log.WriteLine($"{_options.TrackingClients} tracking clients and {(_options.SubscribePattern != null ? 1 : 0)} subscriber received {listeners.Invalidations} pushes.");
         return result;
     }
 

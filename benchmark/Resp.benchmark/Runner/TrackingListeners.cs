@@ -7,9 +7,10 @@ using System.Threading;
 namespace Resp.benchmark;
 
 /// <summary>
-/// The --tracking-clients connections: each says HELLO 3 and CLIENT TRACKING ON BCAST [PREFIX p], then one thread
-/// reads all of them (waiting on their sockets together) and counts the invalidation pushes, so the server's writes
-/// are measured with broadcasting clients that keep up, as an application's would.
+/// The --tracking-clients connections: each says HELLO 3 and CLIENT TRACKING ON BCAST [PREFIX p]; and the --subscribe
+/// connection: HELLO 3 and PSUBSCRIBE pattern. One thread reads all of them (waiting on their sockets together) and
+/// counts the pushes (invalidations, messages), so the server's writes are measured with listeners that keep up, as
+/// an application's would.
 /// </summary>
 internal sealed class TrackingListeners : IDisposable
 {
@@ -43,6 +44,20 @@ internal sealed class TrackingListeners : IDisposable
                 }
                 connection.RunSetup(request.Written, 2, "HELLO 3 and CLIENT TRACKING ON BCAST");
             }
+            if (options.SubscribePattern != null)
+            {
+                var connection = RespConnection.Open(options);
+                _connections.Add(connection);
+                var request = new RequestBuffer(256);
+                request.ArrayHeader(2);
+                request.Bulk("HELLO"u8);
+                request.Bulk("3"u8);
+                request.ArrayHeader(2);
+                request.Bulk("PSUBSCRIBE"u8);
+                request.Bulk(System.Text.Encoding.UTF8.GetBytes(options.SubscribePattern));
+                // PSUBSCRIBE's confirmation is a push in RESP3, not a reply: only HELLO's is waited for.
+                connection.RunSetup(request.Written, 1, "HELLO 3 and PSUBSCRIBE");
+            }
         }
         catch
         {
@@ -57,9 +72,9 @@ internal sealed class TrackingListeners : IDisposable
 
     /// <summary>Opens the listeners of <paramref name="options"/>, or returns null when there are none.</summary>
     public static TrackingListeners? Start(BenchmarkOptions options)
-        => options.TrackingClients > 0 ? new TrackingListeners(options) : null;
+        => options.TrackingClients > 0 || options.SubscribePattern != null ? new TrackingListeners(options) : null;
 
-    /// <summary>Invalidation pushes received so far, over all listeners.</summary>
+    /// <summary>Pushes (invalidations, messages) received so far, over all listeners.</summary>
     public long Invalidations
     {
         get
