@@ -178,8 +178,9 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
 
     /// <summary>
     /// A command that does not join a stretch (refused, queued in MULTI) ends the open one first, so every command parsed
-    /// within a stretch's bytes is one of its commands.
+    /// within a stretch's bytes is one of its commands. Out of line: its callers are cold branches of the command loop.
     /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndStretchBefore()
     {
         long now = Stopwatch.GetTimestamp();
@@ -306,6 +307,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     private ArgSlice[] _slowLogArgs = [];
 
     /// <summary>Counts a command refused before it ran (rejected_calls); it ends the open stretch (see <see cref="EndStretchBefore"/>).</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void CountRejected(RespCommandInfo info)
     {
         EndStretchBefore();
