@@ -95,7 +95,7 @@ public sealed class ClientPauseTests : ServerTestBase
     {
         using var admin = ConnectRaw();
         using var reader = ConnectRaw();
-        Assert.That(admin.Execute("CLIENT", "PAUSE", "300", "ALL"), Is.EqualTo("+OK\r\n"));
+        Assert.That(admin.Execute("CLIENT", "PAUSE", "1500", "ALL"), Is.EqualTo("+OK\r\n"));
         reader.Send("PING");
         WaitForHeld(1);
         // The pause ends by itself and the held command runs.
