@@ -81,7 +81,7 @@ public sealed unsafe class OperationLog : IDisposable
         _capacity = memory;
         _mask = memory - 1;
         _largeEntryThreshold = (int)(memory / 4);
-        CommitFrequencyMs = commitFrequencyMs;
+        _commitFrequencyMs = commitFrequencyMs;
         _fileBytes = files.Tail;
         _ring = (byte*)NativeMemory.AlignedAlloc((nuint)memory, 4096);
         NativeMemory.Clear(_ring, (nuint)memory);
@@ -103,7 +103,21 @@ public sealed unsafe class OperationLog : IDisposable
     }
 
     /// <summary>0: each commit is asked for (by sessions before they reply); N: every N ms; -1: only on COMMITAOF (the ring is still written out each second).</summary>
-    public int CommitFrequencyMs { get; }
+    public int CommitFrequencyMs => _commitFrequencyMs;
+
+    private volatile int _commitFrequencyMs;
+
+    /// <summary>
+    /// Changes the commit frequency while the log runs (CONFIG SET appendfsync). Everything appended so far is committed,
+    /// so no reply held under the old policy waits for a periodic commit the new one no longer makes; sessions take the
+    /// new policy at their next batch (<see cref="SessionOperationLog.RefreshPolicy"/>).
+    /// </summary>
+    public void ChangeCommitFrequency(int commitFrequencyMs)
+    {
+        _commitFrequencyMs = commitFrequencyMs;
+        RequestCommit(Volatile.Read(ref _tail));
+        Wake();
+    }
 
     /// <summary>Bytes in the log's files.</summary>
     public long FileBytes => Interlocked.Read(ref _fileBytes);
@@ -227,7 +241,7 @@ public sealed unsafe class OperationLog : IDisposable
     {
         if (Volatile.Read(ref _committed) >= address)
             return true;
-        if (request)
+        if (request || CommitFrequencyMs <= 0)
             RequestCommit(address);
         lock (_commitLock)
         {
@@ -268,7 +282,8 @@ public sealed unsafe class OperationLog : IDisposable
                 return false;
             _waiters.Add((address, waiter));
         }
-        if (request)
+        // A waiter that counted on periodic commits after the policy changed to none (or to asked-for ones) asks too.
+        if (request || CommitFrequencyMs <= 0)
             RequestCommit(address);
         // A commit between the caller's look and the registration has passed the waiter by: the notifier looks at the
         // waiters again. (A failure tells every waiter as the writer ends.)
@@ -320,9 +335,15 @@ public sealed unsafe class OperationLog : IDisposable
 
     private void RunWriter()
     {
+        int frequency = CommitFrequencyMs;
         long nextTimed = NextTimedPass(Environment.TickCount64);
         while (true)
         {
+            if (frequency != CommitFrequencyMs)
+            {
+                frequency = CommitFrequencyMs;
+                nextTimed = NextTimedPass(Environment.TickCount64);
+            }
             lock (_wakeLock)
             {
                 while (!_wakeRequested && !_stopping)

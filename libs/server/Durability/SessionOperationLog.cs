@@ -10,13 +10,14 @@ namespace Garnet.server;
 /// </summary>
 internal sealed class SessionOperationLog
 {
+    private readonly bool _waitForCommit;
+    private int _policyFrequency;
+
     public SessionOperationLog(OperationLog log, bool waitForCommit)
     {
         Log = log;
-        // Commit-before-ack: at frequency 0 each batch's replies wait for their writes' commit, which they ask for;
-        // with --aof-commit-wait at a frequency N they wait for the next periodic commit.
-        HoldsReplies = log.CommitFrequencyMs == 0 || (waitForCommit && log.CommitFrequencyMs > 0);
-        RequestsCommits = log.CommitFrequencyMs == 0;
+        _waitForCommit = waitForCommit;
+        TakePolicy(log.CommitFrequencyMs);
     }
 
     public OperationLog Log { get; }
@@ -24,10 +25,30 @@ internal sealed class SessionOperationLog
     public OperationLogEntryBuilder Entry { get; } = new();
 
     /// <summary>Whether replies are sent only once the writes before them are durable.</summary>
-    public bool HoldsReplies { get; }
+    public bool HoldsReplies { get; private set; }
 
     /// <summary>Whether the session asks for the commit its replies wait for (frequency 0) rather than waiting for the periodic one.</summary>
-    public bool RequestsCommits { get; }
+    public bool RequestsCommits { get; private set; }
+
+    /// <summary>
+    /// At a batch's start: takes the log's commit frequency if CONFIG SET changed it, once nothing of this session waits
+    /// under the old policy (held replies go in order, so a new reply never overtakes them).
+    /// </summary>
+    public void RefreshPolicy()
+    {
+        int frequency = Log.CommitFrequencyMs;
+        if (frequency != _policyFrequency && !HasHeldReplies && !ReleasePending && Depth == 0 && Entry.Count == 0)
+            TakePolicy(frequency);
+    }
+
+    private void TakePolicy(int frequency)
+    {
+        _policyFrequency = frequency;
+        // Commit-before-ack: at frequency 0 each batch's replies wait for their writes' commit, which they ask for;
+        // with --aof-commit-wait at a frequency N they wait for the next periodic commit.
+        HoldsReplies = frequency == 0 || (_waitForCommit && frequency > 0);
+        RequestsCommits = frequency == 0;
+    }
 
     /// <summary>Logged commands running (a logged command's own inner commands are not logged again).</summary>
     public int Depth;

@@ -14,13 +14,15 @@ namespace Garnet.server;
 internal sealed unsafe class NetworkResponseSink : IResponseSink
 {
     private readonly INetworkSender _sender;
+    // The session's log; its replies wait for commits while its policy says so (it may change between batches: CONFIG
+    // SET appendfsync).
     private readonly SessionOperationLog? _log;
     private readonly ICommitWaiter? _release;
 
     public NetworkResponseSink(INetworkSender sender, SessionOperationLog? log, ICommitWaiter? release)
     {
         _sender = sender;
-        _log = log is { HoldsReplies: true } ? log : null;
+        _log = log;
         // Only transports whose sends never block may be sent to from the log's notifier thread.
         _release = sender.SendMayBlock ? null : release;
     }
@@ -31,7 +33,7 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
 
     public bool Flush(int length)
     {
-        if (_log == null)
+        if (_log is not { HoldsReplies: true })
             return _sender.Send(length);
         if (_log.Depth > 0 || _log.Entry.Count > 0 || (!_log.Log.IsCommitted(_log.AppendedUntil) && TryDeferRelease()))
         {
@@ -51,7 +53,7 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
     /// <summary>At the end of a batch (or told of a commit): held replies go once their writes are durable.</summary>
     public bool FinishBatch()
     {
-        if (_log is not { HasHeldReplies: true } || _log.Depth > 0 || _log.Entry.Count > 0)
+        if (_log is not { HoldsReplies: true, HasHeldReplies: true } || _log.Depth > 0 || _log.Entry.Count > 0)
             return true;
         if (!_log.Log.IsCommitted(_log.AppendedUntil) && TryDeferRelease())
             return true;

@@ -157,6 +157,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         int commands = 0;
         BeginBatch();
         BeginTiming(buffer, bytesRead);
+        // CONFIG SET appendfsync: a changed commit policy is taken between batches.
+        _oplog?.RefreshPolicy();
         // CLIENT PAUSE: the one look per batch at whether one is on (Clients/RespServerSession.Pause.cs).
         _pauseSeen = _server.ClientPause.IsActive;
         try
@@ -168,6 +170,11 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 try
                 {
                     RunCommands(buffer, bytesRead, ref position, ref commands);
+                    // The replies go out before the batch's bookkeeping (timing, statistics, the epoch's release): with
+                    // few connections the round trip sets the rate, so the client waits for nothing it need not. With the
+                    // operation log on, replies may wait for a commit, and ReleaseHeldReplies below sends them.
+                    if (_oplog == null)
+                        _writer.Flush();
                     break;
                 }
                 catch (DeviceReadException e)

@@ -104,9 +104,14 @@ public sealed unsafe partial class RespServerSession
             check: static (_, value) => SavePoint.TryParseList(value, out var parsed) && parsed != null ? null : "Invalid save parameters"),
         // Durability: the operation log (--aof), opened at start; Redis's fsync policies name its commit frequencies (0, N ms, -1).
         new("appendonly", ConfigKind.Immutable, static s => s._server.OperationLog != null ? "yes" : "no"),
-        new("appendfsync", ConfigKind.Immutable, static s => s._server.Options.AofCommitFrequencyMs switch { 0 => "always", < 0 => "no", _ => "everysec" }),
+        // Both change the running log's commit policy (taken by each session at its next batch); while the log is off they
+        // are kept, as Redis keeps appendfsync.
+        new("appendfsync", ConfigKind.Mutable, static s => s._server.Options.AofCommitFrequencyMs switch { 0 => "always", < 0 => "no", _ => "everysec" },
+            static (server, value) => SetCommitFrequency(server, value.ToLowerInvariant() switch { "always" => 0, "no" => -1, _ => 1000 }),
+            check: static (_, value) => ChoiceError(["always", "everysec", "no"])(value)),
         new("appenddirname", ConfigKind.Immutable, static _ => "AOF"),
-        new("aof-commit-freq", ConfigKind.Immutable, static s => s._server.Options.AofCommitFrequencyMs.ToString(CultureInfo.InvariantCulture)),
+        new("aof-commit-freq", ConfigKind.Mutable, static s => s._server.Options.AofCommitFrequencyMs.ToString(CultureInfo.InvariantCulture),
+            static (server, value) => SetCommitFrequency(server, int.Parse(value, CultureInfo.InvariantCulture)), ConfigValue.Integer, -1, int.MaxValue),
         // Clients/ClientLimits.cs: the limits on clients, applied to connections already open.
         new("maxclients", ConfigKind.Mutable, static s => s._server.ClientLimits.MaxClients.ToString(CultureInfo.InvariantCulture),
             SetMaxClients, ConfigValue.Integer, 1, int.MaxValue, static (s, value) => s?.MaxClientsUnavailable(value)),
@@ -185,6 +190,13 @@ public sealed unsafe partial class RespServerSession
     {
         server.Options.Password = value.Length == 0 ? null : value;
         server.Acl.SetUser(AccessControlList.DefaultUserName, ["resetpass", value.Length == 0 ? "nopass" : ">" + value]);
+    }
+
+    /// <summary>appendfsync / aof-commit-freq: the running operation log commits by the new policy from now on.</summary>
+    private static void SetCommitFrequency(StoreWrapper server, int commitFrequencyMs)
+    {
+        server.Options.AofCommitFrequencyMs = commitFrequencyMs;
+        server.OperationLog?.ChangeCommitFrequency(commitFrequencyMs);
     }
 
     /// <summary>maxclients: takes effect for the next connection; clients already connected past a lowered limit stay, as in Redis.</summary>
