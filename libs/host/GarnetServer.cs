@@ -35,7 +35,10 @@ public sealed class GarnetServer : IDisposable
             // Redis passes tcp-backlog to listen(), where 0 means the system's least.
             Backlog = Math.Max(1, options.TcpBacklog),
         };
-        _tcpServer = new NetworkServer(new IPEndPoint(ParseAddress(options.Address), options.Port), provider, networkOptions);
+        var addresses = BindAddresses.Parse(options.Address, out string? error) ?? throw new ArgumentException($"bind: {error}", nameof(options));
+        var (endpoints, optional) = TcpListeners.EndpointsOf(addresses, options.Port);
+        _tcpServer = new NetworkServer(endpoints, provider, networkOptions, optional);
+        Store.Listeners = new TcpListeners(_tcpServer);
         if (options.UnixSocketPath != null)
             _unixServer = new NetworkServer(new UnixDomainSocketEndPoint(Path.GetFullPath(options.UnixSocketPath)), provider, networkOptions);
     }
@@ -55,8 +58,8 @@ public sealed class GarnetServer : IDisposable
     /// <summary>Bytes of receive buffers grown for large incomplete messages, now (they go back when the message is done or its client closes).</summary>
     public long HeldReceiveBytes => _tcpServer.HeldReceiveBytes + (_unixServer?.HeldReceiveBytes ?? 0);
 
-    /// <summary>The TCP port actually bound (useful with port 0).</summary>
-    public int Port => ((IPEndPoint)_tcpServer.BoundEndPoint).Port;
+    /// <summary>The TCP port actually bound (useful with port 0), or 0 when the server listens on no TCP address (CONFIG SET port 0).</summary>
+    public int Port => Store.Listeners!.Port;
 
     /// <summary>What the epoll event loops of both listeners have done so far (all zero for other socket models).</summary>
     public Garnet.networking.EventLoopCounters EventLoopCounters => _tcpServer.EventLoopCounters + (_unixServer?.EventLoopCounters ?? default);
@@ -86,21 +89,12 @@ public sealed class GarnetServer : IDisposable
             _startWarnings.Add(report);
         _tcpServer.Start();
         _unixServer?.Start();
-        if (!IPAddress.IsLoopback(((IPEndPoint)_tcpServer.BoundEndPoint).Address) && Store.Acl.DefaultUserIsOpen)
+        if (!BindAddresses.AllLoopback(BindAddresses.Parse(Options.Address, out _)!) && Store.Acl.DefaultUserIsOpen)
         {
             _startWarnings.Add(Store.ClientLimits.ProtectedMode
                 ? $"Listening on {_tcpServer.BoundEndPoint} with no password for the default user: protected mode refuses clients from other hosts. Set a password to serve them, or --protected-mode no to serve them without one."
                 : $"Listening on {_tcpServer.BoundEndPoint} with no password for the default user and protected mode off: anyone who can reach this address can run any command.");
         }
-    }
-
-    private static IPAddress ParseAddress(string address)
-    {
-        if (string.IsNullOrEmpty(address) || address == "*")
-            return IPAddress.Any;
-        if (address.Equals("localhost", StringComparison.OrdinalIgnoreCase))
-            return IPAddress.Loopback;
-        return IPAddress.Parse(address);
     }
 
     /// <summary>Stops listening, closes connections and frees the stores.</summary>

@@ -22,7 +22,8 @@ namespace Garnet.networking;
 /// </remarks>
 public sealed class NetworkServer : IDisposable
 {
-    private readonly EndPoint _endpoint;
+    private EndPoint[] _endpoints;
+    private IReadOnlyList<bool>? _optional;
     private readonly NetworkServerOptions _options;
 
     /// <summary>Buffers of each kind (receive, send) kept for reuse between the batches and connections that borrow them.</summary>
@@ -48,40 +49,81 @@ public sealed class NetworkServer : IDisposable
     private readonly object _lock = new();
     private readonly HashSet<ConnectionHandler> _connections = [];
     private readonly CancellationTokenSource _shutdown = new();
-    private Socket? _listenSocket;
-    private Task? _acceptLoop;
-    private NativeAcceptLoop? _nativeAccept;
+    /// <summary>One per bound endpoint; replaced as a whole (never changed in place) when the server is rebound.</summary>
+    private volatile Listener[] _listeners = [];
+
+    /// <summary>
+    /// Serializes changes of the listeners. Not <see cref="_lock"/>: closing a listener waits for its accept loop, which
+    /// may be registering a connection under that lock.
+    /// </summary>
+    private readonly object _listenLock = new();
+    private bool _started;
     /// <summary>The event loops; replaced (never changed in place) when a spare loop is added for a busy one.</summary>
     private volatile EpollLoop[] _loops = [];
     private int _nextLoop;
-    private EndPoint? _boundEndPoint;
-    private string _localEndpoint = "";
-    private string? _unixSocketPath;
     private long _totalConnections;
     private long _refusedConnections;
-    private bool _disposed;
+    private volatile bool _disposed;
 
     /// <summary>Creates a server; nothing is bound until <see cref="Start"/>.</summary>
     /// <param name="endpoint">An <see cref="IPEndPoint"/> (port 0 picks a free port) or a <see cref="UnixDomainSocketEndPoint"/>.</param>
     /// <param name="provider">Creates the consumer of each accepted connection.</param>
     /// <param name="options">Buffer sizes, TLS and backlog; copied, so later changes have no effect.</param>
     public NetworkServer(EndPoint endpoint, ISessionProvider provider, NetworkServerOptions options)
+        : this([endpoint], provider, options)
     {
-        ArgumentNullException.ThrowIfNull(endpoint);
+    }
+
+    /// <summary>
+    /// Creates a server listening on every one of <paramref name="endpoints"/> (at least one); nothing is bound until
+    /// <see cref="Start"/>. An endpoint marked in <paramref name="optional"/> is left out where this host cannot bind it.
+    /// </summary>
+    public NetworkServer(IReadOnlyList<EndPoint> endpoints, ISessionProvider provider, NetworkServerOptions options, IReadOnlyList<bool>? optional = null)
+    {
         ArgumentNullException.ThrowIfNull(provider);
         ArgumentNullException.ThrowIfNull(options);
-        if (endpoint is not IPEndPoint and not UnixDomainSocketEndPoint)
-            throw new ArgumentException("Only IPEndPoint and UnixDomainSocketEndPoint are supported.", nameof(endpoint));
-
+        _endpoints = CheckEndpoints(endpoints, allowNone: false);
+        _optional = optional;
         _options = options.Clone();
         _options.Validate();
         BufferPool = new PinnedBufferPool(_options.ReceiveBufferSize, _options.SendBufferSize, MaxPooledBuffersPerKind);
-        _endpoint = endpoint;
         Provider = provider;
     }
 
-    /// <summary>Gets the endpoint the server listens on; after <see cref="Start"/>, with the actual port if 0 was requested.</summary>
-    public EndPoint BoundEndPoint => _boundEndPoint ?? _endpoint;
+    private static EndPoint[] CheckEndpoints(IReadOnlyList<EndPoint> endpoints, bool allowNone)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        if (endpoints.Count == 0 && !allowNone)
+            throw new ArgumentException("At least one endpoint is needed.", nameof(endpoints));
+        var copy = new EndPoint[endpoints.Count];
+        for (int i = 0; i < copy.Length; i++)
+        {
+            if (endpoints[i] is not IPEndPoint and not UnixDomainSocketEndPoint)
+                throw new ArgumentException("Only IPEndPoint and UnixDomainSocketEndPoint are supported.", nameof(endpoints));
+            copy[i] = endpoints[i];
+        }
+        return copy;
+    }
+
+    /// <summary>Gets the first endpoint the server listens on; after <see cref="Start"/>, with the actual port if 0 was requested.</summary>
+    /// <exception cref="InvalidOperationException">The server was rebound to no endpoint.</exception>
+    public EndPoint BoundEndPoint => _listeners is { Length: > 0 } listeners ? listeners[0].Bound
+        : _endpoints.Length > 0 ? _endpoints[0] : throw new InvalidOperationException("The server listens on no endpoint.");
+
+    /// <summary>Gets every endpoint the server listens on (after <see cref="Start"/>, as bound).</summary>
+    public IReadOnlyList<EndPoint> BoundEndPoints
+    {
+        get
+        {
+            var listeners = _listeners;
+            if (listeners.Length == 0)
+                return _endpoints;
+            var bound = new EndPoint[listeners.Length];
+            for (int i = 0; i < bound.Length; i++)
+                bound[i] = listeners[i].Bound;
+            return bound;
+        }
+    }
 
     /// <summary>Gets the number of connections currently open.</summary>
     public int ActiveConnections
@@ -113,61 +155,108 @@ public sealed class NetworkServer : IDisposable
 
     internal ISessionProvider Provider { get; }
 
-    /// <summary>Binds the endpoint and starts accepting connections.</summary>
-    /// <exception cref="SocketException">The endpoint cannot be bound, for example because the port is taken.</exception>
+    /// <summary>Binds the endpoints and starts accepting connections.</summary>
+    /// <exception cref="SocketException">An endpoint cannot be bound, for example because the port is taken.</exception>
     /// <exception cref="InvalidOperationException">The server was already started.</exception>
     public void Start()
     {
-        lock (_lock)
+        lock (_listenLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            if (_listenSocket is not null)
+            if (_started)
                 throw new InvalidOperationException("The server is already started.");
-
-            Socket socket;
-            string? unixSocketPath = null;
-            if (_endpoint is UnixDomainSocketEndPoint)
-            {
-                unixSocketPath = _endpoint.ToString()!;
-                RemoveStaleSocketFile(_endpoint, unixSocketPath);
-                socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-            }
-            else
-            {
-                var ip = (IPEndPoint)_endpoint;
-                socket = new Socket(ip.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
-                if (ip.AddressFamily == AddressFamily.InterNetworkV6 && ip.Address.Equals(IPAddress.IPv6Any))
-                    socket.DualMode = true;
-            }
-
+            var listeners = BindAll(_endpoints, _optional);
             try
             {
-                socket.Bind(_endpoint);
-                socket.Listen(_options.Backlog);
                 if (_options.TlsOptions is null && UsesEpoll(_options.SocketIo))
                     _loops = StartLoops(_options.EventLoops > 0 ? _options.EventLoops : Environment.ProcessorCount);
             }
             catch
             {
-                socket.Dispose();
+                foreach (var listener in listeners)
+                    listener.Dispose();
                 throw;
             }
-
-            // Only a server that bound the path owns the file and deletes it on Dispose.
-            _unixSocketPath = unixSocketPath;
-            _boundEndPoint = socket.LocalEndPoint ?? _endpoint;
-            _localEndpoint = _unixSocketPath ?? FormatEndPoint(_boundEndPoint);
-            _listenSocket = socket;
-            if (_loops.Length > 0)
-            {
-                _nativeAccept = new NativeAcceptLoop(this, socket);
-                _nativeAccept.Start();
-            }
-            else
-            {
-                _acceptLoop = AcceptLoopAsync(socket, _shutdown.Token);
-            }
+            _started = true;
+            StartAccepting(listeners);
         }
+    }
+
+    /// <summary>
+    /// Listens on <paramref name="endpoints"/> instead of the endpoints bound now (Redis's CONFIG SET port and bind), as
+    /// Redis changes its listeners: the old ones close first (so a port can be bound again on another address), then the
+    /// new ones bind; an endpoint marked in <paramref name="optional"/> that this host cannot bind (no such address or
+    /// family) is left out. If a required one fails, the old endpoints are bound again and the error is thrown. Open
+    /// connections are not touched. No endpoint at all stops listening (Redis's port 0).
+    /// </summary>
+    /// <exception cref="SocketException">A required endpoint cannot be bound.</exception>
+    public void Rebind(IReadOnlyList<EndPoint> endpoints, IReadOnlyList<bool>? optional = null)
+    {
+        var requested = CheckEndpoints(endpoints, allowNone: true);
+        lock (_listenLock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (!_started)
+            {
+                _endpoints = requested;
+                _optional = optional;
+                return;
+            }
+            var old = _listeners;
+            _listeners = [];
+            foreach (var listener in old)
+                listener.Dispose();
+            Listener[] listeners;
+            try
+            {
+                listeners = BindAll(requested, optional);
+            }
+            catch (SocketException)
+            {
+                StartAccepting(BindAll(_endpoints, _optional));
+                throw;
+            }
+            _endpoints = requested;
+            _optional = optional;
+            StartAccepting(listeners);
+        }
+    }
+
+    private Listener[] BindAll(EndPoint[] endpoints, IReadOnlyList<bool>? optional)
+    {
+        var listeners = new List<Listener>(endpoints.Length);
+        try
+        {
+            for (int i = 0; i < endpoints.Length; i++)
+            {
+                try
+                {
+                    listeners.Add(Listener.Bind(endpoints[i], _options.Backlog, _shutdown.Token));
+                }
+                catch (SocketException e) when (optional != null && i < optional.Count && optional[i]
+                    && e.SocketErrorCode is SocketError.AddressNotAvailable or SocketError.AddressFamilyNotSupported)
+                {
+                    // Redis's "-addr": bound only where this host has the address.
+                }
+            }
+            // Only optional endpoints, none of them here: nothing would listen.
+            if (listeners.Count == 0 && endpoints.Length > 0)
+                throw new SocketException((int)SocketError.AddressNotAvailable);
+        }
+        catch
+        {
+            foreach (var listener in listeners)
+                listener.Dispose();
+            throw;
+        }
+        return [.. listeners];
+    }
+
+    private void StartAccepting(Listener[] listeners)
+    {
+        _listeners = listeners;
+        foreach (var listener in listeners)
+            listener.StartAccepting(this, _loops.Length > 0, AcceptLoopAsync);
     }
 
     /// <summary>
@@ -186,9 +275,12 @@ public sealed class NetworkServer : IDisposable
         }
 
         _shutdown.Cancel();
-        _nativeAccept?.Dispose();
-        _listenSocket?.Dispose();
-        _acceptLoop?.GetAwaiter().GetResult();
+        lock (_listenLock)
+        {
+            foreach (var listener in _listeners)
+                listener.Dispose();
+            _listeners = [];
+        }
 
         foreach (var connection in connections)
             connection.Abort();
@@ -209,9 +301,6 @@ public sealed class NetworkServer : IDisposable
         // A loop disposed from its own thread stops once the current consumer returns, closing that last connection.
         foreach (var loop in _loops)
             loop.Dispose();
-
-        if (_unixSocketPath is not null)
-            TryDeleteFile(_unixSocketPath);
     }
 
     /// <summary>Called by a connection, once, when it has closed.</summary>
@@ -226,14 +315,15 @@ public sealed class NetworkServer : IDisposable
         Provider.OnConnectionClosed();
     }
 
-    private async Task AcceptLoopAsync(Socket listener, CancellationToken shutdown)
+    private async Task AcceptLoopAsync(Listener listener)
     {
+        var shutdown = listener.Stopping;
         while (!shutdown.IsCancellationRequested)
         {
             Socket client;
             try
             {
-                client = await listener.AcceptAsync(shutdown).ConfigureAwait(false);
+                client = await listener.Socket.AcceptAsync(shutdown).ConfigureAwait(false);
             }
             catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException || shutdown.IsCancellationRequested)
             {
@@ -258,35 +348,36 @@ public sealed class NetworkServer : IDisposable
                 continue;
             }
 
-            Accept(client, shutdown);
+            // The connection outlives its listener: its TLS handshake stops with the server, not the listener.
+            Accept(listener, client, _shutdown.Token);
         }
     }
 
-    private void Accept(Socket client, CancellationToken shutdown)
+    private void Accept(Listener listener, Socket client, CancellationToken shutdown)
     {
-        if (!TryAdmit(client))
+        if (!TryAdmit(listener, client))
             return;
 
         ConnectionHandler connection;
         try
         {
             string remote;
-            if (_unixSocketPath is not null)
+            if (listener.UnixSocketPath is not null)
             {
                 // Clients of a Unix domain socket are normally unnamed; the path identifies both ends.
-                remote = _unixSocketPath;
+                remote = listener.UnixSocketPath;
             }
             else
             {
                 client.NoDelay = true;
                 SetKeepAlive(client, Provider.TcpKeepAliveSeconds);
-                remote = client.RemoteEndPoint is { } ep ? FormatEndPoint(ep) : "";
+                remote = client.RemoteEndPoint is { } ep ? Listener.FormatEndPoint(ep) : "";
             }
 
             if (_options.TlsOptions is not null)
-                connection = new TlsConnectionHandler(this, client, _options, _localEndpoint, remote, shutdown);
+                connection = new TlsConnectionHandler(this, client, _options, listener.LocalEndpoint, remote, shutdown);
             else
-                connection = new SocketConnectionHandler(this, client, _options, _localEndpoint, remote);
+                connection = new SocketConnectionHandler(this, client, _options, listener.LocalEndpoint, remote);
         }
         catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException or OutOfMemoryException)
         {
@@ -302,9 +393,9 @@ public sealed class NetworkServer : IDisposable
     /// Serves a connection the epoll servers' accept loop took with accept4 (<see cref="NativeAcceptLoop"/>): the
     /// bare descriptor, its client's "ip:port" and whether that client is on this host.
     /// </summary>
-    internal void AcceptDescriptor(int fd, string remote, bool local)
+    internal void AcceptDescriptor(Listener listener, int fd, string remote, bool local)
     {
-        var refusal = Provider.Admit(local || _unixSocketPath is not null, tls: false);
+        var refusal = Provider.Admit(local || listener.UnixSocketPath is not null, tls: false);
         if (refusal is not null)
         {
             Interlocked.Increment(ref _refusedConnections);
@@ -317,11 +408,11 @@ public sealed class NetworkServer : IDisposable
         ConnectionHandler connection;
         try
         {
-            if (_unixSocketPath is not null)
-                remote = _unixSocketPath; // clients of a Unix domain socket are normally unnamed
+            if (listener.UnixSocketPath is not null)
+                remote = listener.UnixSocketPath; // clients of a Unix domain socket are normally unnamed
             else if (Provider.TcpKeepAliveSeconds is var seconds and > 0)
                 LinuxSockets.SetKeepAlive(fd, seconds);
-            connection = new EpollConnectionHandler(this, fd, _options, NextLoop(), _localEndpoint, remote);
+            connection = new EpollConnectionHandler(this, fd, _options, NextLoop(), listener.LocalEndpoint, remote);
         }
         catch (OutOfMemoryException)
         {
@@ -353,12 +444,12 @@ public sealed class NetworkServer : IDisposable
     /// Asks the provider whether <paramref name="client"/> may stay; a refused client gets the provider's message (sent
     /// without blocking: if the socket will not take it at once, the client does not get it) and is closed.
     /// </summary>
-    private bool TryAdmit(Socket client)
+    private bool TryAdmit(Listener listener, Socket client)
     {
         byte[]? refusal;
         try
         {
-            refusal = Provider.Admit(IsLocal(client), _options.TlsOptions is not null);
+            refusal = Provider.Admit(IsLocal(listener, client), _options.TlsOptions is not null);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -397,9 +488,9 @@ public sealed class NetworkServer : IDisposable
     }
 
     /// <summary>Whether the client is on this host: a Unix domain socket, or a loopback address (IPv4 ones mapped to IPv6 too).</summary>
-    private bool IsLocal(Socket client)
+    private static bool IsLocal(Listener listener, Socket client)
     {
-        if (_unixSocketPath is not null)
+        if (listener.UnixSocketPath is not null)
             return true;
         if (client.RemoteEndPoint is not IPEndPoint ip)
             return false;
@@ -451,53 +542,6 @@ public sealed class NetworkServer : IDisposable
             var spare = new EpollLoop($"Garnet event loop {_loops.Length}", HandOffTarget, _options.BusyPoll, _options.ReceiveBufferSize);
             _loops = [.. _loops, spare];
             return spare;
-        }
-    }
-
-    private static string FormatEndPoint(EndPoint endpoint)
-    {
-        if (endpoint is IPEndPoint ip)
-        {
-            // Dual-mode sockets report IPv4 clients as ::ffff:a.b.c.d; show them as the IPv4 address they are.
-            var address = ip.Address.IsIPv4MappedToIPv6 ? ip.Address.MapToIPv4() : ip.Address;
-            return new IPEndPoint(address, ip.Port).ToString();
-        }
-        return endpoint.ToString() ?? "";
-    }
-
-    /// <summary>
-    /// Deletes a socket file left behind by a server that is gone; refuses (as bind would for a TCP port) when a
-    /// server is still listening on it.
-    /// </summary>
-    private static void RemoveStaleSocketFile(EndPoint endpoint, string path)
-    {
-        if (!File.Exists(path))
-            return;
-
-        using (var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified))
-        {
-            try
-            {
-                probe.Connect(endpoint);
-            }
-            catch (SocketException)
-            {
-                TryDeleteFile(path);
-                return;
-            }
-        }
-        throw new SocketException((int)SocketError.AddressAlreadyInUse);
-    }
-
-    private static void TryDeleteFile(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            // Best effort: a leftover file is removed by the next server that binds the path.
         }
     }
 }

@@ -609,17 +609,9 @@ public static class OptionsParser
         return bytes;
     }
 
+    /// <summary>Redis's bind list (see <see cref="BindAddresses"/>), each address in its plain form.</summary>
     private static string ParseAddress(string text)
-    {
-        string address = text.Trim();
-        if (address.Length == 0 || address == "*")
-            return IPAddress.Any.ToString();
-        if (address.Equals("localhost", StringComparison.OrdinalIgnoreCase))
-            return IPAddress.Loopback.ToString();
-        if (!IPAddress.TryParse(address, out IPAddress? parsed))
-            throw new OptionsException($"--bind: '{text}' is not an IP address");
-        return parsed.ToString();
-    }
+        => BindAddresses.Format(BindAddresses.Parse(text, out string? error) ?? throw new OptionsException($"--bind: {error}"));
 
     /// <summary>"local" allows DEBUG only when every connection is local: listening on loopback (and the Unix socket).</summary>
     private static bool ParseDebugCommand(string text, string address)
@@ -631,7 +623,7 @@ public static class OptionsParser
             case "yes":
                 return true;
             case "local":
-                return IPAddress.IsLoopback(IPAddress.Parse(address));
+                return BindAddresses.AllLoopback(BindAddresses.Parse(address, out _)!);
             default:
                 throw new OptionsException($"--enable-debug-command: '{text}' is not one of no, yes, local");
         }

@@ -57,10 +57,10 @@ public sealed class MetricsEndpoint : IDisposable
         }
     }
 
-    /// <summary>HttpListener's host for a bind address: "+" for any address, brackets around IPv6.</summary>
+    /// <summary>HttpListener's host for the first address of a bind list: "+" for any address, brackets around IPv6.</summary>
     private static string ListenerHost(string address)
     {
-        var parsed = IPAddress.Parse(address);
+        var parsed = BindAddresses.Parse(address, out _)![0].Address;
         if (parsed.Equals(IPAddress.Any) || parsed.Equals(IPAddress.IPv6Any))
             return "+";
         return parsed.AddressFamily == System.Net.Sockets.AddressFamily.InterNetworkV6 ? "[" + parsed + "]" : parsed.ToString();

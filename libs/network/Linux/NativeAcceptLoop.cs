@@ -16,6 +16,7 @@ internal sealed unsafe class NativeAcceptLoop : IDisposable
     private const int SockaddrStorageSize = 128;
 
     private readonly NetworkServer _server;
+    private readonly Listener _listener;
     private readonly int _listenFd;
     private readonly int _wakeFd;
     private readonly bool _tcp;
@@ -24,13 +25,15 @@ internal sealed unsafe class NativeAcceptLoop : IDisposable
 
     /// <param name="server">Receives each accepted descriptor (<see cref="NetworkServer.AcceptDescriptor"/>).</param>
     /// <param name="listener">The bound, listening socket; made non-blocking here, and owned by the caller.</param>
-    public NativeAcceptLoop(NetworkServer server, Socket listener)
+    public NativeAcceptLoop(NetworkServer server, Listener listener)
     {
         _server = server;
-        _tcp = listener.AddressFamily != AddressFamily.Unix;
+        _listener = listener;
+        var socket = listener.Socket;
+        _tcp = socket.AddressFamily != AddressFamily.Unix;
         // The loop drains the backlog after each wake-up, until accept4 says EAGAIN.
-        listener.Blocking = false;
-        _listenFd = (int)listener.Handle;
+        socket.Blocking = false;
+        _listenFd = (int)socket.Handle;
         _wakeFd = LinuxSockets.CreateEventFd();
         _thread = new Thread(Run) { IsBackground = true, Name = "Garnet accept" };
     }
@@ -86,7 +89,7 @@ internal sealed unsafe class NativeAcceptLoop : IDisposable
         }
         try
         {
-            _server.AcceptDescriptor(fd, remote, local);
+            _server.AcceptDescriptor(_listener, fd, remote, local);
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException or OutOfMemoryException)
         {

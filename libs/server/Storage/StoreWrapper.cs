@@ -143,6 +143,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>The server's options.</summary>
     public ServerOptions Options { get; }
 
+    /// <summary>The host's TCP listeners (CONFIG SET port / bind), once the host started them; null for a server without a host.</summary>
+    public IServerListeners? Listeners { get; set; }
+
     /// <summary>The memory budget every database counts against (maxmemory), with the eviction policy.</summary>
     public Tsavorite.MemoryBudget MemoryBudget { get; }
 

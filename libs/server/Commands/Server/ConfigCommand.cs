@@ -82,8 +82,10 @@ public sealed unsafe partial class RespServerSession
 
     private static readonly ConfigParameter[] s_configParameters =
     [
-        new("bind", ConfigKind.Immutable, static s => s._server.Options.Address),
-        new("port", ConfigKind.Immutable, static s => s.ListeningPort().ToString(CultureInfo.InvariantCulture)),
+        // Listening/: the host's listeners are rebound at once (open connections stay), as Redis does.
+        new("bind", ConfigKind.Mutable, static s => s._server.Options.Address, SetBind,
+            check: static (_, value) => BindAddresses.Parse(value, out string? error) == null ? error : null),
+        new("port", ConfigKind.Mutable, static s => s.ConfiguredPort().ToString(CultureInfo.InvariantCulture), SetPort, ConfigValue.Integer, 0, 65535),
         new("unixsocket", ConfigKind.Immutable, static s => s._server.Options.UnixSocketPath ?? ""),
         new("databases", ConfigKind.Immutable, static s => s._server.DatabaseCount.ToString(CultureInfo.InvariantCulture)),
         new("dir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? Environment.CurrentDirectory),
@@ -191,6 +193,30 @@ public sealed unsafe partial class RespServerSession
         server.Options.Password = value.Length == 0 ? null : value;
         server.Acl.SetUser(AccessControlList.DefaultUserName, ["resetpass", value.Length == 0 ? "nopass" : ">" + value]);
     }
+
+    /// <summary>bind: the listeners move to the new addresses at the current port.</summary>
+    private static void SetBind(StoreWrapper server, string value)
+    {
+        var addresses = BindAddresses.Parse(value, out _)!;
+        if (server.Listeners is { } listeners && !listeners.TryRebind(addresses, listeners.Port))
+            throw new ConfigApplyException("Failed to bind to specified addresses.");
+        server.Options.Address = BindAddresses.Format(addresses);
+    }
+
+    /// <summary>port: the listeners move to the new port (0: no TCP listener), on the current addresses.</summary>
+    private static void SetPort(StoreWrapper server, string value)
+    {
+        int port = int.Parse(value, CultureInfo.InvariantCulture);
+        if (server.Listeners is { } listeners && !listeners.TryRebind(BindAddresses.Parse(server.Options.Address, out _)!, port))
+            throw new ConfigApplyException("Unable to listen on this port");
+        server.Options.Port = port;
+    }
+
+    /// <summary>The TCP port listened on (the host's, after any CONFIG SET port), else the one this connection reached.</summary>
+    private int ConfiguredPort() => _server.Listeners?.Port ?? ListeningPort();
+
+    /// <summary>A setter could not apply its value (a port that cannot be bound): CONFIG SET fails with <see cref="Exception.Message"/> as the reason.</summary>
+    private sealed class ConfigApplyException(string reason) : Exception(reason);
 
     /// <summary>appendfsync / aof-commit-freq: the running operation log commits by the new policy from now on.</summary>
     private static void SetCommitFrequency(StoreWrapper server, int commitFrequencyMs)
@@ -411,8 +437,33 @@ public sealed unsafe partial class RespServerSession
             }
             changes.Add((parameter, value));
         }
-        foreach (var (parameter, value) in changes)
-            parameter.Set?.Invoke(_server, value);
+        // Applied in order; when one cannot apply its value, those before it get their old values back, as Redis restores them.
+        var previous = new string[changes.Count];
+        for (int i = 0; i < changes.Count; i++)
+        {
+            var (parameter, value) = changes[i];
+            previous[i] = parameter.Get(this);
+            try
+            {
+                parameter.Set?.Invoke(_server, value);
+            }
+            catch (ConfigApplyException e)
+            {
+                for (int j = i - 1; j >= 0; j--)
+                {
+                    try
+                    {
+                        changes[j].Parameter.Set?.Invoke(_server, previous[j]);
+                    }
+                    catch (ConfigApplyException)
+                    {
+                        // As Redis: the restore is best effort; the error below is what the client hears.
+                    }
+                }
+                _writer.WriteError($"ERR CONFIG SET failed (possibly related to argument '{parameter.Name}') - {e.Message}");
+                return;
+            }
+        }
         _writer.WriteOk();
     }
 

@@ -100,7 +100,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("process_id", Environment.ProcessId);
             info.Line("process_supervised", "no");
             info.Line("run_id", state.RunId);
-            info.Line("tcp_port", ListeningPort());
+            info.Line("tcp_port", ConfiguredPort());
             info.Line("server_time_usec", (now.UtcTicks - DateTime.UnixEpoch.Ticks) / 10);
             info.Line("uptime_in_seconds", uptime);
             info.Line("uptime_in_days", uptime / 86400);
