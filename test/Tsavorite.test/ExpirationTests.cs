@@ -63,6 +63,28 @@ public sealed class ExpirationTests
     }
 
     [Test]
+    public void AFixedClockDecidesExpiryInUnixMilliseconds()
+    {
+        // The far end of the range: a record expiring at 2^63-1 ms is live until a clock fixed there.
+        WriteCounter("k"u8, 5, long.MaxValue, readOnly: false);
+        try
+        {
+            OperationClock.Fix(long.MaxValue - 1);
+            Assert.That(OperationClock.NowUnixMs, Is.EqualTo(long.MaxValue - 1));
+            Assert.That(Session.Read("k"u8, out _).Found, Is.True);
+            OperationClock.Fix(long.MaxValue);
+            Assert.That(Session.Read("k"u8, out _).IsExpired, Is.True);
+        }
+        finally
+        {
+            OperationClock.Release();
+        }
+        long before = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        long now = OperationClock.NowUnixMs;
+        Assert.That(now, Is.InRange(before, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()), "released, the clock follows the system's");
+    }
+
+    [Test]
     public void RmwTreatsAnExpiredRecordAsAbsent([Values] bool readOnly)
     {
         WriteCounter("k"u8, 5, Past, readOnly);
