@@ -56,7 +56,7 @@ public sealed class BasicOperationTests
             Assert.That(session.Read("absent"u8, out var value).NotFound, Is.True);
             Assert.That(value, Is.Null);
             Assert.That(session.Delete("absent"u8).NotFound, Is.True);
-            var expireInput = new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = 1 };
+            var expireInput = new TestInput { Op = TestOp.SetExpiration, ExpirationUnixMs = 1 };
             Assert.That(session.RMW("absent"u8, expireInput, out _).NotFound, Is.True);
             Assert.That(session.Read("absent"u8, out _).NotFound, Is.True, "an RMW that declined to create leaves the key absent");
             Assert.That(session.Read("presen"u8, out _).NotFound, Is.True, "a prefix of a key is another key");

@@ -89,7 +89,7 @@ internal readonly struct LedgerFunctions : ISessionFunctions<LedgerInput, long>
 
     public LedgerFunctions(HandleLedger ledger) => _ledger = ledger;
 
-    private static long Past => DateTime.UtcNow.Ticks - TimeSpan.TicksPerSecond;
+    private static long Past => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() - 1000;
 
     private static RecordFieldInfo Fields(ref LedgerInput input) => new(sizeof(long)) { HasExpiration = input.Expired };
 

@@ -13,7 +13,7 @@ namespace Tsavorite.test;
 [TestFixture]
 public sealed class DisposeRecordTests
 {
-    private static long Past => DateTime.UtcNow.Ticks - TimeSpan.TicksPerSecond;
+    private static long Past => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() - 1000;
 
     private TestStore _ts = null!;
 
@@ -33,7 +33,7 @@ public sealed class DisposeRecordTests
     private long WriteCounter(ReadOnlySpan<byte> key, long value, long expiration = 0, bool readOnly = false)
     {
         var input = TestInput.Increment(value);
-        input.ExpirationTicks = expiration;
+        input.ExpirationUnixMs = expiration;
         Assert.That(Session.RMW(key, input, out var output).IsCreatedRecord, Is.True);
         if (readOnly)
             Log.ShiftReadOnlyToTail();
@@ -248,7 +248,7 @@ public sealed class DisposeRecordTests
     public void RmwOverAnExpiredValueDisposesItAsExpired([Values("ReuseInPlace", "NewRecord", "ReadOnly")] string path)
     {
         var initial = TestInput.Append(TestData.Value(1, 8));
-        initial.ExpirationTicks = Past;
+        initial.ExpirationUnixMs = Past;
         Session.RMW("k"u8, initial, out var created);
         if (path == "ReadOnly")
             Log.ShiftReadOnlyToTail();

@@ -15,7 +15,7 @@ public sealed class EvictionPolicyTests
 {
     private const int PageSize = 1 << 12;
 
-    private static readonly long FarFuture = DateTime.UtcNow.AddDays(30).Ticks;
+    private static readonly long FarFuture = DateTimeOffset.UtcNow.AddDays(30).ToUnixTimeMilliseconds();
 
     /// <summary>16 pages of 4 KB, three mutable, under a budget with <paramref name="policy"/>.</summary>
     private static TestStore Store(EvictionPolicy policy, out MemoryBudget budget)
@@ -29,7 +29,7 @@ public sealed class EvictionPolicyTests
     {
         for (int i = 0; i < count; i++)
         {
-            var status = session.Upsert(Prefixed(prefix, i), TestData.Value(i, 150), new TestInput { ExpirationTicks = expiration });
+            var status = session.Upsert(Prefixed(prefix, i), TestData.Value(i, 150), new TestInput { ExpirationUnixMs = expiration });
             Assert.That(status.IsOutOfMemory, Is.False, $"{prefix}{i}");
         }
     }
@@ -120,11 +120,11 @@ public sealed class EvictionPolicyTests
     {
         using var ts = Store(policy, out var budget);
         var session = ts.Session;
-        long late = DateTime.UtcNow.AddDays(10).Ticks;
+        long late = DateTimeOffset.UtcNow.AddDays(10).ToUnixTimeMilliseconds();
         for (int i = 0; i < 100; i++)
-            Assert.That(session.Upsert(Prefixed("late", i), TestData.Value(i, 150), new TestInput { ExpirationTicks = late }).IsCreatedRecord, Is.True);
+            Assert.That(session.Upsert(Prefixed("late", i), TestData.Value(i, 150), new TestInput { ExpirationUnixMs = late }).IsCreatedRecord, Is.True);
         // Seven times the budget of keys that expire sooner.
-        Flood(session, "soon", 3000, DateTime.UtcNow.AddHours(1).Ticks);
+        Flood(session, "soon", 3000, DateTimeOffset.UtcNow.AddHours(1).ToUnixTimeMilliseconds());
 
         int lateLeft = 0;
         for (int i = 0; i < 100; i++)
@@ -144,10 +144,10 @@ public sealed class EvictionPolicyTests
         var observer = new RecordingObserver();
         ts.Store.EvictionObserver = observer;
         var session = ts.Session;
-        long expired = DateTime.UtcNow.Ticks + 1;
+        long expired = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 1;
         for (int i = 0; i < 3000; i++)
         {
-            var input = new TestInput { MarkObject = i % 2 == 0, ExpirationTicks = i % 3 == 0 ? expired : 0 };
+            var input = new TestInput { MarkObject = i % 2 == 0, ExpirationUnixMs = i % 3 == 0 ? expired : 0 };
             Assert.That(session.Upsert(Prefixed("key", i), TestData.Value(i, 150), input).IsOutOfMemory, Is.False);
         }
         Assert.That(observer.Evicted, Is.EqualTo(budget.EvictedRecords));

@@ -8,9 +8,9 @@ namespace Tsavorite.test;
 [TestFixture]
 public sealed class ExpirationTests
 {
-    private static long Past => DateTime.UtcNow.Ticks - TimeSpan.TicksPerSecond;
+    private static long Past => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() - 1000;
 
-    private static long Future => DateTime.UtcNow.Ticks + TimeSpan.TicksPerHour;
+    private static long Future => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 3_600_000;
 
     private TestStore _ts = null!;
 
@@ -26,7 +26,7 @@ public sealed class ExpirationTests
     private void WriteCounter(ReadOnlySpan<byte> key, long value, long expiration, bool readOnly)
     {
         var input = TestInput.Increment(value);
-        input.ExpirationTicks = expiration;
+        input.ExpirationUnixMs = expiration;
         Assert.That(Session.RMW(key, input, out _).IsCreatedRecord, Is.True);
         if (readOnly)
             _ts.Log.ShiftReadOnlyToTail();
@@ -63,6 +63,28 @@ public sealed class ExpirationTests
     }
 
     [Test]
+    public void AFixedClockDecidesExpiryInUnixMilliseconds()
+    {
+        // The far end of the range: a record expiring at 2^63-1 ms is live until a clock fixed there.
+        WriteCounter("k"u8, 5, long.MaxValue, readOnly: false);
+        try
+        {
+            OperationClock.Fix(long.MaxValue - 1);
+            Assert.That(OperationClock.NowUnixMs, Is.EqualTo(long.MaxValue - 1));
+            Assert.That(Session.Read("k"u8, out _).Found, Is.True);
+            OperationClock.Fix(long.MaxValue);
+            Assert.That(Session.Read("k"u8, out _).IsExpired, Is.True);
+        }
+        finally
+        {
+            OperationClock.Release();
+        }
+        long before = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        long now = OperationClock.NowUnixMs;
+        Assert.That(now, Is.InRange(before, DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()), "released, the clock follows the system's");
+    }
+
+    [Test]
     public void RmwTreatsAnExpiredRecordAsAbsent([Values] bool readOnly)
     {
         WriteCounter("k"u8, 5, Past, readOnly);
@@ -85,7 +107,7 @@ public sealed class ExpirationTests
     {
         WriteCounter("k"u8, 5, Past, readOnly: false);
 
-        var status = Session.RMW("k"u8, new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = Future }, out _);
+        var status = Session.RMW("k"u8, new TestInput { Op = TestOp.SetExpiration, ExpirationUnixMs = Future }, out _);
 
         Assert.That((status.NotFound, status.IsExpired), Is.EqualTo((true, true)), status.ToString());
         Assert.That(_ts.Counts.Fired, Is.EqualTo(Callback.NeedInitialUpdate));
@@ -131,7 +153,7 @@ public sealed class ExpirationTests
     {
         WriteCounter("k"u8, 5, 0, readOnly);
 
-        var status = Session.RMW("k"u8, new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = Past }, out _);
+        var status = Session.RMW("k"u8, new TestInput { Op = TestOp.SetExpiration, ExpirationUnixMs = Past }, out _);
         Assert.That(status.Found, Is.True, status.ToString());
 
         Assert.That(Session.Read("k"u8, out _).IsExpired, Is.True);
@@ -141,7 +163,7 @@ public sealed class ExpirationTests
     [Test]
     public void UpsertWithoutExpirationClearsIt()
     {
-        var input = new TestInput { ExpirationTicks = Future };
+        var input = new TestInput { ExpirationUnixMs = Future };
         Session.Upsert("k"u8, "12345678"u8, input);
 
         var output = new TestOutput();
@@ -169,7 +191,7 @@ public sealed class ExpirationTests
 
         // In place (InPlaceUpdater giving an existing record an expiration).
         store.ClearExpirationNote();
-        var setExpiration = new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = Future };
+        var setExpiration = new TestInput { Op = TestOp.SetExpiration, ExpirationUnixMs = Future };
         Assert.That(Session.RMW("counter"u8, setExpiration, out _).Found, Is.True);
         Assert.That(store.MayHoldExpirations, Is.True);
 
@@ -181,10 +203,10 @@ public sealed class ExpirationTests
 
         // Upsert with an expiration (InitialWriter), and in place (InPlaceWriter).
         store.ClearExpirationNote();
-        Assert.That(Session.Upsert("u"u8, "v"u8, new TestInput { ExpirationTicks = Future }).IsCreatedRecord, Is.True);
+        Assert.That(Session.Upsert("u"u8, "v"u8, new TestInput { ExpirationUnixMs = Future }).IsCreatedRecord, Is.True);
         Assert.That(store.MayHoldExpirations, Is.True);
         store.ClearExpirationNote();
-        Assert.That(Session.Upsert("u"u8, "w"u8, new TestInput { ExpirationTicks = Future }).Found, Is.True);
+        Assert.That(Session.Upsert("u"u8, "w"u8, new TestInput { ExpirationUnixMs = Future }).Found, Is.True);
         Assert.That(store.MayHoldExpirations, Is.True);
 
         // A plain overwrite of a plain record does not.

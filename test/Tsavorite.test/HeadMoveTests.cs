@@ -74,8 +74,8 @@ public sealed class HeadMoveTests
     {
         using var ts = new TestStore(SmallLog() with { EnableRevivification = false });
         var session = ts.Session;
-        long expiration = DateTime.UtcNow.AddDays(1).Ticks;
-        Assert.That(session.Upsert("kept"u8, "value"u8, new TestInput { ExpirationTicks = expiration }).IsCreatedRecord, Is.True);
+        long expiration = DateTimeOffset.UtcNow.AddDays(1).ToUnixTimeMilliseconds();
+        Assert.That(session.Upsert("kept"u8, "value"u8, new TestInput { ExpirationUnixMs = expiration }).IsCreatedRecord, Is.True);
         Assert.That(session.Increment("counter"u8, 41).IsCreatedRecord, Is.True);
         // Values of changing sizes: growing ones do not fit in place and go to the tail.
         for (int i = 0; i < 4000; i++)
@@ -101,10 +101,10 @@ public sealed class HeadMoveTests
         // Rounds of keys that expire at once: twenty times the budget, none of it live for long.
         for (int round = 0; round < 40; round++)
         {
-            long expiration = DateTime.UtcNow.Ticks + 1;
+            long expiration = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 1;
             for (int i = 0; i < 100; i++)
             {
-                var status = session.Upsert(TestData.Key((round * 100) + i), TestData.Value(i, 300), new TestInput { ExpirationTicks = expiration });
+                var status = session.Upsert(TestData.Key((round * 100) + i), TestData.Value(i, 300), new TestInput { ExpirationUnixMs = expiration });
                 Assert.That(status.IsOutOfMemory, Is.False, $"round {round}, key {i}");
             }
         }

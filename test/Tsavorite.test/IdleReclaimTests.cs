@@ -36,9 +36,9 @@ public sealed class IdleReclaimTests
         var log = ts.Log;
         for (int i = 0; i < 20; i++)
             Assert.That(session.Upsert(Key("persistent", i), TestData.Value(i, 150), default).IsCreatedRecord, Is.True);
-        long expiration = DateTime.UtcNow.AddMilliseconds(300).Ticks;
+        long expiration = DateTimeOffset.UtcNow.AddMilliseconds(300).ToUnixTimeMilliseconds();
         for (int i = 0; i < 2000; i++)
-            Assert.That(session.Upsert(Key("shortlived", i), TestData.Value(i, 150), new TestInput { ExpirationTicks = expiration }).IsCreatedRecord, Is.True);
+            Assert.That(session.Upsert(Key("shortlived", i), TestData.Value(i, 150), new TestInput { ExpirationUnixMs = expiration }).IsCreatedRecord, Is.True);
         for (int i = 0; i < 1000; i++)
             Assert.That(session.Upsert(Key("deleted", i), TestData.Value(i, 150), default).IsCreatedRecord, Is.True);
         for (int i = 0; i < 1000; i++)

@@ -142,9 +142,9 @@ public sealed class KeyCountTests
     {
         using var ts = new TestStore();
         var session = ts.Session;
-        long soon = DateTime.UtcNow.Ticks + TimeSpan.FromMilliseconds(20).Ticks;
+        long soon = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 20;
         for (int i = 0; i < 10; i++)
-            session.Upsert(TestData.Key(i), TestData.Value(i, 20), new TestInput { ExpirationTicks = soon });
+            session.Upsert(TestData.Key(i), TestData.Value(i, 20), new TestInput { ExpirationUnixMs = soon });
         Thread.Sleep(50);
         Assert.That(session.Read(TestData.Key(0), out _).IsExpired, Is.True);
         Assert.That(ts.Store.KeyCount, Is.EqualTo(10), "expired keys not reclaimed yet count, as in Redis");
@@ -186,9 +186,9 @@ public sealed class KeyCountTests
         var session = ts.Session;
         for (int round = 0; round < 40; round++)
         {
-            long expiration = DateTime.UtcNow.Ticks + 1;
+            long expiration = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 1;
             for (int i = 0; i < 100; i++)
-                session.Upsert(TestData.Key((round * 100) + i), TestData.Value(i, 300), new TestInput { ExpirationTicks = expiration });
+                session.Upsert(TestData.Key((round * 100) + i), TestData.Value(i, 300), new TestInput { ExpirationUnixMs = expiration });
         }
         Assert.That(ts.Store.PagesEvicted, Is.GreaterThan(0));
         WaitForTheHeadMover(ts.Store);
@@ -236,7 +236,7 @@ public sealed class KeyCountTests
         var model = new HashSet<int>();
         var random = new Random(5);
         const int Keys = 1500;
-        long soon = DateTime.UtcNow.Ticks + TimeSpan.FromMilliseconds(200).Ticks;
+        long soon = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 200;
         for (int op = 0; op < 8 * Keys; op++)
         {
             int key = random.Next(Keys);
@@ -249,7 +249,7 @@ public sealed class KeyCountTests
             {
                 // Some keys expire early on: compaction then leaves them behind and must take them off.
                 long expiration = op < Keys && random.Next(4) == 0 ? soon : 0;
-                session.Upsert(TestData.Key(key), TestData.Value(op, random.Next(20, 100)), new TestInput { ExpirationTicks = expiration });
+                session.Upsert(TestData.Key(key), TestData.Value(op, random.Next(20, 100)), new TestInput { ExpirationUnixMs = expiration });
                 model.Add(key);
             }
             if (op == Keys)

@@ -43,7 +43,7 @@ public sealed class ScanTests
         // Expirations in the past.
         for (int i = 1; i < 300; i += 11)
         {
-            var expire = new TestInput { Op = TestOp.SetExpiration, ExpirationTicks = DateTime.UtcNow.Ticks - TimeSpan.TicksPerSecond };
+            var expire = new TestInput { Op = TestOp.SetExpiration, ExpirationUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() - 1000 };
             session.RMW(TestData.Key(i), expire, out _);
             expected.Remove(Hex(TestData.Key(i)));
         }

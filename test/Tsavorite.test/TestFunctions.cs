@@ -43,7 +43,7 @@ internal enum TestOp : byte
     /// <summary>Append <see cref="TestInput.Bytes"/> to the value (created as Bytes).</summary>
     Append,
 
-    /// <summary>Give an existing record <see cref="TestInput.ExpirationTicks"/>; an absent key stays absent.</summary>
+    /// <summary>Give an existing record <see cref="TestInput.ExpirationUnixMs"/>; an absent key stays absent.</summary>
     SetExpiration,
 
     /// <summary>Delete the record from whichever updater sees it first (InPlaceUpdater, NeedCopyUpdate, CopyUpdater); an absent key stays absent.</summary>
@@ -58,7 +58,7 @@ internal struct TestInput
     public byte[]? Bytes;
 
     /// <summary>When non-zero, new records (and in-place writes) carry this expiration.</summary>
-    public long ExpirationTicks;
+    public long ExpirationUnixMs;
 
     /// <summary>Slack to reserve in new records so values can grow in place.</summary>
     public int ExtraValueSpace;
@@ -192,16 +192,16 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
     public RecordFieldInfo GetUpsertFieldInfo(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref TestInput input)
     {
         Counts.Add(Callback.GetUpsertFieldInfo);
-        return new RecordFieldInfo(value.Length) { HasExpiration = input.ExpirationTicks != 0, ExtraValueSpace = input.ExtraValueSpace };
+        return new RecordFieldInfo(value.Length) { HasExpiration = input.ExpirationUnixMs != 0, ExtraValueSpace = input.ExtraValueSpace };
     }
 
     public bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref TestInput input, ref TestOutput output, ref UpsertInfo upsertInfo)
     {
         if (!Enter(Callback.InPlaceWriter, in input, ref upsertInfo.Action))
             return false;
-        if (input.ExpirationTicks != 0)
+        if (input.ExpirationUnixMs != 0)
         {
-            if (!record.TrySetExpiration(input.ExpirationTicks))
+            if (!record.TrySetExpiration(input.ExpirationUnixMs))
                 return false;
         }
         else
@@ -219,8 +219,8 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
         if (!Enter(Callback.InitialWriter, in input, ref upsertInfo.Action))
             return false;
         value.CopyTo(record.Value);
-        if (input.ExpirationTicks != 0)
-            record.TrySetExpiration(input.ExpirationTicks);
+        if (input.ExpirationUnixMs != 0)
+            record.TrySetExpiration(input.ExpirationUnixMs);
         if (input.MarkObject)
             record.Info.ValueIsObject = true;
         output.Capture(in record, upsertInfo.Address);
@@ -242,7 +242,7 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
             TestOp.Append => input.Bytes!.Length,
             _ => 0,
         };
-        return new RecordFieldInfo(length) { HasExpiration = input.ExpirationTicks != 0, ExtraValueSpace = input.ExtraValueSpace };
+        return new RecordFieldInfo(length) { HasExpiration = input.ExpirationUnixMs != 0, ExtraValueSpace = input.ExtraValueSpace };
     }
 
     public bool InitialUpdater(ref LogRecord record, ref TestInput input, ref TestOutput output, ref RMWInfo rmwInfo)
@@ -253,8 +253,8 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
             BinaryPrimitives.WriteInt64LittleEndian(record.Value, input.Delta);
         else if (input.Op == TestOp.Append)
             input.Bytes.CopyTo(record.Value);
-        if (input.ExpirationTicks != 0)
-            record.TrySetExpiration(input.ExpirationTicks);
+        if (input.ExpirationUnixMs != 0)
+            record.TrySetExpiration(input.ExpirationUnixMs);
         if (input.MarkObject)
             record.Info.ValueIsObject = true;
         output.Capture(in record, rmwInfo.Address);
@@ -280,7 +280,7 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
                 input.Bytes.CopyTo(record.Value[oldLength..]);
                 break;
             case TestOp.SetExpiration:
-                if (!record.TrySetExpiration(input.ExpirationTicks))
+                if (!record.TrySetExpiration(input.ExpirationUnixMs))
                     return false;
                 break;
             case TestOp.ExpireAndStop:
@@ -337,7 +337,7 @@ internal readonly struct TestFunctions : ISessionFunctions<TestInput, TestOutput
                 input.Bytes.CopyTo(destination.Value[source.ValueLength..]);
                 break;
             case TestOp.SetExpiration:
-                destination.TrySetExpiration(input.ExpirationTicks);
+                destination.TrySetExpiration(input.ExpirationUnixMs);
                 break;
         }
         output.Capture(in destination, rmwInfo.Address);

@@ -11,7 +11,7 @@ namespace Tsavorite.test;
 [TestFixture]
 public sealed class ValueIsObjectTests
 {
-    private static long Past => DateTime.UtcNow.Ticks - TimeSpan.TicksPerSecond;
+    private static long Past => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() - 1000;
 
     private TestStore _ts = null!;
 
@@ -62,7 +62,7 @@ public sealed class ValueIsObjectTests
     public void ReusingAnExpiredObjectRecordClearsIt([Values("Upsert", "RMW")] string operation)
     {
         var input = TestInput.Append(TestData.Value(1, 8));
-        input.ExpirationTicks = Past;
+        input.ExpirationUnixMs = Past;
         input.MarkObject = true;
         Session.RMW("k"u8, input, out var created);
         Assert.That(Log.GetRecord(created.Address).Info.ValueIsObject, Is.True);

@@ -9,13 +9,15 @@ namespace Garnet.server;
 /// The layout of an operation log entry, the same in memory and in the files (little-endian):
 /// <code>
 /// header   u32 length (whole entry, a multiple of 8)   u32 checksum (CRC-32C of the body: bytes 8..length)
-/// body     u8 kind (1: commands)  u8 format (1)  u16 0  i32 count  i64 version
-///          count × [ i32 database  i32 RESP length  i64 clock (UTC ticks)  u64 random seed  u16 command id  6 × 0
+/// body     u8 kind (1: commands)  u8 format (2)  u16 0  i32 count  i64 version
+///          count × [ i32 database  i32 RESP length  i64 clock (Unix ms)  u64 random seed  u16 command id  6 × 0
 ///                    the command as a RESP array of bulk strings ]
 ///          zeros up to the length
 /// </code>
 /// One entry is one command, or the commands of one transaction or script run (applied together at replay, in order).
 /// The header word is written last: until then it is zero, which tells the log's writer the entry is not complete.
+/// Format 1 (before expirations were kept in Unix milliseconds) held the clock in .NET UTC ticks; its entries are
+/// still read, their clock converted, so a log written by an earlier server replays at the instants it ran.
 /// </summary>
 internal static class OperationLogEntry
 {
@@ -23,7 +25,10 @@ internal static class OperationLogEntry
     public const int BodyHeaderSize = 16;
     public const int CommandHeaderSize = 32;
     public const byte KindCommands = 1;
-    public const byte Format = 1;
+    public const byte Format = 2;
+
+    /// <summary>The format whose clocks are .NET UTC ticks.</summary>
+    public const byte FormatTicksClock = 1;
 
     /// <summary>The header word of an entry of <paramref name="length"/> bytes whose body has <paramref name="checksum"/>.</summary>
     public static long HeaderWord(int length, uint checksum) => (uint)length | ((long)checksum << 32);
@@ -57,10 +62,10 @@ internal static class OperationLogEntry
 /// <summary>One command of an entry, as replay needs it.</summary>
 internal readonly ref struct LoggedCommand
 {
-    public LoggedCommand(int database, long clockTicks, ulong seed, ushort commandId, ReadOnlySpan<byte> resp)
+    public LoggedCommand(int database, long clockUnixMs, ulong seed, ushort commandId, ReadOnlySpan<byte> resp)
     {
         Database = database;
-        ClockTicks = clockTicks;
+        ClockUnixMs = clockUnixMs;
         Seed = seed;
         CommandId = commandId;
         Resp = resp;
@@ -68,7 +73,8 @@ internal readonly ref struct LoggedCommand
 
     public int Database { get; }
 
-    public long ClockTicks { get; }
+    /// <summary>The instant the command ran at (Unix milliseconds), which replay fixes the clock at.</summary>
+    public long ClockUnixMs { get; }
 
     public ulong Seed { get; }
 
@@ -82,6 +88,7 @@ internal readonly ref struct LoggedCommand
 internal ref struct LoggedCommandReader
 {
     private readonly ReadOnlySpan<byte> _body;
+    private readonly bool _ticksClock;
     private int _position;
     private int _left;
 
@@ -89,7 +96,8 @@ internal ref struct LoggedCommandReader
     public static bool TryStart(ReadOnlySpan<byte> body, out LoggedCommandReader reader)
     {
         reader = default;
-        if (body.Length < OperationLogEntry.BodyHeaderSize || body[0] != OperationLogEntry.KindCommands || body[1] != OperationLogEntry.Format)
+        if (body.Length < OperationLogEntry.BodyHeaderSize || body[0] != OperationLogEntry.KindCommands
+            || (body[1] != OperationLogEntry.Format && body[1] != OperationLogEntry.FormatTicksClock))
             return false;
         int count = BinaryPrimitives.ReadInt32LittleEndian(body.Slice(4));
         if (count <= 0)
@@ -104,6 +112,7 @@ internal ref struct LoggedCommandReader
     private LoggedCommandReader(ReadOnlySpan<byte> body, int count)
     {
         _body = body;
+        _ticksClock = body[1] == OperationLogEntry.FormatTicksClock;
         _position = OperationLogEntry.BodyHeaderSize;
         _left = count;
     }
@@ -132,7 +141,10 @@ internal ref struct LoggedCommandReader
             malformed = true;
             return false;
         }
-        command = new LoggedCommand(database, BinaryPrimitives.ReadInt64LittleEndian(header.Slice(8)), BinaryPrimitives.ReadUInt64LittleEndian(header.Slice(16)),
+        long clock = BinaryPrimitives.ReadInt64LittleEndian(header.Slice(8));
+        if (_ticksClock)
+            clock = Expiration.FromLegacyTicks(clock);
+        command = new LoggedCommand(database, clock, BinaryPrimitives.ReadUInt64LittleEndian(header.Slice(16)),
             BinaryPrimitives.ReadUInt16LittleEndian(header.Slice(24)), _body.Slice(_position + OperationLogEntry.CommandHeaderSize, respLength));
         _position += OperationLogEntry.CommandHeaderSize + respLength;
         _left--;

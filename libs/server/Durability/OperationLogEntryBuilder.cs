@@ -23,8 +23,8 @@ internal sealed class OperationLogEntryBuilder
     /// <summary>Commands gathered.</summary>
     public int Count => _count;
 
-    /// <summary>Adds a command: <paramref name="count"/> arguments from <paramref name="args"/>, run in <paramref name="database"/> at <paramref name="clockTicks"/> with <paramref name="seed"/>.</summary>
-    public unsafe void Add(int database, long clockTicks, ulong seed, ushort commandId, ArgSlice[] args, int count)
+    /// <summary>Adds a command: <paramref name="count"/> arguments from <paramref name="args"/>, run in <paramref name="database"/> at <paramref name="clockUnixMs"/> with <paramref name="seed"/>.</summary>
+    public unsafe void Add(int database, long clockUnixMs, ulong seed, ushort commandId, ArgSlice[] args, int count)
     {
         long respLength = ArrayHeaderLength(count);
         for (int i = 0; i < count; i++)
@@ -38,7 +38,7 @@ internal sealed class OperationLogEntryBuilder
         header.Clear();
         BinaryPrimitives.WriteInt32LittleEndian(header, database);
         BinaryPrimitives.WriteInt32LittleEndian(header.Slice(4), (int)respLength);
-        BinaryPrimitives.WriteInt64LittleEndian(header.Slice(8), clockTicks);
+        BinaryPrimitives.WriteInt64LittleEndian(header.Slice(8), clockUnixMs);
         BinaryPrimitives.WriteUInt64LittleEndian(header.Slice(16), seed);
         BinaryPrimitives.WriteUInt16LittleEndian(header.Slice(24), commandId);
         _length += OperationLogEntry.CommandHeaderSize;

@@ -51,7 +51,7 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("MISCONF Errors writing to the AOF file: " + failure.Message);
             return;
         }
-        long clock = DateTime.UtcNow.Ticks;
+        long clock = Expiration.NowUnixMs;
         ulong seed = CommandRandom.NewSeed();
         log.Entry.Add(_databaseIndex, clock, seed, (ushort)info.Command, _args, _argCount);
         long replyMark = _writer.Position;
@@ -193,7 +193,7 @@ public sealed unsafe partial class RespServerSession
                 + (info == null ? "which this server does not have (a custom command not registered?)." : $"which this server numbers {(int)info.Command}."));
         }
         _databaseIndex = command.Database;
-        OperationClock.Fix(command.ClockTicks);
+        OperationClock.Fix(command.ClockUnixMs);
         CommandRandom.Seed(command.Seed);
         try
         {

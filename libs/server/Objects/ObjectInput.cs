@@ -16,7 +16,7 @@ public enum ObjectOperation : byte
 
     /// <summary>
     /// Update: make the key hold <see cref="ObjectInput.Install"/>, whatever it held before, with
-    /// <see cref="ObjectInput.ExpirationTicks"/> (0 = none). Used by *STORE commands, RENAME, COPY, RESTORE.
+    /// <see cref="ObjectInput.ExpirationUnixMs"/> (0 = none). Used by *STORE commands, RENAME, COPY, RESTORE.
     /// </summary>
     Install,
 }
@@ -60,8 +60,8 @@ public struct ObjectInput
     /// <summary>The object <see cref="ObjectOperation.Install"/> puts at the key.</summary>
     public GarnetObject? Install;
 
-    /// <summary>Absolute expiration (UTC ticks) of an installed object; 0 for none.</summary>
-    public long ExpirationTicks;
+    /// <summary>Absolute expiration (Unix milliseconds) of an installed object; 0 for none.</summary>
+    public long ExpirationUnixMs;
 
     /// <summary>The encoding thresholds a write applies; the engine callbacks set it from the database's table.</summary>
     internal EncodingThresholds? Thresholds;
@@ -84,7 +84,7 @@ public struct ObjectInput
         Flags = 0;
         Element = null;
         Install = null;
-        ExpirationTicks = 0;
+        ExpirationUnixMs = 0;
         Thresholds = null;
         AccessWord = -1;
     }

@@ -27,8 +27,8 @@ public struct ObjectOutput
     /// <summary>The copied or referenced object (Snapshot, Reference).</summary>
     public GarnetObject? Object;
 
-    /// <summary>Expiration (UTC ticks, 0 for none) of the record a Snapshot or Reference read.</summary>
-    public long ExpirationTicks;
+    /// <summary>Expiration (Unix milliseconds, 0 for none) of the record a Snapshot or Reference read.</summary>
+    public long ExpirationUnixMs;
 
     /// <summary>A number an operation hands back to its session (e.g. how many elements it removed).</summary>
     public long Number;

@@ -95,12 +95,12 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
                 break;
             case ObjectOperation.Snapshot:
                 output.Object = obj.Clone();
-                output.ExpirationTicks = record.Expiration;
+                output.ExpirationUnixMs = record.Expiration;
                 readInfo.SkipAccessUpdate = input.Command == RespCommand.DEBUG; // DEBUG OBJECT is not an access, as in Redis
                 break;
             case ObjectOperation.Reference:
                 output.Object = obj;
-                output.ExpirationTicks = record.Expiration;
+                output.ExpirationUnixMs = record.Expiration;
                 break;
             default:
                 throw NotUsed($"Read for {input.Operation}");
@@ -143,7 +143,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
     };
 
     public RecordFieldInfo GetRMWInitialFieldInfo(ReadOnlySpan<byte> key, ref ObjectInput input)
-        => new(ObjectRecord.ValueLength) { HasExpiration = input.Operation == ObjectOperation.Install && input.ExpirationTicks != 0 };
+        => new(ObjectRecord.ValueLength) { HasExpiration = input.Operation == ObjectOperation.Install && input.ExpirationUnixMs != 0 };
 
     public bool InitialUpdater(ref LogRecord record, ref ObjectInput input, ref ObjectOutput output, ref RMWInfo rmwInfo)
     {
@@ -151,8 +151,8 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         if (input.Operation == ObjectOperation.Install)
         {
             obj = input.Install!;
-            if (input.ExpirationTicks != 0)
-                record.TrySetExpiration(input.ExpirationTicks);
+            if (input.ExpirationUnixMs != 0)
+                record.TrySetExpiration(input.ExpirationUnixMs);
             SetAccessWord(ref record, ref input);
         }
         else
@@ -186,9 +186,9 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
         if (input.Operation == ObjectOperation.Install)
         {
             // A string record, or one without room for the new expiration, is replaced by a copy.
-            if (!record.Info.ValueIsObject || (input.ExpirationTicks != 0 && !record.TrySetExpiration(input.ExpirationTicks)))
+            if (!record.Info.ValueIsObject || (input.ExpirationUnixMs != 0 && !record.TrySetExpiration(input.ExpirationUnixMs)))
                 return false;
-            if (input.ExpirationTicks == 0)
+            if (input.ExpirationUnixMs == 0)
                 record.RemoveExpiration();
             int handle = ObjectRecord.Handle(in record);
             _objects.Replace(handle, input.Install!);
@@ -218,7 +218,7 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
 
     public RecordFieldInfo GetRMWModifiedFieldInfo(in LogRecord source, ref ObjectInput input)
     {
-        bool hasExpiration = input.Operation == ObjectOperation.Install ? input.ExpirationTicks != 0 : source.Info.HasExpiration;
+        bool hasExpiration = input.Operation == ObjectOperation.Install ? input.ExpirationUnixMs != 0 : source.Info.HasExpiration;
         // The copy moves the object by handle: only commands that may grow it are held to the budget.
         return new(ObjectRecord.ValueLength) { HasExpiration = hasExpiration, MayUseReserve = input.Command != RespCommand.NONE && !MayGrowData(input.Command) };
     }
@@ -227,8 +227,8 @@ public readonly struct ObjectStoreFunctions : ISessionFunctions<ObjectInput, Obj
     {
         if (input.Operation == ObjectOperation.Install)
         {
-            if (input.ExpirationTicks != 0)
-                destination.TrySetExpiration(input.ExpirationTicks);
+            if (input.ExpirationUnixMs != 0)
+                destination.TrySetExpiration(input.ExpirationUnixMs);
             ObjectRecord.Write(ref destination, 0, input.Install!.Type); // the handle is taken once linked (PostCopyUpdater)
             SetAccessWord(ref destination, ref input);
             return true;

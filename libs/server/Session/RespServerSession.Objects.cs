@@ -125,10 +125,10 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// Makes <paramref name="key"/> hold <paramref name="obj"/> whatever it held before (the *STORE
-    /// commands), without expiration unless <paramref name="expirationTicks"/> is given; an empty or null
+    /// commands), without expiration unless <paramref name="expirationUnixMs"/> is given; an empty or null
     /// object deletes the key instead, as Redis does for an empty result.
     /// </summary>
-    internal Status StoreObject(ReadOnlySpan<byte> key, GarnetObject? obj, long expirationTicks = 0)
+    internal Status StoreObject(ReadOnlySpan<byte> key, GarnetObject? obj, long expirationUnixMs = 0)
     {
         if (obj == null || obj.Count == 0)
         {
@@ -142,7 +142,7 @@ public sealed unsafe partial class RespServerSession
         {
             Operation = ObjectOperation.Install,
             Install = obj,
-            ExpirationTicks = expirationTicks,
+            ExpirationUnixMs = expirationUnixMs,
         };
         var output = new ObjectOutput();
         var status = ObjectStore.RMW(key, ref input, ref output);

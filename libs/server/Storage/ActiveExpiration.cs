@@ -171,7 +171,7 @@ internal sealed class ActiveExpiration : IDisposable
             _keys = keys;
             _store = store;
             _limit = limit;
-            _now = Expiration.NowTicks;
+            _now = Expiration.NowUnixMs;
             Full = false;
         }
 
@@ -214,11 +214,11 @@ internal sealed class ActiveExpiration : IDisposable
         public readonly void DisposeRecord(ref LogRecord record, DisposeReason reason)
             => _objects.Release(in record);
 
-        public readonly bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowTicks);
+        public readonly bool InPlaceDeleter(ref LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowUnixMs);
 
         // The key may have been written again since the scan saw it expired, and the new record may already be
         // read-only (or on the device): it is not the one to delete.
-        public readonly bool ShadowDeleter(in LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowTicks);
+        public readonly bool ShadowDeleter(in LogRecord record, ref DeleteInfo deleteInfo) => record.IsExpired(Expiration.NowUnixMs);
 
         public readonly bool Reader(in LogRecord record, ref StringInput input, ref StringOutput output, ref ReadInfo readInfo) => throw NotUsed();
 

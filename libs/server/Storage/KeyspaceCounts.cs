@@ -12,13 +12,14 @@ namespace Garnet.server;
 /// </summary>
 internal struct KeyspaceCounts : IScanFunctions
 {
-    public long NowTicks;
+    public long NowUnixMs;
     public long Keys;
     public long Expires;
-    public long TtlMillisecondsTotal;
+    // 128 bits: expirations reach long.MaxValue ms, so two far-future keys would overflow a 64-bit sum.
+    public Int128 TtlMillisecondsTotal;
 
     /// <summary>The average remaining time to live of the keys that expire, in milliseconds (0 when none does).</summary>
-    public readonly long AverageTtlMilliseconds => Expires == 0 ? 0 : TtlMillisecondsTotal / Expires;
+    public readonly long AverageTtlMilliseconds => Expires == 0 ? 0 : (long)(TtlMillisecondsTotal / Expires);
 
     /// <summary>The key count of database <paramref name="index"/> (0 if it was never written): O(1), no scan.</summary>
     public static long KeysOf(StoreWrapper server, int index)
@@ -32,7 +33,7 @@ internal struct KeyspaceCounts : IScanFunctions
     {
         while (true)
         {
-            var counter = new KeyspaceCounts { NowTicks = Expiration.NowTicks };
+            var counter = new KeyspaceCounts { NowUnixMs = Expiration.NowUnixMs };
             var database = server.PeekDatabase(index);
             if (database == null || database.NeverWritten)
                 return counter;
@@ -62,7 +63,7 @@ internal struct KeyspaceCounts : IScanFunctions
         if (expiration != 0)
         {
             Expires++;
-            TtlMillisecondsTotal += Math.Max(0, expiration - NowTicks) / TimeSpan.TicksPerMillisecond;
+            TtlMillisecondsTotal += Math.Max(0, expiration - NowUnixMs);
         }
         return true;
     }

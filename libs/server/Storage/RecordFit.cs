@@ -21,7 +21,7 @@ internal static class RecordFit
     /// Resizes the value and sets or removes the expiration, if it all fits; otherwise changes
     /// nothing and returns false (the engine then writes a new record).
     /// </summary>
-    public static bool TryResize(ref LogRecord record, int valueLength, bool hasExpiration, long expirationTicks)
+    public static bool TryResize(ref LogRecord record, int valueLength, bool hasExpiration, long expirationUnixMs)
     {
         if (!Fits(ref record, valueLength, hasExpiration))
             return false;
@@ -29,18 +29,18 @@ internal static class RecordFit
             record.RemoveExpiration();
         record.TrySetValueLength(valueLength);
         if (hasExpiration)
-            record.TrySetExpiration(expirationTicks);
+            record.TrySetExpiration(expirationUnixMs);
         return true;
     }
 
     /// <summary>Field info for a value of <paramref name="valueLength"/> bytes, with an expiration if nonzero.</summary>
-    public static RecordFieldInfo Fields(int valueLength, long expirationTicks)
-        => new(valueLength) { HasExpiration = expirationTicks != 0 };
+    public static RecordFieldInfo Fields(int valueLength, long expirationUnixMs)
+        => new(valueLength) { HasExpiration = expirationUnixMs != 0 };
 
     /// <summary>Sets the expiration of a freshly laid-out record, if it has one.</summary>
-    public static void SetExpiration(ref LogRecord record, long expirationTicks)
+    public static void SetExpiration(ref LogRecord record, long expirationUnixMs)
     {
-        if (expirationTicks != 0)
-            record.TrySetExpiration(expirationTicks);
+        if (expirationUnixMs != 0)
+            record.TrySetExpiration(expirationUnixMs);
     }
 }

@@ -43,8 +43,8 @@ public unsafe struct StringInput
     /// <summary>Parsed options.</summary>
     public StringInputFlags Flags;
 
-    /// <summary>Absolute expiration in UTC ticks, 0 for none.</summary>
-    public long ExpirationTicks;
+    /// <summary>Absolute expiration in Unix milliseconds, 0 for none.</summary>
+    public long ExpirationUnixMs;
 
     /// <summary>An integer argument (increment, offset, the ETag an ETag command compares with).</summary>
     public long Number;
@@ -68,7 +68,7 @@ public unsafe struct StringInput
     {
         Command = command;
         Flags = StringInputFlags.None;
-        ExpirationTicks = 0;
+        ExpirationUnixMs = 0;
         Number = 0;
         Number2 = 0;
         Float = LongDouble.Zero;

@@ -576,11 +576,11 @@ public sealed unsafe partial class RespServerSession
         {
             if (!WatchVersionTable.Unchanged(watched.Version, versions.Read(watched.Slot)))
                 return false;
-            if (watched.ExpirationTicks != 0)
+            if (watched.ExpirationUnixMs != 0)
             {
                 if (now == 0)
-                    now = DateTime.UtcNow.Ticks;
-                if (now >= watched.ExpirationTicks)
+                    now = Expiration.NowUnixMs;
+                if (now >= watched.ExpirationUnixMs)
                     return false;
             }
             if (!WatchVersionTable.Unchanged(watched.Generation, versions.ReadGeneration(watched.Database))

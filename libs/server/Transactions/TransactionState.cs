@@ -6,7 +6,7 @@ namespace Garnet.server;
 /// <summary>A key watched with WATCH: what EXEC compares against.</summary>
 internal readonly struct WatchedKey
 {
-    public WatchedKey(byte[] key, int slot, long version, int database, long generation, bool existed, long expirationTicks)
+    public WatchedKey(byte[] key, int slot, long version, int database, long generation, bool existed, long expirationUnixMs)
     {
         Key = key;
         Slot = slot;
@@ -14,7 +14,7 @@ internal readonly struct WatchedKey
         Database = database;
         Generation = generation;
         Existed = existed;
-        ExpirationTicks = expirationTicks;
+        ExpirationUnixMs = expirationUnixMs;
     }
 
     public byte[] Key { get; }
@@ -33,7 +33,7 @@ internal readonly struct WatchedKey
     public bool Existed { get; }
 
     /// <summary>When the key expires (0 = no expiration or absent): EXEC aborts once that time has passed.</summary>
-    public long ExpirationTicks { get; }
+    public long ExpirationUnixMs { get; }
 }
 
 /// <summary>

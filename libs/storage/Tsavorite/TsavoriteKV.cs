@@ -107,8 +107,8 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
         where TFunctions : ISessionFunctions<TInput, TOutput>
         => new(this, functions);
 
-    /// <summary>The current time in the units of record expirations (UTC ticks).</summary>
-    internal static long NowTicks => OperationClock.NowTicks;
+    /// <summary>The current time in the unit of record expirations (Unix milliseconds).</summary>
+    internal static long NowUnixMs => OperationClock.NowUnixMs;
 
     /// <summary>Frees the index, the log memory and the epoch; sessions must be disposed first.</summary>
     public void Dispose()

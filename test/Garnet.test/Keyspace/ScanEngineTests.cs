@@ -30,9 +30,9 @@ public class ScanEngineTests
         _store.Dispose();
     }
 
-    private void Put(string key, string value, long expirationTicks = 0)
+    private void Put(string key, string value, long expirationUnixMs = 0)
     {
-        var input = new StringInput(RespCommand.SET) { ExpirationTicks = expirationTicks };
+        var input = new StringInput(RespCommand.SET) { ExpirationUnixMs = expirationUnixMs };
         var output = new StringOutput(null);
         Assert.That(_session.Upsert(Encoding.Latin1.GetBytes(key), Encoding.Latin1.GetBytes(value), ref input, ref output).IsOutOfMemory, Is.False);
     }
@@ -50,8 +50,8 @@ public class ScanEngineTests
     public void IncludeExpiredReportsExpiredRecords()
     {
         Put("live", "v");
-        Put("expired", "v", DateTime.UtcNow.Ticks - TimeSpan.TicksPerSecond);
-        Put("later", "v", DateTime.UtcNow.Ticks + TimeSpan.TicksPerHour);
+        Put("expired", "v", DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() - 1000);
+        Put("later", "v", DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 3_600_000);
         Assert.That(ScanKeys(ScanFlags.None), Is.EqualTo(new[] { "live", "later" }));
         Assert.That(ScanKeys(ScanFlags.IncludeExpired), Is.EqualTo(new[] { "live", "expired", "later" }));
     }
@@ -168,7 +168,7 @@ public class ScanEngineTests
             for (int j = 0; j < i * 3; j++)
                 value.Append((char)(j % 4 == 0 ? 0xFF : random.Next(256)));
             value.Append("\x7f\xff\xff\xff\x00\x00\x00\x80");
-            Put("key" + i, value.ToString(), i % 5 == 0 ? DateTime.UtcNow.Ticks + TimeSpan.TicksPerHour : 0);
+            Put("key" + i, value.ToString(), i % 5 == 0 ? DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 3_600_000 : 0);
         }
         _store.Log.ShiftReadOnlyToTail();
         for (int i = 0; i < 40; i += 3)

@@ -98,7 +98,7 @@ public sealed unsafe partial class RespServerSession
         }
         if (expiration.Index == 0)
             return true;
-        var error = TryReadExpiration(in expiration, out input.ExpirationTicks);
+        var error = TryReadExpiration(in expiration, out input.ExpirationUnixMs);
         if (error == ExpirationError.None)
             return true;
         WriteExpirationError(error);

@@ -69,8 +69,8 @@ internal static class ETagLogic
     private static long NewExpiration(long current, ref StringInput input)
     {
         if (input.Command == RespCommand.SET)
-            return (input.Flags & StringInputFlags.KeepTtl) != 0 ? current : input.ExpirationTicks;
-        return input.ExpirationTicks != 0 ? input.ExpirationTicks : current;
+            return (input.Flags & StringInputFlags.KeepTtl) != 0 ? current : input.ExpirationUnixMs;
+        return input.ExpirationUnixMs != 0 ? input.ExpirationUnixMs : current;
     }
 
     public static bool NeedInitialUpdate(ref StringInput input, ref StringOutput output)
@@ -86,12 +86,12 @@ internal static class ETagLogic
     }
 
     public static RecordFieldInfo InitialFieldInfo(ref StringInput input)
-        => new(input.Value.Length) { HasETag = true, HasExpiration = input.ExpirationTicks != 0 };
+        => new(input.Value.Length) { HasETag = true, HasExpiration = input.ExpirationUnixMs != 0 };
 
     public static bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
     {
         input.Value.Span.CopyTo(record.Value);
-        RecordFit.SetExpiration(ref record, input.ExpirationTicks);
+        RecordFit.SetExpiration(ref record, input.ExpirationUnixMs);
         long etag = InitialETag(ref input);
         record.TrySetETag(etag);
         output.Number = etag;

@@ -135,16 +135,15 @@ public sealed unsafe partial class RespServerSession
             return;
         }
 
-        long ticks = 0;
+        long expiresAt = 0;
         if (ttl != 0)
         {
-            bool valid = absoluteTtl ? Expiration.TryFromUnixMilliseconds(ttl, out ticks) : Expiration.TryFromRelativeMilliseconds(ttl, out ticks);
-            if (!valid)
+            if (!Expiration.TryFromArgument(ttl, milliseconds: true, absoluteTtl, out expiresAt))
             {
                 _writer.WriteError("ERR invalid expire time in 'restore' command"u8);
                 return;
             }
-            if (ticks <= Expiration.NowTicks)
+            if (expiresAt <= Expiration.NowUnixMs)
             {
                 // Already expired: the key ends up absent, as if restored and expired at once.
                 if (replace)
@@ -166,8 +165,8 @@ public sealed unsafe partial class RespServerSession
             : hasIdleTime && !lfu ? RecordAccess.ForIdleSeconds(idle)
             : -1;
         var written = obj != null
-            ? InstallObject(ObjectStore, key, obj, ticks, replace, accessWord)
-            : WriteValue(Store, key, value, ticks, replace, accessWord: accessWord);
+            ? InstallObject(ObjectStore, key, obj, expiresAt, replace, accessWord)
+            : WriteValue(Store, key, value, expiresAt, replace, accessWord: accessWord);
         if (obj != null && written == CopyResult.Written)
             NotifyObjectInstalled(_databaseIndex, key, obj);
         switch (written)

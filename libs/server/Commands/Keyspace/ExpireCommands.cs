@@ -48,30 +48,21 @@ public sealed unsafe partial class RespServerSession
         }
         bool milliseconds = command is RespCommand.PEXPIRE or RespCommand.PEXPIREAT;
         bool absolute = command is RespCommand.EXPIREAT or RespCommand.PEXPIREAT;
-        if (!TryExpirationFromArgument(amount, milliseconds, absolute, out long ticks))
+        if (!Expiration.TryFromArgument(amount, milliseconds, absolute, out long expiresAt))
         {
             _writer.WriteError($"ERR invalid expire time in '{CurrentCommand.LowerName}' command");
             return;
         }
 
-        var input = new StringInput(command) { Flags = flags, ExpirationTicks = ticks };
+        var input = new StringInput(command) { Flags = flags, ExpirationUnixMs = expiresAt };
         var output = new StringOutput(null);
         var status = Store.RMW(_args[1].Span, ref input, ref output);
         if (WriteIfOutOfMemory(status))
             return;
         // A time already past deletes the key: Redis then reports "del", not "expire".
         if (output.Number == 1)
-            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, ticks <= Expiration.NowTicks ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, _args[1].Span);
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, expiresAt <= Expiration.NowUnixMs ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, _args[1].Span);
         _writer.WriteInteger(output.Number);
-    }
-
-    /// <summary>Converts a (possibly negative) time argument to record units; false when it overflows.</summary>
-    private static bool TryExpirationFromArgument(long amount, bool milliseconds, bool absolute, out long ticks)
-    {
-        ticks = 0;
-        if (!Expiration.TryToMilliseconds(amount, milliseconds, out long ms))
-            return false;
-        return absolute ? Expiration.TryFromUnixMilliseconds(ms, out ticks) : Expiration.TryFromRelativeMilliseconds(ms, out ticks);
     }
 
     /// <summary>
@@ -91,12 +82,12 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteInteger(-1);
             return;
         }
-        long expiresAt = Expiration.ToUnixMilliseconds(output.Number);
+        long expiresAt = output.Number;
         long result = command is RespCommand.TTL or RespCommand.PTTL
-            ? System.Math.Max(0, expiresAt - Expiration.NowUnixMilliseconds)
+            ? System.Math.Max(0, expiresAt - Expiration.NowUnixMs)
             : expiresAt;
         bool seconds = command is RespCommand.TTL or RespCommand.EXPIRETIME;
-        _writer.WriteInteger(seconds ? (result + 500) / 1000 : result);
+        _writer.WriteInteger(seconds ? Expiration.RoundToSeconds(result) : result);
     }
 
     /// <summary>PERSIST key: 1 when an expiration was removed, else 0.</summary>

@@ -4,7 +4,7 @@ namespace Garnet.server;
 
 /// <summary>
 /// Engine callbacks of EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT (absolute time in
-/// <see cref="StringInput.ExpirationTicks"/>, conditions NX/XX/GT/LT in the flags) and PERSIST.
+/// <see cref="StringInput.ExpirationUnixMs"/>, conditions NX/XX/GT/LT in the flags) and PERSIST.
 /// <see cref="StringOutput.Number"/> is 1 when the expiration changed (or the key was deleted because
 /// the time is already past), 0 otherwise.
 /// </summary>
@@ -24,16 +24,16 @@ internal static class ExpireLogic
             return false;
         if ((flags & StringInputFlags.ExpireXx) != 0 && current == 0)
             return false;
-        if ((flags & StringInputFlags.ExpireGt) != 0 && (current == 0 || input.ExpirationTicks <= current))
+        if ((flags & StringInputFlags.ExpireGt) != 0 && (current == 0 || input.ExpirationUnixMs <= current))
             return false;
-        if ((flags & StringInputFlags.ExpireLt) != 0 && current != 0 && input.ExpirationTicks >= current)
+        if ((flags & StringInputFlags.ExpireLt) != 0 && current != 0 && input.ExpirationUnixMs >= current)
             return false;
         return true;
     }
 
     private static bool IsPersist(ref StringInput input) => input.Command == RespCommand.PERSIST;
 
-    private static bool IsPast(ref StringInput input) => input.ExpirationTicks <= Expiration.NowTicks;
+    private static bool IsPast(ref StringInput input) => input.ExpirationUnixMs <= Expiration.NowUnixMs;
 
     public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {
@@ -55,7 +55,7 @@ internal static class ExpireLogic
             rmwInfo.Action = OperationAction.ExpireAndStop;
             return true;
         }
-        return record.TrySetExpiration(input.ExpirationTicks);
+        return record.TrySetExpiration(input.ExpirationUnixMs);
     }
 
     public static bool NeedCopyUpdate(in LogRecord source, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
@@ -81,13 +81,13 @@ internal static class ExpireLogic
     }
 
     public static RecordFieldInfo ModifiedFieldInfo(in LogRecord source, ref StringInput input)
-        => RecordFit.Fields(source.ValueLength, IsPersist(ref input) ? 0 : input.ExpirationTicks);
+        => RecordFit.Fields(source.ValueLength, IsPersist(ref input) ? 0 : input.ExpirationUnixMs);
 
     public static bool CopyUpdater(in LogRecord source, ref LogRecord destination, ref StringInput input)
     {
         source.Value.CopyTo(destination.Value);
         if (!IsPersist(ref input))
-            RecordFit.SetExpiration(ref destination, input.ExpirationTicks);
+            RecordFit.SetExpiration(ref destination, input.ExpirationUnixMs);
         return true;
     }
 }

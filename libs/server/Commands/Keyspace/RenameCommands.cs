@@ -201,7 +201,7 @@ public sealed unsafe partial class RespServerSession
                     // the snapshot must not see what writes to the target do to it: the target then gets a copy.
                     moved = _server.Versions.Freezing ? objectOutput.Object.Clone() : objectOutput.Object;
                     var objectSession = session.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
-                    result = InstallObject(objectSession, key, moved, objectOutput.ExpirationTicks, replace: false);
+                    result = InstallObject(objectSession, key, moved, objectOutput.ExpirationUnixMs, replace: false);
                 }
             }
             else
@@ -266,7 +266,7 @@ public sealed unsafe partial class RespServerSession
         var output = new ObjectOutput();
         if (!ObjectStore.Read(source, ref input, ref output).Found || output.Object == null)
             return CopyResult.SourceMissing;
-        var result = InstallObject(ObjectStore, destination, output.Object, output.ExpirationTicks, replace);
+        var result = InstallObject(ObjectStore, destination, output.Object, output.ExpirationUnixMs, replace);
         if (result == CopyResult.Written)
         {
             Store.Delete(source);
@@ -285,7 +285,7 @@ public sealed unsafe partial class RespServerSession
         CopyResult result;
         if (targetIndex == _databaseIndex)
         {
-            result = InstallObject(ObjectStore, destination, output.Object, output.ExpirationTicks, replace);
+            result = InstallObject(ObjectStore, destination, output.Object, output.ExpirationUnixMs, replace);
         }
         else
         {
@@ -293,7 +293,7 @@ public sealed unsafe partial class RespServerSession
             try
             {
                 var objectSession = session.NewLinkedSession<ObjectInput, ObjectOutput, ObjectStoreFunctions>(new ObjectStoreFunctions(target.Objects));
-                result = InstallObject(objectSession, destination, output.Object, output.ExpirationTicks, replace);
+                result = InstallObject(objectSession, destination, output.Object, output.ExpirationUnixMs, replace);
             }
             finally
             {
@@ -313,10 +313,10 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// Makes <paramref name="key"/> hold <paramref name="obj"/> with <paramref name="expirationTicks"/>
+    /// Makes <paramref name="key"/> hold <paramref name="obj"/> with <paramref name="expirationUnixMs"/>
     /// (0 for none), replacing any value when <paramref name="replace"/>, else only if the key is absent.
     /// </summary>
-    private CopyResult InstallObject(ClientSession<ObjectInput, ObjectOutput, ObjectStoreFunctions> session, ReadOnlySpan<byte> key, GarnetObject obj, long expirationTicks, bool replace, long accessWord = -1)
+    private CopyResult InstallObject(ClientSession<ObjectInput, ObjectOutput, ObjectStoreFunctions> session, ReadOnlySpan<byte> key, GarnetObject obj, long expirationUnixMs, bool replace, long accessWord = -1)
     {
         if (!replace)
         {
@@ -329,7 +329,7 @@ public sealed unsafe partial class RespServerSession
         {
             Operation = ObjectOperation.Install,
             Install = obj,
-            ExpirationTicks = expirationTicks,
+            ExpirationUnixMs = expirationUnixMs,
             AccessWord = accessWord,
         };
         var output = new ObjectOutput();
@@ -337,21 +337,21 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// Writes the value in the output buffer to <paramref name="key"/> with <paramref name="expirationTicks"/>
+    /// Writes the value in the output buffer to <paramref name="key"/> with <paramref name="expirationUnixMs"/>
     /// (0 for none): as SET ... PXAT does, or as SET ... NX PXAT does unless <paramref name="replace"/>. The
     /// copy keeps the source's <paramref name="form"/>, so it reports the same encoding.
     /// </summary>
-    private CopyResult WriteCopiedValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, long expirationTicks, StringForm form, bool replace)
-        => WriteValue(session, key, Output.Span, expirationTicks, replace, form);
+    private CopyResult WriteCopiedValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, long expirationUnixMs, StringForm form, bool replace)
+        => WriteValue(session, key, Output.Span, expirationUnixMs, replace, form);
 
-    private static CopyResult WriteValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, bool replace, StringForm form = StringForm.Encoded, long accessWord = -1)
+    private static CopyResult WriteValue(ClientSession<StringInput, StringOutput, MainStoreFunctions> session, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationUnixMs, bool replace, StringForm form = StringForm.Encoded, long accessWord = -1)
     {
         fixed (byte* pointer = value)
         {
             var input = new StringInput(RespCommand.SET)
             {
                 Value = new ArgSlice(pointer, value.Length),
-                ExpirationTicks = expirationTicks,
+                ExpirationUnixMs = expirationUnixMs,
                 Form = form,
                 AccessWord = accessWord,
             };

@@ -117,7 +117,7 @@ public sealed partial class StreamObject
     }
 
     /// <summary>Milliseconds since the Unix epoch, the clock of delivery and consumer times.</summary>
-    private static long NowMsSigned() => Expiration.NowUnixMilliseconds;
+    private static long NowMsSigned() => Expiration.NowUnixMs;
 
     /// <summary>The consumer <paramref name="name"/> of <paramref name="group"/>, made if new (Redis refreshes its seen time either way).</summary>
     private StreamConsumer GetOrCreateConsumer(StreamConsumerGroup group, ReadOnlySpan<byte> name, long now, out bool created)

@@ -9,7 +9,7 @@ public sealed partial class StreamObject
     private static ReadOnlySpan<ArgSlice> AllArgs(in ObjectInput input) => input.Args.AsSpan(0, input.FirstArg + input.ArgCount);
 
     /// <summary>Milliseconds since the Unix epoch, the clock of "*" IDs.</summary>
-    private static ulong NowMs() => (ulong)Expiration.NowUnixMilliseconds;
+    private static ulong NowMs() => (ulong)Expiration.NowUnixMs;
 
     /// <summary>
     /// XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT count]] *|id field value [field value ...]:

@@ -12,10 +12,10 @@ internal static class GetAndModifyLogic
 
     private static bool Deletes(ref StringInput input)
         => input.Command == RespCommand.GETDEL
-            || (input.ExpirationTicks != 0 && input.ExpirationTicks <= Expiration.NowTicks);
+            || (input.ExpirationUnixMs != 0 && input.ExpirationUnixMs <= Expiration.NowUnixMs);
 
     private static long NewExpiration(long current, ref StringInput input)
-        => (input.Flags & StringInputFlags.Persist) != 0 ? 0 : input.ExpirationTicks != 0 ? input.ExpirationTicks : current;
+        => (input.Flags & StringInputFlags.Persist) != 0 ? 0 : input.ExpirationUnixMs != 0 ? input.ExpirationUnixMs : current;
 
     public static bool InPlaceUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output, ref RMWInfo rmwInfo)
     {

@@ -16,14 +16,14 @@ internal static class SetLogic
     // ---- Upsert (plain SET) ----
 
     public static RecordFieldInfo UpsertFieldInfo(ReadOnlySpan<byte> value, ref StringInput input)
-        => RecordFit.Fields(value.Length, input.ExpirationTicks);
+        => RecordFit.Fields(value.Length, input.ExpirationUnixMs);
 
     public static bool InPlaceWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input)
     {
         // A SET without WITHETAG writes a value without an ETag (Garnet's rule; Commands/ETag).
         if (record.Info.HasETag)
             record.RemoveETag();
-        if (!RecordFit.TryResize(ref record, value.Length, input.ExpirationTicks != 0, input.ExpirationTicks))
+        if (!RecordFit.TryResize(ref record, value.Length, input.ExpirationUnixMs != 0, input.ExpirationUnixMs))
             return false;
         value.CopyTo(record.Value);
         return true;
@@ -32,7 +32,7 @@ internal static class SetLogic
     public static bool InitialWriter(ref LogRecord record, ReadOnlySpan<byte> value, ref StringInput input)
     {
         value.CopyTo(record.Value);
-        RecordFit.SetExpiration(ref record, input.ExpirationTicks);
+        RecordFit.SetExpiration(ref record, input.ExpirationUnixMs);
         return true;
     }
 
@@ -48,12 +48,12 @@ internal static class SetLogic
         return true;
     }
 
-    public static RecordFieldInfo InitialFieldInfo(ref StringInput input) => RecordFit.Fields(input.Value.Length, input.ExpirationTicks);
+    public static RecordFieldInfo InitialFieldInfo(ref StringInput input) => RecordFit.Fields(input.Value.Length, input.ExpirationUnixMs);
 
     public static bool InitialUpdater(ref LogRecord record, ref StringInput input)
     {
         input.Value.Span.CopyTo(record.Value);
-        RecordFit.SetExpiration(ref record, input.ExpirationTicks);
+        RecordFit.SetExpiration(ref record, input.ExpirationUnixMs);
         return true;
     }
 
@@ -96,7 +96,7 @@ internal static class SetLogic
     }
 
     private static long NewExpiration(long current, ref StringInput input)
-        => (input.Flags & StringInputFlags.KeepTtl) != 0 ? current : input.ExpirationTicks;
+        => (input.Flags & StringInputFlags.KeepTtl) != 0 ? current : input.ExpirationUnixMs;
 
     private static void CopyOldValue(ReadOnlySpan<byte> value, ref StringInput input, ref StringOutput output)
     {

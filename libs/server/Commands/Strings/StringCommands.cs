@@ -118,7 +118,7 @@ public sealed unsafe partial class RespServerSession
             return;
         if (expiration.Index != 0)
         {
-            var error = TryReadExpiration(in expiration, out input.ExpirationTicks);
+            var error = TryReadExpiration(in expiration, out input.ExpirationUnixMs);
             if (error != ExpirationError.None)
             {
                 WriteExpirationError(error);
@@ -181,7 +181,7 @@ public sealed unsafe partial class RespServerSession
     private void SetEx(bool milliseconds)
     {
         var input = new StringInput(milliseconds ? RespCommand.PSETEX : RespCommand.SETEX) { Value = _args[3] };
-        var error = TryReadExpiration(new ExpirationArgument(2, milliseconds, absolute: false), out input.ExpirationTicks);
+        var error = TryReadExpiration(new ExpirationArgument(2, milliseconds, absolute: false), out input.ExpirationUnixMs);
         if (error != ExpirationError.None)
         {
             WriteExpirationError(error);
@@ -232,7 +232,7 @@ public sealed unsafe partial class RespServerSession
             return;
         if (expiration.Index != 0)
         {
-            var error = TryReadExpiration(in expiration, out input.ExpirationTicks);
+            var error = TryReadExpiration(in expiration, out input.ExpirationUnixMs);
             if (error != ExpirationError.None)
             {
                 // Redis looks the key up first: a missing key answers nil whatever the time says.
@@ -264,8 +264,8 @@ public sealed unsafe partial class RespServerSession
         var key = _args[1].Span;
         if (!status.Found && !output.HasValue) // a deleting GETEX (a time already past) ends not found, with the value
             NotifyReadMiss(key, status);
-        else if (input.ExpirationTicks != 0)
-            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, input.ExpirationTicks <= Expiration.NowTicks ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, key);
+        else if (input.ExpirationUnixMs != 0)
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, input.ExpirationUnixMs <= Expiration.NowUnixMs ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, key);
         else if ((input.Flags & StringInputFlags.Persist) != 0 && output.Number != 0)
             NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Persist, key);
     }

@@ -142,12 +142,12 @@ public sealed unsafe partial class RespServerSession
     /// Reads an expiration argument as Redis's getExpireMillisecondsOrReply: an integer, positive, not
     /// overflowing when turned into milliseconds and added to now. Times already past (EXAT 1) are valid.
     /// </summary>
-    private ExpirationError TryReadExpiration(in ExpirationArgument argument, out long ticks)
+    private ExpirationError TryReadExpiration(in ExpirationArgument argument, out long expiresAt)
     {
-        ticks = 0;
+        expiresAt = 0;
         if (!NumberFormat.TryParseLong(_args[argument.Index].Span, out long amount))
             return ExpirationError.NotInteger;
-        if (amount <= 0 || !TryExpirationTicks(amount, argument.Milliseconds, argument.Absolute, out ticks))
+        if (amount <= 0 || !Expiration.TryFromArgument(amount, argument.Milliseconds, argument.Absolute, out expiresAt))
             return ExpirationError.Invalid;
         return ExpirationError.None;
     }
@@ -168,14 +168,5 @@ public sealed unsafe partial class RespServerSession
         milliseconds = timed is ExpirationOption.Px or ExpirationOption.PxAt;
         absolute = timed is ExpirationOption.ExAt or ExpirationOption.PxAt;
         return timed != ExpirationOption.None;
-    }
-
-    /// <summary>Turns an expiration argument into record units; false when it overflows.</summary>
-    internal static bool TryExpirationTicks(long amount, bool milliseconds, bool absolute, out long ticks)
-    {
-        ticks = 0;
-        if (!Expiration.TryToMilliseconds(amount, milliseconds, out long ms))
-            return false;
-        return absolute ? Expiration.TryFromUnixMilliseconds(ms, out ticks) : Expiration.TryFromRelativeMilliseconds(ms, out ticks);
     }
 }

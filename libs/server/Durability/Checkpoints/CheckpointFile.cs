@@ -15,12 +15,12 @@ namespace Garnet.server;
 /// <code>
 /// file     block*                                  (every byte belongs to a block)
 /// block    u32 payload length  u32 CRC-32C(payload)  payload  zeros up to a multiple of 4096 bytes
-/// first    "GARNETCK"  u32 format (1)  u32 0  i64 version  i64 AOF start  i64 unix ms  i32 databases
+/// first    "GARNETCK"  u32 format (2)  u32 0  i64 version  i64 AOF start  i64 unix ms  i32 databases
 /// payload  item*
 /// item     u8 kind:
 ///            1 database  i32 index  i64 keys        (the records that follow are its own; about how many keys it had)
-///            2 string    u8 flags  key  [i64 expiration ticks]  [i64 ETag]  value
-///            3 object    u8 flags  key  [i64 expiration ticks]  value = DUMP's type byte + its object bytes
+///            2 string    u8 flags  key  [i64 expiration, Unix ms]  [i64 ETag]  value
+///            3 object    u8 flags  key  [i64 expiration, Unix ms]  value = DUMP's type byte + its object bytes
 ///            4 deleted   u8 0      key               (a tombstone, or a value that had expired)
 ///            5 end       i64 records                (the last item of the last block)
 ///            6 functions value = FUNCTION DUMP's payload of the libraries (once, before the databases)
@@ -30,13 +30,18 @@ namespace Garnet.server;
 /// </code>
 /// Records of a database are in the order of its log: applied in order, the last record of a key wins and a deleted
 /// one removes it. The AOF start is the operation log address from which entries of later versions may follow.
+/// Format 1 (before expirations were kept in Unix milliseconds) is the same layout with expirations in .NET UTC ticks;
+/// the loader still reads it, converting them.
 /// </remarks>
 internal static class CheckpointFile
 {
     public const string Folder = "checkpoints";
     public const string Prefix = "checkpoint.";
     public const string TempSuffix = ".tmp";
-    public const int Format = 1;
+    public const int Format = 2;
+
+    /// <summary>The format whose expirations are .NET UTC ticks.</summary>
+    public const int FormatTicksExpirations = 1;
     public const int BlockHeaderSize = 8;
     public const int BlockAlignment = FileSync.DirectIoAlignment;
     public const int FirstPayloadSize = 8 + 4 + 4 + 8 + 8 + 8 + 4;

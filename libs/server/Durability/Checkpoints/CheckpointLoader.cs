@@ -44,8 +44,9 @@ internal static class CheckpointLoader
             if (first.Length < CheckpointFile.FirstPayloadSize || !first.Slice(0, 8).SequenceEqual(CheckpointFile.Magic))
                 throw new InvalidDataException("it is not a checkpoint file");
             int format = BinaryPrimitives.ReadInt32LittleEndian(first.Slice(8));
-            if (format != CheckpointFile.Format)
+            if (format != CheckpointFile.Format && format != CheckpointFile.FormatTicksExpirations)
                 throw new InvalidDataException($"its format {format} is not known to this server");
+            bool ticksExpirations = format == CheckpointFile.FormatTicksExpirations;
             version = BinaryPrimitives.ReadInt64LittleEndian(first.Slice(16));
             aofStart = BinaryPrimitives.ReadInt64LittleEndian(first.Slice(24));
             bool ended = false;
@@ -53,7 +54,7 @@ internal static class CheckpointLoader
             {
                 if (!reader.Next())
                     throw new InvalidDataException("it ends before its last record");
-                ended = Apply(session, server, reader.Payload, ref records);
+                ended = Apply(session, server, reader.Payload, ticksExpirations, ref records);
             }
             if (reader.Next())
                 throw new InvalidDataException("bytes follow its last record");
@@ -79,7 +80,7 @@ internal static class CheckpointLoader
     }
 
     /// <summary>Applies one block's items; true at the end item.</summary>
-    private static bool Apply(RespServerSession session, StoreWrapper server, ReadOnlySpan<byte> span, ref long records)
+    private static bool Apply(RespServerSession session, StoreWrapper server, ReadOnlySpan<byte> span, bool ticksExpirations, ref long records)
     {
         int at = 0;
         while (at < span.Length)
@@ -109,10 +110,12 @@ internal static class CheckpointLoader
                         }
                         else
                         {
-                            long ticks = (flags & CheckpointFile.FlagExpiration) != 0 ? ReadInt64(span, ref at) : 0;
+                            long expiresAt = (flags & CheckpointFile.FlagExpiration) != 0 ? ReadInt64(span, ref at) : 0;
+                            if (ticksExpirations)
+                                expiresAt = Expiration.FromLegacyTicks(expiresAt);
                             long? etag = (flags & CheckpointFile.FlagETag) != 0 ? ReadInt64(span, ref at) : null;
                             var value = ReadBytes(span, ref at);
-                            if (!(kind == CheckpointFile.KindString ? session.LoadString(key, value, ticks, flags >> 2, etag) : session.LoadObject(key, value, ticks)))
+                            if (!(kind == CheckpointFile.KindString ? session.LoadString(key, value, expiresAt, flags >> 2, etag) : session.LoadObject(key, value, expiresAt)))
                                 throw new InvalidDataException($"record {records} could not be applied (a malformed object, or out of memory)");
                         }
                         if (++records % 1024 == 0)

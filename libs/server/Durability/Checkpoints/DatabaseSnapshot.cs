@@ -30,7 +30,7 @@ internal sealed class DatabaseSnapshot : IScanFunctions, ISnapshotCapture
         _database = database;
         _owner = owner;
         Index = index;
-        _now = Expiration.NowTicks;
+        _now = Expiration.NowUnixMs;
     }
 
     /// <summary>The database number the records are written under (taken as the checkpoint began: SWAPDB may follow).</summary>

@@ -27,17 +27,17 @@ public sealed unsafe partial class RespServerSession
     /// A value whose expiration passed since the checkpoint is loaded all the same (it reads as absent): the AOF replayed
     /// next runs each command at its logged clock, when the key may still have been alive (a PERSIST, an INCR).
     /// </remarks>
-    internal bool LoadString(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks, int userBits, long? etag)
+    internal bool LoadString(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationUnixMs, int userBits, long? etag)
     {
         if (etag is not { } exactETag)
-            return WriteValue(Store, key, value, expirationTicks, replace: true, form: (StringForm)userBits) != CopyResult.OutOfMemory;
+            return WriteValue(Store, key, value, expirationUnixMs, replace: true, form: (StringForm)userBits) != CopyResult.OutOfMemory;
         // A value with an ETag (Commands/ETag) is written as SET ... WITHETAG would, with the ETag it had.
         fixed (byte* pointer = value)
         {
             var input = new StringInput(RespCommand.SET)
             {
                 Value = new ArgSlice(pointer, value.Length),
-                ExpirationTicks = expirationTicks,
+                ExpirationUnixMs = expirationUnixMs,
                 Flags = StringInputFlags.WithETag | StringInputFlags.ExactETag,
                 Number = exactETag,
                 Form = (StringForm)userBits,
@@ -48,12 +48,12 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>An object as its type byte and serialized bytes; false when they do not make an object or out of memory.</summary>
-    internal bool LoadObject(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationTicks)
+    internal bool LoadObject(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expirationUnixMs)
     {
         if (value.IsEmpty || !DumpPayload.TryDeserializeObject(value[0], value.Slice(1), out var obj) || obj == null)
             return false;
         obj.DecideEncoding(_server.Options.EncodingThresholds);
-        return InstallObject(ObjectStore, key, obj, expirationTicks, replace: true) != CopyResult.OutOfMemory;
+        return InstallObject(ObjectStore, key, obj, expirationUnixMs, replace: true) != CopyResult.OutOfMemory;
     }
 
     /// <summary>The function libraries, as FUNCTION RESTORE ... REPLACE loads them; false when they could not be.</summary>

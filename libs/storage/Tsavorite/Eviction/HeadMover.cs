@@ -541,7 +541,7 @@ public sealed unsafe partial class TsavoriteKV
         if (--TtlSampleCountdown > 0)
             return;
         TtlSampleCountdown = 16;
-        double remaining = record.Expiration - NowTicks;
+        double remaining = record.Expiration - NowUnixMs;
         double mean = Volatile.Read(ref _writtenTtlMean);
         Volatile.Write(ref _writtenTtlMean, double.IsNaN(mean) ? remaining : mean + ((remaining - mean) / 64));
     }
@@ -582,9 +582,9 @@ public sealed unsafe partial class TsavoriteKV
                 {
                     // At or below the mean time to live of what is being written, within a second or a hundredth: the
                     // head sees only the oldest records, whose times to live say nothing of the nearer ones behind them.
-                    double remaining = record.Expiration - NowTicks;
+                    double remaining = record.Expiration - NowUnixMs;
                     double mean = Volatile.Read(ref _writtenTtlMean);
-                    return remaining <= ((double.IsNaN(mean) ? remaining : mean) * 1.01) + TimeSpan.TicksPerSecond;
+                    return remaining <= ((double.IsNaN(mean) ? remaining : mean) * 1.01) + 1000; // a second, in the unit of expirations (ms)
                 }
             default:
                 return true; // the random policies

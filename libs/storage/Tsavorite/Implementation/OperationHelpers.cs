@@ -144,7 +144,7 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>Whether a live record is expired now.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static bool IsExpired(in LogRecord record) => record.Info.HasExpiration && record.Expiration <= NowTicks;
+    internal static bool IsExpired(in LogRecord record) => record.Info.HasExpiration && record.Expiration <= NowUnixMs;
 
     /// <summary>
     /// Bytes to allocate for a new record of <paramref name="fields"/>. The slack a callback asks for

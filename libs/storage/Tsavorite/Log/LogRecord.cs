@@ -97,7 +97,7 @@ public readonly unsafe struct LogRecord
         }
     }
 
-    /// <summary>The expiration (UTC ticks), or 0 when the record has none.</summary>
+    /// <summary>The expiration (absolute Unix milliseconds, see <see cref="OperationClock"/>), or 0 when the record has none.</summary>
     public long Expiration => Info.HasExpiration ? *(long*)(OptionalsPointer + (Info.HasETag ? 8 : 0)) : 0;
 
     /// <summary>The ETag, or 0 when the record has none.</summary>
@@ -105,9 +105,9 @@ public readonly unsafe struct LogRecord
 
     private byte* OptionalsPointer => _record + RecordLayout.OptionalsOffset(KeyLength, InlineValueLength);
 
-    /// <summary>Whether the record has an expiration at or before <paramref name="nowTicks"/>.</summary>
+    /// <summary>Whether the record has an expiration at or before <paramref name="nowUnixMs"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool IsExpired(long nowTicks) => Info.HasExpiration && Expiration <= nowTicks;
+    public bool IsExpired(long nowUnixMs) => Info.HasExpiration && Expiration <= nowUnixMs;
 
     /// <summary>
     /// Changes the value's length, keeping the optional fields, if the allocated space allows.
@@ -148,7 +148,7 @@ public readonly unsafe struct LogRecord
     }
 
     /// <summary>Sets the expiration, adding the field if there is room. Returns false if there is not.</summary>
-    public bool TrySetExpiration(long expirationTicks)
+    public bool TrySetExpiration(long expirationUnixMs)
     {
         if (!Info.HasExpiration)
         {
@@ -159,7 +159,7 @@ public readonly unsafe struct LogRecord
             Info.HasExpiration = true;
             SetFiller(newUsed, allocated);
         }
-        *(long*)(OptionalsPointer + (Info.HasETag ? 8 : 0)) = expirationTicks;
+        *(long*)(OptionalsPointer + (Info.HasETag ? 8 : 0)) = expirationUnixMs;
         return true;
     }
 
