@@ -88,7 +88,9 @@ public sealed unsafe partial class RespServerSession
         new("port", ConfigKind.Mutable, static s => s.ConfiguredPort().ToString(CultureInfo.InvariantCulture), SetPort, ConfigValue.Integer, 0, 65535),
         new("unixsocket", ConfigKind.Immutable, static s => s._server.Options.UnixSocketPath ?? ""),
         new("databases", ConfigKind.Immutable, static s => s._server.DatabaseCount.ToString(CultureInfo.InvariantCulture)),
-        new("dir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? Environment.CurrentDirectory),
+        // Checkpoints taken from now on go to the new directory; the operation log's files cannot move while it runs.
+        new("dir", ConfigKind.Mutable, static s => s._server.Options.CheckpointDir ?? Environment.CurrentDirectory, SetDir,
+            check: static (s, value) => DirError(s?._server, value)) { Protected = true },
         new("requirepass", ConfigKind.Mutable, static s => s._server.Options.Password ?? "", SetPassword),
         // The memory budget: the head of each database's log moves to stay within it (Tsavorite's Eviction/).
         new("maxmemory", ConfigKind.Mutable, static s => s._server.MemoryBudget.Limit.ToString(CultureInfo.InvariantCulture),
@@ -143,7 +145,9 @@ public sealed unsafe partial class RespServerSession
         new("index-max-size", ConfigKind.Immutable, static s => s._server.Options.IndexMaxSize.ToString(CultureInfo.InvariantCulture)),
         new("page", ConfigKind.Immutable, static s => s._server.Options.PageSize.ToString(CultureInfo.InvariantCulture)),
         new("logdir", ConfigKind.Immutable, static s => s._server.Options.LogDir ?? ""),
-        new("checkpointdir", ConfigKind.Immutable, static s => s._server.Options.CheckpointDir ?? ""),
+        // Garnet's name of dir: the same setting (an empty value until one is set).
+        new("checkpointdir", ConfigKind.Mutable, static s => s._server.Options.CheckpointDir ?? "", SetDir,
+            check: static (s, value) => DirError(s?._server, value)) { Protected = true, AliasOf = "dir" },
         // Scripting: the time limit before -BUSY.
         new("busy-reply-threshold", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer, 0, long.MaxValue),
         new("lua-time-limit", ConfigKind.Mutable, static s => s.Scripting.TimeLimitMilliseconds.ToString(CultureInfo.InvariantCulture), SetLuaTimeLimit, ConfigValue.Integer, 0, long.MaxValue) { AliasOf = "busy-reply-threshold" },
@@ -192,6 +196,26 @@ public sealed unsafe partial class RespServerSession
     {
         server.Options.Password = value.Length == 0 ? null : value;
         server.Acl.SetUser(AccessControlList.DefaultUserName, ["resetpass", value.Length == 0 ? "nopass" : ">" + value]);
+    }
+
+    /// <summary>Why <paramref name="value"/> cannot be the directory (Redis's chdir errors), or null.</summary>
+    private static string? DirError(StoreWrapper? server, string value)
+    {
+        if (System.IO.File.Exists(value))
+            return "Not a directory";
+        if (!System.IO.Directory.Exists(value))
+            return "No such file or directory";
+        if (server?.OperationLog != null)
+            return "can't change the directory while appendonly is on (the AOF's files stay where they started)";
+        return null;
+    }
+
+    /// <summary>dir: the next checkpoints go to the new directory.</summary>
+    private static void SetDir(StoreWrapper server, string value)
+    {
+        string full = System.IO.Path.GetFullPath(value);
+        server.Options.CheckpointDir = full;
+        server.Checkpoints.MoveTo(full);
     }
 
     /// <summary>bind: the listeners move to the new addresses at the current port.</summary>

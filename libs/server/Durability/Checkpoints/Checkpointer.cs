@@ -54,11 +54,19 @@ public sealed class Checkpointer
     internal Checkpointer(StoreWrapper server)
     {
         _server = server;
-        Directory = Path.Combine(server.Options.CheckpointDir ?? server.Options.LogDir ?? ".", CheckpointFile.Folder);
+        _directory = Path.Combine(server.Options.CheckpointDir ?? server.Options.LogDir ?? ".", CheckpointFile.Folder);
     }
 
     /// <summary>Where checkpoint files go: <c>checkpoints</c> under the checkpoint directory (else the log directory, else the current one).</summary>
-    public string Directory { get; }
+    public string Directory => _directory;
+
+    private volatile string _directory;
+
+    /// <summary>
+    /// Takes the next checkpoints in <c>checkpoints</c> under <paramref name="baseDirectory"/> (CONFIG SET dir); one being
+    /// taken finishes where it started. Those already in the old directory stay there.
+    /// </summary>
+    public void MoveTo(string baseDirectory) => _directory = Path.Combine(baseDirectory, CheckpointFile.Folder);
 
     /// <summary>Whether a checkpoint is being taken for SAVE, BGSAVE or a periodic save (rdb_bgsave_in_progress).</summary>
     public bool SaveInProgress => Volatile.Read(ref _running) == SaveKind;
@@ -250,7 +258,8 @@ public sealed class Checkpointer
     /// <summary>Takes a checkpoint and returns the version it holds.</summary>
     private long TakeCheckpoint()
     {
-        System.IO.Directory.CreateDirectory(Directory);
+        string directory = _directory;
+        System.IO.Directory.CreateDirectory(directory);
         var versions = _server.Versions;
         long writesAtStart = _server.WriteCommandCount();
         var snapshots = new List<DatabaseSnapshot>();
@@ -298,7 +307,7 @@ public sealed class Checkpointer
             }
             WaitForOldVersion(snapshots);
 
-            string temp = Path.Combine(Directory, CheckpointFile.NameOf(frozen) + CheckpointFile.TempSuffix);
+            string temp = Path.Combine(directory, CheckpointFile.NameOf(frozen) + CheckpointFile.TempSuffix);
             long records = 0;
             using (var file = new CheckpointBlockWriter(temp))
             {
@@ -330,11 +339,11 @@ public sealed class Checkpointer
                 file.WriteInt64(records);
                 file.Complete();
             }
-            string final = Path.Combine(Directory, CheckpointFile.NameOf(frozen));
+            string final = Path.Combine(directory, CheckpointFile.NameOf(frozen));
             File.Move(temp, final, overwrite: true);
-            FileSync.SyncDirectory(Directory);
+            FileSync.SyncDirectory(directory);
             WritesAtLastSave = writesAtStart;
-            DeleteOlder(frozen);
+            DeleteOlder(directory, frozen);
             _server.OperationLog?.RemoveBefore(aofStart);
             return frozen;
         }
@@ -345,7 +354,7 @@ public sealed class Checkpointer
             EndSnapshots(snapshots);
             foreach (var database in held)
                 database.MainStore.EndSnapshot();
-            DeleteTemporaryFiles();
+            DeleteTemporaryFiles(directory);
         }
     }
 
@@ -395,20 +404,20 @@ public sealed class Checkpointer
     }
 
     /// <summary>Deletes the checkpoints older than <paramref name="version"/>, now that it is complete.</summary>
-    private void DeleteOlder(long version)
+    private static void DeleteOlder(string directory, long version)
     {
-        foreach (var (older, path) in CheckpointFile.List(Directory))
+        foreach (var (older, path) in CheckpointFile.List(directory))
         {
             if (older < version)
                 File.Delete(path);
         }
     }
 
-    private void DeleteTemporaryFiles()
+    private static void DeleteTemporaryFiles(string directory)
     {
         try
         {
-            foreach (var path in System.IO.Directory.EnumerateFiles(Directory, "*" + CheckpointFile.TempSuffix))
+            foreach (var path in System.IO.Directory.EnumerateFiles(directory, "*" + CheckpointFile.TempSuffix))
                 File.Delete(path);
         }
         catch (IOException)
