@@ -152,16 +152,29 @@ public static partial class CommandTable
     /// <summary>One more than the largest built-in command id: the length of a table indexed by command id.</summary>
     public static int IdCount => s_byId.Length;
 
+    /// <summary>The ACL categories of the object types whose writes publish keyspace events by their row.</summary>
+    private const A ObjectTypes = A.List | A.Hash | A.Set | A.SortedSet | A.Stream | A.Geo;
+
     private static RespCommandInfo?[] BuildIdIndex()
     {
         int max = 0;
         foreach (var info in s_commands)
+        {
             max = Math.Max(max, (int)info.Command);
+            // A write of an object type declares its keyspace event (or that none is published here): one without
+            // fails the server's start-up, not a client's command.
+            if ((info.Flags & F.Write) != 0 && (info.AclCategories & ObjectTypes) != 0 && info.WriteEvent == null && info.StoreEvent == null)
+                throw new InvalidOperationException($"'{info.Name}': an object write needs a keyspace event (WriteEvent, StoreEvent or ObjectWriteEvent.NotHere) on its row.");
+        }
         var byId = new RespCommandInfo?[max + 1];
         foreach (var info in s_commands)
             byId[(int)info.Command] = info;
         return byId;
     }
+
+    /// <summary>The keyspace event of an object write of <paramref name="command"/> (<see cref="RespCommandInfo.WriteEvent"/>), or null.</summary>
+    internal static ObjectWriteEvent? WriteEventOf(RespCommand command)
+        => (uint)command < (uint)s_byId.Length ? s_byId[(int)command]?.WriteEvent : null;
 
     /// <summary>Every command, in declaration order.</summary>
     public static IReadOnlyList<RespCommandInfo> All => s_commands;

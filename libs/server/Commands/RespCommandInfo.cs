@@ -105,6 +105,15 @@ public sealed class RespCommandInfo
     /// </summary>
     public KeySpec[] KeySpecs { get; }
 
+    /// <summary>
+    /// The keyspace event of the command's object writes (LPUSH's "lpush"), published by the session after each
+    /// (RespServerSession.Notifications.cs); null for a command that writes no object.
+    /// </summary>
+    internal ObjectWriteEvent? WriteEvent { get; init; }
+
+    /// <summary>The keyspace event of the result a *STORE command (SORT ... STORE, SUNIONSTORE...) stores; null for others.</summary>
+    internal ObjectWriteEvent? StoreEvent { get; init; }
+
     /// <summary>ACL categories.</summary>
     public AclCategories AclCategories { get; }
 

@@ -1,5 +1,6 @@
 using static Garnet.server.KeySpecFlagSets;
 using A = Garnet.server.AclCategories;
+using E = Garnet.server.ObjectWriteEvent;
 using F = Garnet.server.CommandFlags;
 using S = Garnet.server.KeySpec;
 
@@ -18,7 +19,7 @@ public static partial class CommandTable
     /// <summary>The sort commands' table entries.</summary>
     private static RespCommandInfo[] SortCommands =>
     [
-        new(RespCommand.SORT, "SORT", -2, F.Write | F.DenyOom | F.MovableKeys, [S.At(RoAccess, 1), ByGetPatterns, StoreAnywhere], A.Write | A.Set | A.SortedSet | A.List | A.Slow | A.Dangerous, "Sorts the elements in a list, a set, or a sorted set, optionally storing the result."),
+        new(RespCommand.SORT, "SORT", -2, F.Write | F.DenyOom | F.MovableKeys, [S.At(RoAccess, 1), ByGetPatterns, StoreAnywhere], A.Write | A.Set | A.SortedSet | A.List | A.Slow | A.Dangerous, "Sorts the elements in a list, a set, or a sorted set, optionally storing the result.") { StoreEvent = E.List("sortstore") },
         new(RespCommand.SORT_RO, "SORT_RO", -2, F.ReadOnly | F.MovableKeys, [S.At(RoAccess, 1), ByGetPatterns], A.Read | A.Set | A.SortedSet | A.List | A.Slow | A.Dangerous, "Returns the sorted elements of a list, a set, or a sorted set."),
     ];
 }
