@@ -26,8 +26,8 @@ public enum KeyAccess : byte
 }
 
 /// <summary>
-/// The access each key of a command needs, declared in the command table beside the key positions, as Redis
-/// derives it from the command's key specs: ACCESS needs read, INSERT, DELETE or UPDATE write, and RO/RW/OW/RM
+/// The access each key of a command needs, derived from the command's key specs as Redis derives it
+/// (<see cref="KeyPositions"/>): ACCESS needs read, INSERT, DELETE or UPDATE write, and RO/RW/OW/RM
 /// alone decide nothing. Redis's key specs for the commands here come in at most two kinds per command, so a spec is
 /// the first key's access and the others' (LMOVE: the source read and write, the destination write; SUNIONSTORE: the
 /// destination write, the sources read). Keys found by the arguments (numkeys, STORE) follow the same order.
@@ -64,6 +64,9 @@ public readonly struct KeyAccessSpec
 
     /// <summary>The access key number <paramref name="ordinal"/> (0 for the first) needs.</summary>
     public KeyAccess Of(int ordinal) => ordinal == 0 ? First : Rest;
+
+    /// <summary>Keys whose first needs <paramref name="first"/> and the others <paramref name="rest"/> (as derived from key specs).</summary>
+    internal static KeyAccessSpec From(KeyAccess first, KeyAccess rest, bool variesWithArguments) => new(first, rest, variesWithArguments);
 
     /// <summary>A command without keys.</summary>
     public static KeyAccessSpec NoKeys => default;

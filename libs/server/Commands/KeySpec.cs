@@ -74,7 +74,7 @@ public enum FindKeys : byte
 
 /// <summary>
 /// One of Redis's key specifications (https://redis.io/docs/reference/key-specs/): flags, begin_search and find_keys,
-/// and the notes Redis attaches to a few. Declared per command in <see cref="KeySpecTable"/>.
+/// and the notes Redis attaches to a few. Declared on each command's row of the command table.
 /// </summary>
 public sealed class KeySpec
 {

@@ -8,8 +8,20 @@ namespace Garnet.server;
 /// </summary>
 public sealed class RespCommandInfo
 {
-    internal RespCommandInfo(RespCommand command, string name, int arity, CommandFlags flags, int firstKey, int lastKey, int step, KeyAccessSpec keyAccess, AclCategories categories, string summary)
+    /// <summary>
+    /// A built-in command's row: its keys are declared as Redis's key specs, and the legacy key positions, movable
+    /// keys and the access each key needs are derived from them as Redis derives them. A row whose movable-keys flag
+    /// disagrees with its specs fails the server's start-up here.
+    /// </summary>
+    internal RespCommandInfo(RespCommand command, string name, int arity, CommandFlags flags, KeySpec[] keys, AclCategories categories, string summary)
+        : this(command, name, arity, flags, KeyPositions.Of(keys), keys, categories, summary)
     {
+    }
+
+    private RespCommandInfo(RespCommand command, string name, int arity, CommandFlags flags, KeyPositions keys, KeySpec[] specs, AclCategories categories, string summary)
+    {
+        if (((flags & CommandFlags.MovableKeys) != 0) != keys.Movable)
+            throw new ArgumentException($"'{name}': the movable-keys flag disagrees with the key specs.", nameof(flags));
         Command = command;
         StatsSlot = (int)command;
         Name = name;
@@ -17,19 +29,28 @@ public sealed class RespCommandInfo
         LowerName = name.ToLowerInvariant();
         Arity = arity;
         Flags = flags;
-        FirstKey = firstKey;
-        LastKey = lastKey;
-        Step = step;
-        // Every command with keys says what each needs (ACL key patterns are checked against it); a table entry that
-        // does not fails the server's start-up here.
-        if (keyAccess.HasKeys != (firstKey > 0 || (flags & CommandFlags.MovableKeys) != 0))
-            throw new ArgumentException($"'{name}': key access declared for a command without keys, or missing for one with keys.", nameof(keyAccess));
-        KeyAccess = keyAccess;
-        KeySpecs = KeySpecsOf(command, name, firstKey, lastKey, step, flags, keyAccess);
+        FirstKey = keys.FirstKey;
+        LastKey = keys.LastKey;
+        Step = keys.Step;
+        KeyAccess = keys.Access;
+        KeySpecs = specs;
         AclCategories = categories;
         Summary = summary;
         // SET is not @fast in Redis (its options vary) but is as cheap as the @fast writes.
         SharesBatchTime = (flags & CommandFlags.Fast) != 0 || command == RespCommand.SET;
+    }
+
+    /// <summary>
+    /// A custom command's entry, registered at run time with key positions (the key being written, or none): its key
+    /// specs are derived from them.
+    /// </summary>
+    internal static RespCommandInfo ForCustomCommand(RespCommand command, string name, int arity, CommandFlags flags, int firstKey, int lastKey, int step, KeyAccessSpec keyAccess, AclCategories categories, string summary)
+    {
+        // A custom command with keys says what each needs (ACL key patterns are checked against it).
+        if (keyAccess.HasKeys != (firstKey > 0 || (flags & CommandFlags.MovableKeys) != 0))
+            throw new ArgumentException($"'{name}': key access declared for a command without keys, or missing for one with keys.", nameof(keyAccess));
+        var specs = KeyPositions.SpecsOf(firstKey, lastKey, step, (flags & CommandFlags.MovableKeys) != 0, keyAccess);
+        return new RespCommandInfo(command, name, arity, flags, KeyPositions.Declared(firstKey, lastKey, step, (flags & CommandFlags.MovableKeys) != 0, keyAccess), specs, categories, summary);
     }
 
     /// <summary>
@@ -62,7 +83,7 @@ public sealed class RespCommandInfo
     /// <summary>Command flags.</summary>
     public CommandFlags Flags { get; }
 
-    /// <summary>Position of the first key (0 if none).</summary>
+    /// <summary>Position of the first key (0 if none), derived from <see cref="KeySpecs"/> for a built-in command.</summary>
     public int FirstKey { get; }
 
     /// <summary>Position of the last key; negative counts from the end (-1 = last argument).</summary>
@@ -73,37 +94,25 @@ public sealed class RespCommandInfo
 
     /// <summary>
     /// The access each key needs, which ACL key patterns (%R~, %W~) are checked against: for the keys at the positions
-    /// above, or for those found by the arguments (numkeys, STORE) when the command has movable keys.
+    /// above, or for those found by the arguments (numkeys, STORE) when the command has movable keys. Derived from
+    /// <see cref="KeySpecs"/> (the first and the last spec's access) for a built-in command.
     /// </summary>
     public KeyAccessSpec KeyAccess { get; }
 
     /// <summary>
-    /// Redis's key specifications of the command (COMMAND INFO's element 9, COMMAND GETKEYS): declared in
-    /// <see cref="KeySpecTable"/> for the built-in commands, derived from the key positions for custom ones.
+    /// Redis's key specifications of the command (COMMAND INFO's element 9, COMMAND GETKEYS): declared on the built-in
+    /// commands' rows, derived from the key positions for custom ones.
     /// </summary>
     public KeySpec[] KeySpecs { get; }
 
     /// <summary>
-    /// A built-in command's declared specs, checked against its key positions and access: a command with keys but no
-    /// specs, or specs that disagree, fail the server's start-up here.
+    /// The keyspace event of the command's object writes (LPUSH's "lpush"), published by the session after each
+    /// (RespServerSession.Notifications.cs); null for a command that writes no object.
     /// </summary>
-    private static KeySpec[] KeySpecsOf(RespCommand command, string name, int firstKey, int lastKey, int step, CommandFlags flags, KeyAccessSpec access)
-    {
-        bool movable = (flags & CommandFlags.MovableKeys) != 0;
-        if ((int)command >= ExtensionRegistry.FirstId)
-            return KeySpecTable.Derive(firstKey, lastKey, step, movable, access);
-        var specs = KeySpecTable.Find(name);
-        if (specs == null)
-        {
-            if (access.HasKeys)
-                throw new ArgumentException($"'{name}': a command with keys needs key specs in KeySpecTable.", nameof(name));
-            return [];
-        }
-        string? disagreement = KeySpecTable.Disagreement(specs, firstKey, lastKey, step, movable, access);
-        if (disagreement != null)
-            throw new ArgumentException($"'{name}': key specs disagree with the command table: {disagreement}.", nameof(name));
-        return specs;
-    }
+    internal ObjectWriteEvent? WriteEvent { get; init; }
+
+    /// <summary>The keyspace event of the result a *STORE command (SORT ... STORE, SUNIONSTORE...) stores; null for others.</summary>
+    internal ObjectWriteEvent? StoreEvent { get; init; }
 
     /// <summary>ACL categories.</summary>
     public AclCategories AclCategories { get; }

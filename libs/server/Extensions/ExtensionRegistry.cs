@@ -102,7 +102,7 @@ public sealed class ExtensionRegistry
             var keyAccess = firstKey > 0 || (flags & CommandFlags.MovableKeys) != 0
                 ? readOnly ? KeyAccessSpec.Read : KeyAccessSpec.Write
                 : KeyAccessSpec.NoKeys;
-            var info = new RespCommandInfo(id, name, command.Arity, flags, firstKey, firstKey, firstKey > 0 ? 1 : 0, keyAccess, categories | AclCategories.Slow, "A custom command.");
+            var info = RespCommandInfo.ForCustomCommand(id, name, command.Arity, flags, firstKey, firstKey, firstKey > 0 ? 1 : 0, keyAccess, categories | AclCategories.Slow, "A custom command.");
             var entry = new RegisteredExtension(info, command);
             var byId = _byId;
             if (_count == byId.Length)

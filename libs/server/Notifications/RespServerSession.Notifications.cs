@@ -85,7 +85,7 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// The events of an object write (<see cref="ObjectCommandEvents"/>): "new" if it created the key, the command's
+    /// The events of an object write (its row's <see cref="RespCommandInfo.WriteEvent"/>): "new" if it created the key, the command's
     /// event if it changed data (or succeeded, for the commands Redis reports on success), and "del" if it emptied the key.
     /// </summary>
     private void NotifyObjectWrite(ReadOnlySpan<byte> key, in ObjectInput input, ref ObjectOutput output, Status status, bool failed)
@@ -102,14 +102,17 @@ public sealed unsafe partial class RespServerSession
                 NotifyRotation(key, in input);
             return;
         }
-        var evt = ObjectCommandEvents.For(in input);
-        if (evt.Name.IsEmpty)
+        var evt = CommandTable.WriteEventOf(input.Command);
+        if (evt == null)
+            return;
+        var name = evt.NameFor(in input);
+        if (name.IsEmpty)
             return;
         bool keyHeld = status.Found || status.IsCreatedRecord;
         if (evt.OnSuccess ? !keyHeld : !output.Modified)
             return;
         NotifyIfNew(status, key);
-        NotifyKeyspaceEvent(evt.Type, evt.Name, key);
+        NotifyKeyspaceEvent(evt.Type, name, key);
         if (output.Trimmed)
             NotifyKeyspaceEvent(KeyspaceEventClasses.Stream, "xtrim"u8, key);
         if (output.Emptied)
@@ -118,7 +121,7 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// The events of a *STORE command's result at <paramref name="key"/> (<see cref="StoreObject"/>): "new" and
-    /// the command's event (<see cref="ObjectCommandEvents.ForStore"/>) when a result was stored; "del" when an empty result deleted a key that was there.
+    /// the command's event (its row's <see cref="RespCommandInfo.StoreEvent"/>) when a result was stored; "del" when an empty result deleted a key that was there.
     /// </summary>
     private void NotifyStored(ReadOnlySpan<byte> key, bool empty, Status status)
     {
@@ -128,8 +131,8 @@ public sealed unsafe partial class RespServerSession
                 NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, key);
             return;
         }
-        var evt = ObjectCommandEvents.ForStore(CurrentCommand.Command);
-        if (!status.IsOutOfMemory && !evt.Name.IsEmpty)
+        var evt = CurrentCommand.StoreEvent;
+        if (!status.IsOutOfMemory && evt != null)
             NotifyWrite(evt.Type, evt.Name, key, status);
     }
 

@@ -108,9 +108,21 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         }
     }
 
-    /// <summary>The table entry a command is counted under: a container's subcommand (CLIENT ID counts as client|id), else its own.</summary>
+    /// <summary>
+    /// The table entry a command is counted under: a container's subcommand (CLIENT ID counts as client|id), else its
+    /// own. The subcommand found is kept for the container's handler (<see cref="ResolveSubcommand"/>), which then does
+    /// not look it up again.
+    /// </summary>
     private RespCommandInfo CountedAs(RespCommandInfo info)
-        => _argCount > 1 && SubcommandTable.IsContainer(info.Command) ? SubcommandTable.Find(info.Command, _args[1])?.Info ?? info : info;
+    {
+        if (_argCount <= 1 || !SubcommandTable.IsContainer(info.Command))
+            return info;
+        _countedSubcommand = SubcommandTable.Find(info.Command, _args[1]);
+        return _countedSubcommand?.Info ?? info;
+    }
+
+    /// <summary>The subcommand <see cref="CountedAs"/> found for the container command about to run; taken once by its handler.</summary>
+    private SubcommandInfo? _countedSubcommand;
 
     /// <summary>
     /// Adds <paramref name="count"/> runs of <paramref name="ticks"/> each of <paramref name="counted"/> to its latency
@@ -312,6 +324,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     {
         EndStretchBefore();
         _server.Statistics.AddCommandRejected(_counters, CountedAs(info).StatsSlot);
+        _countedSubcommand = null; // the command does not run
     }
 
     private static long ToMicroseconds(long ticks) => CommandCounts.TicksToMicroseconds(ticks);

@@ -134,10 +134,7 @@ internal sealed class ActiveExpiration : IDisposable
                     if (session.Delete(_keys[i]).IsExpired)
                     {
                         deleted++;
-                        _server.KeyspaceNotifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, _keys[i], database.Index, ref _channel);
-                        // Client tracking: an expired key counts as modified, as Redis signals it.
-                        if (_server.Tracking.Active)
-                            _server.Tracking.InvalidateFromServer(_keys[i]);
+                        _server.KeyRemovals.OnRemoved(_keys[i], database.Index, ServerKeyRemoval.Expired, ref _channel);
                     }
                 }
             }

@@ -5,35 +5,18 @@ namespace Garnet.server;
 
 /// <summary>
 /// What a database does when the head of its log drops a live or expired key: the object the record refers to
-/// is released, a watched key counts as modified, as Redis signals an evicted key to WATCH, clients tracking the key
-/// are told it was invalidated, and the keyspace events "evicted" or "expired" are published.
+/// is released, and the removal is signalled (<see cref="KeyRemovalHook"/>: WATCH, client tracking, the keyspace
+/// events "evicted" or "expired").
 /// </summary>
 internal sealed class DatabaseEvictionObserver : IEvictionObserver
 {
     private readonly GarnetDatabase _database;
-    private readonly WatchVersionTable _watchVersions;
-    private readonly KeyspaceNotifications? _notifications;
-    private readonly TrackingTable _tracking;
+    private readonly KeyRemovalHook _removals;
 
-    public DatabaseEvictionObserver(GarnetDatabase database, WatchVersionTable watchVersions, KeyspaceNotifications? notifications, TrackingTable tracking)
+    public DatabaseEvictionObserver(GarnetDatabase database, KeyRemovalHook removals)
     {
         _database = database;
-        _watchVersions = watchVersions;
-        _notifications = notifications;
-        _tracking = tracking;
-    }
-
-    /// <inheritdoc/>
-    public void OnDropped(ref LogRecord record, DisposeReason reason)
-    {
-        _database.Objects.Release(in record);
-        int slot = WatchVersionTable.SlotOf(record.Key);
-        _watchVersions.BeginWrite(slot);
-        _watchVersions.EndWrite(slot);
-        if (_tracking.Active)
-            _tracking.InvalidateFromServer(record.Key);
-        if (_notifications is { Active: not KeyspaceEventClasses.None } notifications)
-            Notify(notifications, ref record, reason);
+        _removals = removals;
     }
 
     /// <summary>
@@ -43,12 +26,13 @@ internal sealed class DatabaseEvictionObserver : IEvictionObserver
     [ThreadStatic]
     private static byte[]? t_channel;
 
-    private void Notify(KeyspaceNotifications notifications, ref LogRecord record, DisposeReason reason)
+    /// <inheritdoc/>
+    public void OnDropped(ref LogRecord record, DisposeReason reason)
     {
-        if (reason == DisposeReason.Evicted)
-            notifications.Publish(KeyspaceEventClasses.Evicted, KeyspaceEventNames.Evicted, record.Key, _database.Index, ref t_channel);
-        else if (reason == DisposeReason.Expired)
-            notifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, record.Key, _database.Index, ref t_channel);
+        _database.Objects.Release(in record);
+        // The head of the log drops keys for these two reasons only.
+        var removal = reason == DisposeReason.Evicted ? ServerKeyRemoval.Evicted : ServerKeyRemoval.Expired;
+        _removals.OnRemoved(record.Key, _database.Index, removal, ref t_channel);
     }
 
     /// <inheritdoc/>

@@ -42,7 +42,7 @@ public sealed class GarnetDatabase
     private readonly Action _tryRelease;
     private ManualResetEventSlim? _releasable;
 
-    internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, WatchVersionTable watchVersions, TrackingTable tracking, CheckpointVersion versions, KeyspaceNotifications? notifications = null, long indexSize = 0)
+    internal GarnetDatabase(int index, ServerOptions options, MemoryBudget budget, KeyRemovalHook removals, CheckpointVersion versions, long indexSize = 0)
     {
         Index = index;
         if (options.StorageTier && options.LogDir == null && options.LogTiers is not { Count: > 0 })
@@ -89,7 +89,7 @@ public sealed class GarnetDatabase
         MainStore.Log.ObjectSerializer = new ObjectFlushSerializer(Objects);
         // Heap objects count against the memory budget, and the head of the log releases the ones it drops.
         MainStore.ExternalMemorySize = () => Objects.HeapSize;
-        MainStore.EvictionObserver = new DatabaseEvictionObserver(this, watchVersions, notifications, tracking);
+        MainStore.EvictionObserver = new DatabaseEvictionObserver(this, removals);
         _tryRelease = TryRelease;
     }
 

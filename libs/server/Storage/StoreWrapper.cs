@@ -36,6 +36,7 @@ public sealed class StoreWrapper : IDisposable
         ClientLimits = new ClientLimits(options);
         ClientEviction = new ClientEviction(Clients, MemoryBudget);
         KeyspaceNotifications = new KeyspaceNotifications(PubSub, options.NotifyKeyspaceEvents);
+        KeyRemovals = new KeyRemovalHook(WatchVersions, Tracking, KeyspaceNotifications);
         Checkpoints = new Checkpointer(this);
         CheckpointSchedule = new CheckpointSchedule(this);
         _idleClientTimeout = new IdleClientTimeout(this);
@@ -227,6 +228,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Keyspace notifications (notify-keyspace-events), published through <see cref="PubSub"/>.</summary>
     public KeyspaceNotifications KeyspaceNotifications { get; }
 
+    /// <summary>Signals a key the server removed on its own (expired or evicted) to WATCH, client tracking and keyspace notifications.</summary>
+    internal KeyRemovalHook KeyRemovals { get; }
+
     /// <summary>Sharded pub/sub's channels (SSUBSCRIBE, SPUBLISH): a namespace of their own, delivered as "smessage".</summary>
     public PubSubBroker ShardPubSub { get; } = new(sharded: true);
 
@@ -276,7 +280,7 @@ public sealed class StoreWrapper : IDisposable
             database = _databases[index];
             if (database == null)
             {
-                database = new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Tracking, Versions, KeyspaceNotifications);
+                database = new GarnetDatabase(index, Options, MemoryBudget, KeyRemovals, Versions);
                 Volatile.Write(ref _databases[index], database);
             }
             return database;
@@ -296,7 +300,7 @@ public sealed class StoreWrapper : IDisposable
             long buckets = (long)(keys / (Tsavorite.TsavoriteKV.EntriesPerBucket * Tsavorite.TsavoriteKV.IndexGrowthFill)) + 1;
             long bytes = (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)buckets) * 64;
             long indexSize = Math.Max(Options.IndexSize, Math.Min(bytes, Options.IndexMaxSize));
-            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, WatchVersions, Tracking, Versions, KeyspaceNotifications, indexSize));
+            Volatile.Write(ref _databases[index], new GarnetDatabase(index, Options, MemoryBudget, KeyRemovals, Versions, indexSize));
         }
     }
 

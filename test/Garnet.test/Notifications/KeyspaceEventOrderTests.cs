@@ -9,37 +9,13 @@ namespace Garnet.test.Notifications;
 /// Events of the commands Redis reports with more than one event, in Redis's order (moves, BITFIELD, GETEX, stream
 /// groups, RENAME/COPY/MOVE/RESTORE adding their destination), keymiss, expired, and the two channel shapes.
 /// </summary>
-public class KeyspaceEventOrderTests : KeyspaceNotificationTestBase
+public class KeyspaceEventOrderTests : KeyspaceEventTestBase
 {
-    private RawClient _client = null!;
-    private RawClient _subscriber = null!;
-
-    [SetUp]
-    public void OpenClients()
-    {
-        _subscriber = KeySubscriber();
-        _client = ConnectRaw();
-        Assert.That(_client.Execute("CONFIG", "SET", "notify-keyspace-events", "EA"), Is.EqualTo("+OK\r\n"));
-    }
-
-    [TearDown]
-    public void CloseClients()
-    {
-        _client.Dispose();
-        _subscriber.Dispose();
-    }
-
-    private string Run(params string[] command) => _client.Execute(command);
-
-    private void Enable(string classes) => Assert.That(Run("CONFIG", "SET", "notify-keyspace-events", classes), Is.EqualTo("+OK\r\n"));
-
-    private void Expect(params string[] events) => ExpectKeyEvents(_subscriber, 0, events);
-
     /// <summary>Nothing else was published (the marker's own events are those of EA, without "new").</summary>
-    private void ExpectNone()
+    protected override void ExpectNone()
     {
         Enable("EA");
-        ExpectNoEventsBefore(_client, _subscriber);
+        base.ExpectNone();
     }
 
     [Test]

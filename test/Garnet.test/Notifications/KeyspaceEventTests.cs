@@ -6,32 +6,8 @@ using StackExchange.Redis;
 namespace Garnet.test.Notifications;
 
 /// <summary>The events each command family publishes, as Redis lists them, observed from a second client.</summary>
-public class KeyspaceEventTests : KeyspaceNotificationTestBase
+public class KeyspaceEventTests : KeyspaceEventTestBase
 {
-    private RawClient _client = null!;
-    private RawClient _subscriber = null!;
-
-    [SetUp]
-    public void OpenClients()
-    {
-        _subscriber = KeySubscriber();
-        _client = ConnectRaw();
-        Assert.That(_client.Execute("CONFIG", "SET", "notify-keyspace-events", "EA"), Is.EqualTo("+OK\r\n"));
-    }
-
-    [TearDown]
-    public void CloseClients()
-    {
-        _client.Dispose();
-        _subscriber.Dispose();
-    }
-
-    private void Run(params string[] command) => _client.Execute(command);
-
-    private void Expect(params string[] events) => ExpectKeyEvents(_subscriber, 0, events);
-
-    private void ExpectNone() => ExpectNoEventsBefore(_client, _subscriber);
-
     [Test]
     public void Strings()
     {
@@ -86,7 +62,7 @@ public class KeyspaceEventTests : KeyspaceNotificationTestBase
         Run("SET", "e", "v");
         Run("EXPIRE", "e", "-1");
         Expect("set k", "expire k", "persist k", "rename_from k", "rename_to k2", "copy_to k3", "move_from k3");
-        ExpectKeyEvents(_subscriber, 1, "move_to k3");
+        ExpectKeyEvents(Subscriber, 1, "move_to k3");
         Expect("del k2", "set e", "del e");
         ExpectNone();
     }
@@ -97,7 +73,7 @@ public class KeyspaceEventTests : KeyspaceNotificationTestBase
         Run("SET", "m", "v");
         Run("MOVE", "m", "2");
         Expect("set m", "move_from m");
-        ExpectKeyEvents(_subscriber, 2, "move_to m");
+        ExpectKeyEvents(Subscriber, 2, "move_to m");
     }
 
     [Test]
@@ -167,7 +143,7 @@ public class KeyspaceEventTests : KeyspaceNotificationTestBase
     [Test]
     public void NewAndKeyMiss()
     {
-        Assert.That(_client.Execute("CONFIG", "SET", "notify-keyspace-events", "E$nm"), Is.EqualTo("+OK\r\n"));
+        Assert.That(Client.Execute("CONFIG", "SET", "notify-keyspace-events", "E$nm"), Is.EqualTo("+OK\r\n"));
         Run("GET", "absent");
         Run("SET", "fresh", "1");
         Run("SET", "fresh", "2");
@@ -178,7 +154,7 @@ public class KeyspaceEventTests : KeyspaceNotificationTestBase
     [Test]
     public void ExpiredOnAccessAndOnDelete()
     {
-        Assert.That(_client.Execute("CONFIG", "SET", "notify-keyspace-events", "E$xm"), Is.EqualTo("+OK\r\n"));
+        Assert.That(Client.Execute("CONFIG", "SET", "notify-keyspace-events", "E$xm"), Is.EqualTo("+OK\r\n"));
         Run("SET", "soon", "v", "PX", "1");
         Run("SET", "later", "v", "PX", "1");
         Thread.Sleep(20);
@@ -192,18 +168,18 @@ public class KeyspaceEventTests : KeyspaceNotificationTestBase
     public void TransactionsScriptsAndSelectedDatabase()
     {
         Run("SELECT", "3");
-        Assert.That(_client.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+        Assert.That(Client.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
         Run("SET", "t", "1");
         Run("INCR", "t");
-        Assert.That(_client.Execute("EXEC"), Is.EqualTo("*2\r\n+OK\r\n:2\r\n"));
+        Assert.That(Client.Execute("EXEC"), Is.EqualTo("*2\r\n+OK\r\n:2\r\n"));
         Run("EVAL", "redis.call('SET', KEYS[1], 'x'); return redis.call('DEL', KEYS[1])", "1", "lua");
-        ExpectKeyEvents(_subscriber, 3, "set t", "incrby t", "set lua", "del lua");
+        ExpectKeyEvents(Subscriber, 3, "set t", "incrby t", "set lua", "del lua");
     }
 
     [Test]
     public void StackExchangeKeyspaceSubscription()
     {
-        _client.Execute("CONFIG", "SET", "notify-keyspace-events", "KEA");
+        Client.Execute("CONFIG", "SET", "notify-keyspace-events", "KEA");
         using var redis = Connect();
         var received = new BlockingCollection<string>();
         redis.GetSubscriber().Subscribe(RedisChannel.Literal("__keyspace@0__:watched"), (_, message) => received.Add(message!));

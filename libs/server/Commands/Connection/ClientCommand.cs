@@ -101,12 +101,16 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// Finds the subcommand in argument 1 of the container <paramref name="parent"/> and checks its
-    /// arity; writes the error and returns null when either fails.
+    /// The subcommand in argument 1 of the container <paramref name="parent"/>, as the statistics found it before the
+    /// command ran (<see cref="CountedAs"/>), with its arity checked; writes the error and returns null when either fails.
     /// </summary>
     private SubcommandInfo? ResolveSubcommand(RespCommand parent)
     {
-        var subcommand = SubcommandTable.Find(parent, _args[1]);
+        var subcommand = _countedSubcommand;
+        _countedSubcommand = null;
+        // Not counted (or not found): looked up here, so an unknown subcommand gets its error.
+        if (subcommand == null || subcommand.Info.Command != parent)
+            subcommand = SubcommandTable.Find(parent, _args[1]);
         _lastSubcommand = subcommand?.Info;
         if (subcommand == null)
         {

@@ -289,68 +289,75 @@ public sealed unsafe partial class RespServerSession
             WriteKeySpecFlags(spec.Flags);
 
             _writer.WriteBulk("begin_search"u8);
-            _writer.WriteMapHeader(2);
-            _writer.WriteBulk("type"u8);
             switch (spec.Begin)
             {
-                case BeginSearch.Index:
-                    _writer.WriteBulk("index"u8);
-                    _writer.WriteBulk("spec"u8);
-                    _writer.WriteMapHeader(1);
-                    _writer.WriteBulk("index"u8);
-                    _writer.WriteInteger(spec.Index);
-                    break;
-                case BeginSearch.Keyword:
-                    _writer.WriteBulk("keyword"u8);
-                    _writer.WriteBulk("spec"u8);
-                    _writer.WriteMapHeader(2);
-                    _writer.WriteBulk("keyword"u8);
-                    _writer.WriteBulk(spec.KeywordBytes!);
-                    _writer.WriteBulk("startfrom"u8);
-                    _writer.WriteInteger(spec.Index);
-                    break;
-                default:
-                    _writer.WriteBulk("unknown"u8);
-                    _writer.WriteBulk("spec"u8);
-                    _writer.WriteMapHeader(0);
-                    break;
+                case BeginSearch.Index: WriteBeginIndex(spec); break;
+                case BeginSearch.Keyword: WriteBeginKeyword(spec); break;
+                default: WriteUnknownSearch(); break;
             }
-
             _writer.WriteBulk("find_keys"u8);
-            _writer.WriteMapHeader(2);
-            _writer.WriteBulk("type"u8);
             switch (spec.Find)
             {
-                case FindKeys.Range:
-                    _writer.WriteBulk("range"u8);
-                    _writer.WriteBulk("spec"u8);
-                    _writer.WriteMapHeader(3);
-                    _writer.WriteBulk("lastkey"u8);
-                    _writer.WriteInteger(spec.A);
-                    _writer.WriteBulk("keystep"u8);
-                    _writer.WriteInteger(spec.B);
-                    _writer.WriteBulk("limit"u8);
-                    _writer.WriteInteger(spec.C);
-                    break;
-                case FindKeys.KeyNum:
-                    _writer.WriteBulk("keynum"u8);
-                    _writer.WriteBulk("spec"u8);
-                    _writer.WriteMapHeader(3);
-                    _writer.WriteBulk("keynumidx"u8);
-                    _writer.WriteInteger(spec.A);
-                    _writer.WriteBulk("firstkey"u8);
-                    _writer.WriteInteger(spec.B);
-                    _writer.WriteBulk("keystep"u8);
-                    _writer.WriteInteger(spec.C);
-                    break;
-                default:
-                    _writer.WriteBulk("unknown"u8);
-                    _writer.WriteBulk("spec"u8);
-                    _writer.WriteMapHeader(0);
-                    break;
+                case FindKeys.Range: WriteFindRange(spec); break;
+                case FindKeys.KeyNum: WriteFindKeyNum(spec); break;
+                default: WriteUnknownSearch(); break;
             }
         }
     }
+
+    /// <summary>begin_search or find_keys: a map of its <paramref name="type"/> and a spec map of <paramref name="fields"/> fields, which follow.</summary>
+    private void WriteSearchHeader(ReadOnlySpan<byte> type, int fields)
+    {
+        _writer.WriteMapHeader(2);
+        _writer.WriteBulk("type"u8);
+        _writer.WriteBulk(type);
+        _writer.WriteBulk("spec"u8);
+        _writer.WriteMapHeader(fields);
+    }
+
+    /// <summary>One integer field of a spec map.</summary>
+    private void WriteSpecField(ReadOnlySpan<byte> name, int value)
+    {
+        _writer.WriteBulk(name);
+        _writer.WriteInteger(value);
+    }
+
+    /// <summary>begin_search by index: {type: index, spec: {index}}.</summary>
+    private void WriteBeginIndex(KeySpec spec)
+    {
+        WriteSearchHeader("index"u8, 1);
+        WriteSpecField("index"u8, spec.Index);
+    }
+
+    /// <summary>begin_search by keyword: {type: keyword, spec: {keyword, startfrom}}.</summary>
+    private void WriteBeginKeyword(KeySpec spec)
+    {
+        WriteSearchHeader("keyword"u8, 2);
+        _writer.WriteBulk("keyword"u8);
+        _writer.WriteBulk(spec.KeywordBytes!);
+        WriteSpecField("startfrom"u8, spec.Index);
+    }
+
+    /// <summary>find_keys as a range: {type: range, spec: {lastkey, keystep, limit}}.</summary>
+    private void WriteFindRange(KeySpec spec)
+    {
+        WriteSearchHeader("range"u8, 3);
+        WriteSpecField("lastkey"u8, spec.A);
+        WriteSpecField("keystep"u8, spec.B);
+        WriteSpecField("limit"u8, spec.C);
+    }
+
+    /// <summary>find_keys by a key count: {type: keynum, spec: {keynumidx, firstkey, keystep}}.</summary>
+    private void WriteFindKeyNum(KeySpec spec)
+    {
+        WriteSearchHeader("keynum"u8, 3);
+        WriteSpecField("keynumidx"u8, spec.A);
+        WriteSpecField("firstkey"u8, spec.B);
+        WriteSpecField("keystep"u8, spec.C);
+    }
+
+    /// <summary>begin_search or find_keys that Redis cannot describe: {type: unknown, spec: {}}.</summary>
+    private void WriteUnknownSearch() => WriteSearchHeader("unknown"u8, 0);
 
     /// <summary>COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]: names of commands and subcommands.</summary>
     private void CommandList()

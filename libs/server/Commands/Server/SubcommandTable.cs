@@ -1,8 +1,9 @@
 using System;
 using System.Collections.Generic;
+using static Garnet.server.KeySpecFlagSets;
 using A = Garnet.server.AclCategories;
 using F = Garnet.server.CommandFlags;
-using K = Garnet.server.KeyAccessSpec;
+using S = Garnet.server.KeySpec;
 
 namespace Garnet.server;
 
@@ -193,7 +194,7 @@ internal static class SubcommandTable
         ],
         [RespCommand.MEMORY] =
         [
-            Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
+            Entry(Subcommand.MemoryUsage, RespCommand.MEMORY, "USAGE", -3, F.ReadOnly, A.Read | A.Slow, "Estimates the memory usage of a key.", keys: [S.At(Ro, 2)]),
             Entry(Subcommand.MemoryPurge, RespCommand.MEMORY, "PURGE", 2, F.None, A.Slow, "Asks the allocator to release memory."),
             Entry(Subcommand.MemoryHelp, RespCommand.MEMORY, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
             Entry(Subcommand.MemoryStats, RespCommand.MEMORY, "STATS", 2, F.None, A.Slow, "Returns details about memory usage."),
@@ -219,27 +220,27 @@ internal static class SubcommandTable
         ],
         [RespCommand.OBJECT] =
         [
-            Entry(Subcommand.ObjectEncoding, RespCommand.OBJECT, "ENCODING", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the internal encoding of a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
-            Entry(Subcommand.ObjectFreq, RespCommand.OBJECT, "FREQ", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the logarithmic access frequency counter of a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
+            Entry(Subcommand.ObjectEncoding, RespCommand.OBJECT, "ENCODING", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the internal encoding of a Redis object.", keys: [S.At(Ro, 2)]),
+            Entry(Subcommand.ObjectFreq, RespCommand.OBJECT, "FREQ", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the logarithmic access frequency counter of a Redis object.", keys: [S.At(Ro, 2)]),
             Entry(Subcommand.ObjectHelp, RespCommand.OBJECT, "HELP", 2, F.Loading | F.Stale, A.Keyspace | A.Slow, "Returns helpful text about the different subcommands."),
-            Entry(Subcommand.ObjectIdleTime, RespCommand.OBJECT, "IDLETIME", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the time since the last access to a Redis object.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
-            Entry(Subcommand.ObjectRefCount, RespCommand.OBJECT, "REFCOUNT", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the reference count of a value of a key.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Any),
+            Entry(Subcommand.ObjectIdleTime, RespCommand.OBJECT, "IDLETIME", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the time since the last access to a Redis object.", keys: [S.At(Ro, 2)]),
+            Entry(Subcommand.ObjectRefCount, RespCommand.OBJECT, "REFCOUNT", 3, F.ReadOnly, A.Keyspace | A.Read | A.Slow, "Returns the reference count of a value of a key.", keys: [S.At(Ro, 2)]),
         ],
         [RespCommand.XGROUP] =
         [
-            Entry(Subcommand.XGroupCreate, RespCommand.XGROUP, "CREATE", -5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
-            Entry(Subcommand.XGroupCreateConsumer, RespCommand.XGROUP, "CREATECONSUMER", 5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer in a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
-            Entry(Subcommand.XGroupDelConsumer, RespCommand.XGROUP, "DELCONSUMER", 5, F.Write, A.Write | A.Stream | A.Slow, "Deletes a consumer from a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
-            Entry(Subcommand.XGroupDestroy, RespCommand.XGROUP, "DESTROY", 4, F.Write, A.Write | A.Stream | A.Slow, "Destroys a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
+            Entry(Subcommand.XGroupCreate, RespCommand.XGROUP, "CREATE", -5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer group.", keys: [S.At(RwInsert, 2)]),
+            Entry(Subcommand.XGroupCreateConsumer, RespCommand.XGROUP, "CREATECONSUMER", 5, F.Write | F.DenyOom, A.Write | A.Stream | A.Slow, "Creates a consumer in a consumer group.", keys: [S.At(RwInsert, 2)]),
+            Entry(Subcommand.XGroupDelConsumer, RespCommand.XGROUP, "DELCONSUMER", 5, F.Write, A.Write | A.Stream | A.Slow, "Deletes a consumer from a consumer group.", keys: [S.At(RwDelete, 2)]),
+            Entry(Subcommand.XGroupDestroy, RespCommand.XGROUP, "DESTROY", 4, F.Write, A.Write | A.Stream | A.Slow, "Destroys a consumer group.", keys: [S.At(RwDelete, 2)]),
             Entry(Subcommand.XGroupHelp, RespCommand.XGROUP, "HELP", 2, F.Loading | F.Stale, A.Stream | A.Slow, "Returns helpful text about the different subcommands."),
-            Entry(Subcommand.XGroupSetId, RespCommand.XGROUP, "SETID", -5, F.Write, A.Write | A.Stream | A.Slow, "Sets the last-delivered ID of a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Write),
+            Entry(Subcommand.XGroupSetId, RespCommand.XGROUP, "SETID", -5, F.Write, A.Write | A.Stream | A.Slow, "Sets the last-delivered ID of a consumer group.", keys: [S.At(RwUpdate, 2)]),
         ],
         [RespCommand.XINFO] =
         [
-            Entry(Subcommand.XInfoConsumers, RespCommand.XINFO, "CONSUMERS", 4, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns a list of the consumers in a consumer group.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Read),
-            Entry(Subcommand.XInfoGroups, RespCommand.XINFO, "GROUPS", 3, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns a list of the consumer groups of a stream.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Read),
+            Entry(Subcommand.XInfoConsumers, RespCommand.XINFO, "CONSUMERS", 4, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns a list of the consumers in a consumer group.", keys: [S.At(RoAccess, 2)]),
+            Entry(Subcommand.XInfoGroups, RespCommand.XINFO, "GROUPS", 3, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns a list of the consumer groups of a stream.", keys: [S.At(RoAccess, 2)]),
             Entry(Subcommand.XInfoHelp, RespCommand.XINFO, "HELP", 2, F.Loading | F.Stale, A.Stream | A.Slow, "Returns helpful text about the different subcommands."),
-            Entry(Subcommand.XInfoStream, RespCommand.XINFO, "STREAM", -3, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns information about a stream.", firstKey: 2, lastKey: 2, step: 1, keyAccess: K.Read),
+            Entry(Subcommand.XInfoStream, RespCommand.XINFO, "STREAM", -3, F.ReadOnly, A.Read | A.Stream | A.Slow, "Returns information about a stream.", keys: [S.At(RoAccess, 2)]),
         ],
         [RespCommand.ACL] =
         [
@@ -317,8 +318,8 @@ internal static class SubcommandTable
     }
 
     private static SubcommandInfo Entry(Subcommand id, RespCommand parent, string name, int arity, CommandFlags flags, AclCategories categories, string summary,
-        int firstKey = 0, int lastKey = 0, int step = 0, KeyAccessSpec keyAccess = default)
-        => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, firstKey, lastKey, step, keyAccess, categories, summary)
+        KeySpec[]? keys = null)
+        => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, keys ?? [], categories, summary)
         {
             StatsSlot = ServerStatistics.SubcommandSlot(id),
         });

@@ -70,7 +70,7 @@ public sealed partial class StreamObject
                         return;
                     }
                     AddGroup(new StreamConsumerGroup(groupName.ToArray(), id, entriesRead));
-                    output.Modified = true; // the keyspace events of XGROUP: see ObjectCommandEvents
+                    output.Modified = true; // the keyspace events of XGROUP: see ObjectWriteEvent.StreamGroup
                     output.Writer.WriteOk();
                     return;
                 }
