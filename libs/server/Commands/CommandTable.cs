@@ -133,6 +133,8 @@ public static partial class CommandTable
         new(RespCommand.PFADD, "PFADD", -2, F.Write | F.DenyOom | F.Fast, 1, 1, 1, K.Write, A.Write | A.HyperLogLog | A.Fast, "Adds elements to a HyperLogLog key. Creates the key if it doesn't exist."),
         new(RespCommand.PFCOUNT, "PFCOUNT", -2, F.ReadOnly | F.MayReplicate, 1, -1, 1, K.Read, A.Read | A.HyperLogLog | A.Slow, "Returns the approximated cardinality of the set(s) observed by the HyperLogLog key(s)."),
         new(RespCommand.PFMERGE, "PFMERGE", -2, F.Write | F.DenyOom, 1, -1, 1, K.ReadWriteThenRead, A.Write | A.HyperLogLog | A.Slow, "Merges one or more HyperLogLog values into a single key."),
+        new(RespCommand.PFDEBUG, "PFDEBUG", 3, F.Write | F.DenyOom | F.Admin, 2, 2, 1, K.Read, A.Write | A.HyperLogLog | A.Admin | A.Slow | A.Dangerous, "Internal commands for debugging HyperLogLog values."),
+        new(RespCommand.PFSELFTEST, "PFSELFTEST", 1, F.Admin, 0, 0, 0, K.NoKeys, A.HyperLogLog | A.Admin | A.Slow | A.Dangerous, "An internal command for testing HyperLogLog values."),
     ];
 
     private static readonly Dictionary<string, RespCommandInfo> s_byName = BuildNameIndex();

@@ -103,6 +103,7 @@ internal static class KeySpecTable
         ["PFADD"] = [S.At(RwInsert, 1)],
         ["PFCOUNT"] = [S.At(F.RW | F.Access, 1, -1, notes: "RW because it may change the internal representation of the key, and propagate to replicas")],
         ["PFMERGE"] = [S.At(F.RW | F.Access | F.Insert, 1), S.At(RoAccess, 2, -1)],
+        ["PFDEBUG"] = [S.At(F.RW | F.Access, 2)],
 
         // Lists
         ["LPUSH"] = [S.At(RwInsert, 1)],
