@@ -19,6 +19,9 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     private CommandCounters _counters = s_noCounters;
     private static readonly CommandCounters s_noCounters = new(0);
 
+    /// <summary>A replaying session's counters, which nothing reads (null for a client's session).</summary>
+    private readonly CommandCounters? _replayCounters;
+
     /// <summary>Error replies this session wrote; a command that moved it failed.</summary>
     private int _errorReplies;
 
@@ -45,8 +48,10 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     void IErrorReplyListener.OnErrorReply(ReadOnlySpan<byte> message)
     {
         _errorReplies++;
-        _server.Statistics.Errors.OnErrorReply(message);
+        _server.Statistics.Errors.Add(message);
     }
+
+    void IErrorReplyListener.OnRepeatedErrorReply() => _errorReplies++;
 
     /// <summary>At a batch's start: the first stretch starts.</summary>
     private void BeginTiming(byte* buffer, int length)
@@ -121,7 +126,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         if (_server.Statistics.LatencyTracking)
             _server.Statistics.AddLatency(_counters, counted.StatsSlot, ticks, count);
         var monitor = _server.LatencyMonitor;
-        if (monitor.ThresholdMilliseconds > 0)
+        if (monitor.ThresholdMilliseconds > 0 && !_replaying)
             monitor.AddIfSpike((counted.Flags & CommandFlags.Fast) != 0 ? LatencyMonitor.FastCommandEvent : LatencyMonitor.CommandEvent, ToMicroseconds(ticks) / 1000);
     }
 
@@ -206,7 +211,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         latency?.Record(info, ticks);
         _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed: _errorReplies != errors);
         RecordDuration(counted, ticks, 1);
-        if ((info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
+        if ((info.Flags & CommandFlags.SkipSlowlog) == 0 && !_replaying && _server.SlowLog.Logs(ToMicroseconds(ticks)))
             _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
     }
 
@@ -229,7 +234,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _latency?.Record(info, ticks);
         _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed);
         RecordDuration(counted, ticks, 1);
-        if (slowLog && (info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
+        if (slowLog && (info.Flags & CommandFlags.SkipSlowlog) == 0 && !_replaying && _server.SlowLog.Logs(ToMicroseconds(ticks)))
             _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
     }
 
@@ -257,7 +262,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
             _earlierRuns = [];
             _earlierRunLengths = [];
         }
-        if (_server.SlowLog.Logs(ToMicroseconds(share)))
+        if (!_replaying && _server.SlowLog.Logs(ToMicroseconds(share)))
             LogStretch(count, ToMicroseconds(share));
     }
 
