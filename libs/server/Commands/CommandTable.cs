@@ -37,12 +37,12 @@ public static partial class CommandTable
         new(RespCommand.PING, "PING", -1, F.Fast, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Returns the server's liveliness response."),
         new(RespCommand.ECHO, "ECHO", 2, F.Loading | F.Stale | F.Fast, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Returns the given string."),
         new(RespCommand.QUIT, "QUIT", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Closes the connection."),
-        new(RespCommand.HELLO, "HELLO", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Handshakes with the server."),
+        new(RespCommand.HELLO, "HELLO", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Handshakes with the server.") { Secrets = SecretArguments.HelloAuth },
         new(RespCommand.SELECT, "SELECT", 2, F.Loading | F.Stale | F.Fast, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Changes the selected database."),
         new(RespCommand.SWAPDB, "SWAPDB", 3, F.Write | F.Fast, 0, 0, 0, K.NoKeys, A.Keyspace | A.Write | A.Fast | A.Dangerous, "Swaps two databases."),
         new(RespCommand.RESET, "RESET", 1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Resets the connection."),
         new(RespCommand.CLIENT, "CLIENT", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for client connection commands."),
-        new(RespCommand.AUTH, "AUTH", -2, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Authenticates the connection."),
+        new(RespCommand.AUTH, "AUTH", -2, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, 0, 0, 0, K.NoKeys, A.Fast | A.Connection, "Authenticates the connection.") { Secrets = SecretArguments.All },
 
         // Strings
         new(RespCommand.GET, "GET", 2, F.ReadOnly | F.Fast, 1, 1, 1, K.Read, A.Read | A.String | A.Fast, "Returns the string value of a key."),

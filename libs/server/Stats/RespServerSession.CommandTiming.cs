@@ -212,7 +212,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed: _errorReplies != errors);
         RecordDuration(counted, ticks, 1);
         if ((info.Flags & CommandFlags.SkipSlowlog) == 0 && !_replaying && _server.SlowLog.Logs(ToMicroseconds(ticks)))
-            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount), counted.Secrets), RemoteEndpoint, ClientName);
     }
 
     /// <summary>Times a command run inside another (EXEC's queued commands, a script's calls): always on its own.</summary>
@@ -235,7 +235,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed);
         RecordDuration(counted, ticks, 1);
         if (slowLog && (info.Flags & CommandFlags.SkipSlowlog) == 0 && !_replaying && _server.SlowLog.Logs(ToMicroseconds(ticks)))
-            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount), counted.Secrets), RemoteEndpoint, ClientName);
     }
 
     /// <summary>Ends the current stretch at <paramref name="now"/>: each of its commands gets an even share of its time.</summary>
@@ -297,7 +297,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
                 count--;
                 var info = FindCommand(_args[0].Span);
                 if (info != null && (info.Flags & CommandFlags.SkipSlowlog) == 0)
-                    _server.SlowLog.Add(microseconds, SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+                    _server.SlowLog.Add(microseconds, SlowLog.CutArguments(_args.AsSpan(0, _argCount), CountedAs(info).Secrets), RemoteEndpoint, ClientName);
             }
         }
         finally
