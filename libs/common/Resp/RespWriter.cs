@@ -227,6 +227,18 @@ public unsafe struct RespWriter
     public void WriteError(ReadOnlySpan<byte> message)
     {
         ErrorListener?.OnErrorReply(message);
+        WriteErrorLine(message);
+    }
+
+    /// <summary>An error already counted where it arose (see <see cref="IErrorReplyListener.OnRepeatedErrorReply"/>).</summary>
+    public void WriteRepeatedError(ReadOnlySpan<byte> message)
+    {
+        ErrorListener?.OnRepeatedErrorReply();
+        WriteErrorLine(message);
+    }
+
+    private void WriteErrorLine(ReadOnlySpan<byte> message)
+    {
         Ensure(1);
         *_current++ = (byte)'-';
         WriteRaw(message);
@@ -235,7 +247,10 @@ public unsafe struct RespWriter
     }
 
     /// <summary>An error built from a string (for messages that include user input); CR and LF become spaces.</summary>
-    public void WriteError(string message)
+    public void WriteError(string message) => WriteError(message, repeated: false);
+
+    /// <summary>An error built from a string, already counted where it arose when <paramref name="repeated"/>; CR and LF become spaces.</summary>
+    public void WriteError(string message, bool repeated)
     {
         Span<byte> buffer = message.Length <= 256 ? stackalloc byte[message.Length * 3] : new byte[System.Text.Encoding.UTF8.GetMaxByteCount(message.Length)];
         int length = System.Text.Encoding.UTF8.GetBytes(message, buffer);
@@ -243,7 +258,10 @@ public unsafe struct RespWriter
         // Messages may quote user input: a newline in them would break the protocol (Redis replaces them too).
         text.Replace((byte)'\r', (byte)' ');
         text.Replace((byte)'\n', (byte)' ');
-        WriteError(text);
+        if (repeated)
+            WriteRepeatedError(text);
+        else
+            WriteError(text);
     }
 
     /// <summary>An integer: <c>:n\r\n</c>.</summary>

@@ -44,10 +44,10 @@ public sealed unsafe partial class RespServerSession
     /// <summary>How long a writer serving blocked clients waits for one's session before leaving it to the pump.</summary>
     private const int BusyWaitMilliseconds = 50;
 
-    /// <summary>Most input a blocked client may queue (Redis's default client-query-buffer-limit).</summary>
-    private const long MaxStashLength = 1L << 30;
-
-    /// <summary>Input received after a blocking command, not yet run.</summary>
+    /// <summary>
+    /// Input received after a blocking or paused command, not yet run. It is this client's query buffer as Redis sees
+    /// it: bounded by client-query-buffer-limit and counted in CLIENT LIST's qbuf and the client's memory.
+    /// </summary>
     private byte[] _stash = Array.Empty<byte>();
     private int _stashLength;
 
@@ -166,9 +166,11 @@ public sealed unsafe partial class RespServerSession
     {
         if (length <= 0)
             return;
-        if ((long)_stashLength + length > MaxStashLength)
+        if ((long)_stashLength + length > _server.ClientLimits.QueryBufferLimit)
         {
-            // Redis's client-query-buffer-limit: a blocked client may not queue without bound.
+            // Redis's client-query-buffer-limit: a blocked or paused client may not queue without bound.
+            _server.Statistics.AddQueryBufferLimitDisconnection();
+            _stash = Array.Empty<byte>();
             _stashLength = 0;
             _closeRequested = true;
             _sender.CloseAfterSend();
@@ -190,6 +192,9 @@ public sealed unsafe partial class RespServerSession
         Stash(buffer, bytesRead);
         if (_blockedOn == null && _pausedCommand == null)
             RunStash();
+        // The stash is memory this client holds: maxmemory-clients counts it as it grows.
+        if (_eviction.IsOn)
+            CountMemoryAfterBatch();
         return bytesRead;
     }
 

@@ -11,8 +11,9 @@ namespace Garnet.server;
 /// <param name="WaitingBlocks">How many blocks and messages those are kept in.</param>
 /// <param name="QueuedCommands">Arguments of the commands queued by MULTI.</param>
 /// <param name="WatchedKeys">Bookkeeping of the keys WATCHed (the entries, not the keys, as Redis counts them).</param>
-internal readonly record struct ClientMemory(long InputCapacity, long SendBuffer, long WaitingOutput, long WaitingBlocks, long QueuedCommands, long WatchedKeys)
+/// <param name="HeldInput">The buffer keeping input received while the client is blocked or paused.</param>
+internal readonly record struct ClientMemory(long InputCapacity, long SendBuffer, long WaitingOutput, long WaitingBlocks, long QueuedCommands, long WatchedKeys, long HeldInput)
 {
     /// <summary>All of it: CLIENT LIST's tot-mem without the running command's arguments, and what eviction counts.</summary>
-    public long Total => InputCapacity + SendBuffer + WaitingOutput + QueuedCommands + WatchedKeys;
+    public long Total => InputCapacity + SendBuffer + WaitingOutput + QueuedCommands + WatchedKeys + HeldInput;
 }

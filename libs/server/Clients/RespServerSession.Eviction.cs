@@ -32,7 +32,8 @@ public sealed unsafe partial class RespServerSession
         var buffers = Buffers;
         var outbox = _outbox;
         return new ClientMemory(buffers.InputCapacity, buffers.SendBufferLength,
-            buffers.UnsentBytes + (outbox?.PendingBytes ?? 0), buffers.UnsentBlocks + (outbox?.PendingMessages ?? 0), queued, watched);
+            buffers.UnsentBytes + (outbox?.PendingBytes ?? 0), buffers.UnsentBlocks + (outbox?.PendingMessages ?? 0), queued, watched,
+            Volatile.Read(ref _stash).Length);
     }
 
     /// <summary>

@@ -40,12 +40,12 @@ public static partial class CommandTable
         new(RespCommand.PING, "PING", -1, F.Fast, [], A.Fast | A.Connection, "Returns the server's liveliness response."),
         new(RespCommand.ECHO, "ECHO", 2, F.Loading | F.Stale | F.Fast, [], A.Fast | A.Connection, "Returns the given string."),
         new(RespCommand.QUIT, "QUIT", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Closes the connection."),
-        new(RespCommand.HELLO, "HELLO", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Handshakes with the server."),
+        new(RespCommand.HELLO, "HELLO", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Handshakes with the server.") { Secrets = SecretArguments.HelloAuth },
         new(RespCommand.SELECT, "SELECT", 2, F.Loading | F.Stale | F.Fast, [], A.Fast | A.Connection, "Changes the selected database."),
         new(RespCommand.SWAPDB, "SWAPDB", 3, F.Write | F.Fast, [], A.Keyspace | A.Write | A.Fast | A.Dangerous, "Swaps two databases."),
         new(RespCommand.RESET, "RESET", 1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Resets the connection."),
         new(RespCommand.CLIENT, "CLIENT", -2, F.None, [], A.Slow, "A container for client connection commands."),
-        new(RespCommand.AUTH, "AUTH", -2, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Authenticates the connection."),
+        new(RespCommand.AUTH, "AUTH", -2, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Authenticates the connection.") { Secrets = SecretArguments.All },
 
         // Strings
         new(RespCommand.GET, "GET", 2, F.ReadOnly | F.Fast, [S.At(RoAccess, 1)], A.Read | A.String | A.Fast, "Returns the string value of a key."),
@@ -136,6 +136,8 @@ public static partial class CommandTable
         new(RespCommand.PFADD, "PFADD", -2, F.Write | F.DenyOom | F.Fast, [S.At(RwInsert, 1)], A.Write | A.HyperLogLog | A.Fast, "Adds elements to a HyperLogLog key. Creates the key if it doesn't exist."),
         new(RespCommand.PFCOUNT, "PFCOUNT", -2, F.ReadOnly | F.MayReplicate, [S.At(RwAccess, 1, -1, notes: "RW because it may change the internal representation of the key, and propagate to replicas")], A.Read | A.HyperLogLog | A.Slow, "Returns the approximated cardinality of the set(s) observed by the HyperLogLog key(s)."),
         new(RespCommand.PFMERGE, "PFMERGE", -2, F.Write | F.DenyOom, [S.At(RwAccessInsert, 1), S.At(RoAccess, 2, -1)], A.Write | A.HyperLogLog | A.Slow, "Merges one or more HyperLogLog values into a single key."),
+        new(RespCommand.PFDEBUG, "PFDEBUG", 3, F.Write | F.DenyOom | F.Admin, [S.At(RwAccess, 2)], A.Write | A.HyperLogLog | A.Admin | A.Slow | A.Dangerous, "Internal commands for debugging HyperLogLog values."),
+        new(RespCommand.PFSELFTEST, "PFSELFTEST", 1, F.Admin, [], A.HyperLogLog | A.Admin | A.Slow | A.Dangerous, "An internal command for testing HyperLogLog values."),
     ];
 
     private static readonly Dictionary<string, RespCommandInfo> s_byName = BuildNameIndex();

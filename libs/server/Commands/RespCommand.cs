@@ -107,6 +107,8 @@ public enum RespCommand : ushort
     PFADD = 130,
     PFCOUNT = 131,
     PFMERGE = 132,
+    PFDEBUG = 133,
+    PFSELFTEST = 134,
 
     // List
     LPUSH = 200,

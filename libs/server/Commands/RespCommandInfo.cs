@@ -62,6 +62,9 @@ public sealed class RespCommandInfo
     /// <summary>The command id.</summary>
     public RespCommand Command { get; }
 
+    /// <summary>Which arguments hold secrets: the slow log and MONITOR show them as "(redacted)".</summary>
+    public SecretArguments Secrets { get; init; }
+
     /// <summary>
     /// Where INFO commandstats and the latency histograms count this command: its id, or for a subcommand a slot of its
     /// own (Redis reports "client|id", not "client").

@@ -48,12 +48,12 @@ internal sealed class MonitorFeed
     }
 
     /// <summary>Queues the line of a command that ran (<paramref name="args"/>, the name first) for every monitor.</summary>
-    public void Feed(int database, string origin, ReadOnlySpan<ArgSlice> args)
+    public void Feed(int database, string origin, ReadOnlySpan<ArgSlice> args, SecretArguments secrets)
     {
         var monitors = _monitors;
         if (monitors.Length == 0)
             return;
-        var line = Line(DateTimeOffset.UtcNow, database, origin, args);
+        var line = Line(DateTimeOffset.UtcNow, database, origin, args, secrets);
         foreach (var monitor in monitors)
         {
             if (!monitor.EnqueueMonitorLine(line))
@@ -61,35 +61,16 @@ internal sealed class MonitorFeed
         }
     }
 
-    /// <summary>The monitor line of a command; the secrets of AUTH and HELLO ... AUTH are "(redacted)", as Redis shows them.</summary>
-    internal static byte[] Line(DateTimeOffset at, int database, string origin, ReadOnlySpan<ArgSlice> args)
+    /// <summary>The monitor line of a command; the secrets its table entry declares (<paramref name="secrets"/>) are "(redacted)", as Redis shows them.</summary>
+    internal static byte[] Line(DateTimeOffset at, int database, string origin, ReadOnlySpan<ArgSlice> args, SecretArguments secrets)
     {
         var line = new ArrayBufferWriter<byte>(64 + (args.Length * 16));
         long micros = (at.UtcTicks - DateTime.UnixEpoch.Ticks) / 10;
         Append(line, string.Create(CultureInfo.InvariantCulture, $"+{micros / 1_000_000}.{micros % 1_000_000:D6} [{database} {origin}]"));
-        int redactFrom = args.Length;
-        int redactTo = args.Length;
-        if (args.Length > 1 && args[0].EqualsUpper("AUTH"u8))
-            redactFrom = 1;
-        else if (args.Length > 1 && args[0].EqualsUpper("HELLO"u8))
-        {
-            for (int i = 2; i + 2 < args.Length; i++)
-            {
-                if (args[i].EqualsUpper("AUTH"u8))
-                {
-                    redactFrom = i + 1;
-                    redactTo = i + 3;
-                    break;
-                }
-            }
-        }
         for (int i = 0; i < args.Length; i++)
         {
             Append(line, " ");
-            if (i >= redactFrom && i < redactTo)
-                Append(line, "\"(redacted)\"");
-            else
-                AppendQuoted(line, args[i].Span);
+            AppendQuoted(line, ArgumentRedaction.IsSecret(secrets, args, i) ? ArgumentRedaction.Redacted : args[i].Span);
         }
         Append(line, "\r\n");
         return line.WrittenSpan.ToArray();

@@ -55,7 +55,8 @@ public sealed unsafe partial class RespServerSession
         if (_replaying || (info.Flags & CommandFlags.Admin) != 0)
             return;
         // A container's administrative subcommand (CLIENT KILL, DEBUG ...) is not shown either.
-        if (_argCount > 1 && SubcommandTable.Find(info.Command, _args[1]) is { } subcommand && (subcommand.Info.Flags & CommandFlags.Admin) != 0)
+        var subcommand = _argCount > 1 ? SubcommandTable.Find(info.Command, _args[1]) : null;
+        if (subcommand != null && (subcommand.Info.Flags & CommandFlags.Admin) != 0)
             return;
         string origin;
         if (_inScriptCommand)
@@ -67,6 +68,6 @@ public sealed unsafe partial class RespServerSession
             string address = _sender.RemoteEndpoint;
             origin = address.StartsWith('/') ? "unix:" + address : address;
         }
-        _server.Monitors.Feed(_databaseIndex, origin, new System.ReadOnlySpan<ArgSlice>(_args, 0, _argCount));
+        _server.Monitors.Feed(_databaseIndex, origin, new System.ReadOnlySpan<ArgSlice>(_args, 0, _argCount), (subcommand?.Info ?? info).Secrets);
     }
 }

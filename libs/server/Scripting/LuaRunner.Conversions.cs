@@ -33,7 +33,12 @@ internal sealed unsafe partial class LuaRunner
                 PushFieldTable(L, "ok\0"u8, line);
                 return;
             case (byte)'-':
+                // Marked as Redis marks it: the command's error is counted already, so a script that returns or
+                // raises it does not count it again.
                 PushFieldTable(L, "err\0"u8, line);
+                PushBoolean(L, 1);
+                fixed (byte* name = CountedErrorField)
+                    SetField(L, -2, name);
                 return;
             case (byte)':':
                 PushInteger(L, ParseLong(line));
@@ -244,7 +249,7 @@ internal sealed unsafe partial class LuaRunner
         int fieldType = GetField(L, index, "err\0"u8);
         if (fieldType == TypeString)
         {
-            WriteErrorReply(ref writer, ToSpan(L, -1));
+            WriteErrorReply(ref writer, ToSpan(L, -1), IsCountedError(L, index));
             Pop(L, 1);
             return;
         }
@@ -353,22 +358,46 @@ internal sealed unsafe partial class LuaRunner
         return count;
     }
 
+    /// <summary>The field Redis sets in the error table of a command's error reply (a script may read it, as in Redis).</summary>
+    private static ReadOnlySpan<byte> CountedErrorField => "ignore_error_stats_update\0"u8;
+
+    /// <summary>Whether the error table at <paramref name="index"/> (absolute) holds a command's error, counted when the command replied.</summary>
+    private static bool IsCountedError(nint L, int index)
+    {
+        bool counted = GetField(L, index, CountedErrorField) == TypeBoolean && ToBoolean(L, -1) != 0;
+        Pop(L, 1);
+        return counted;
+    }
+
     /// <summary>An error reply from an err field: Redis sends "-" + the text, newlines as spaces.</summary>
-    private static void WriteErrorReply(ref RespWriter writer, ReadOnlySpan<byte> text) => WriteLineReply(ref writer, (byte)'-', text);
-
-    /// <summary>A status reply from an ok field, newlines as spaces.</summary>
-    private static void WriteStatusReply(ref RespWriter writer, ReadOnlySpan<byte> text) => WriteLineReply(ref writer, (byte)'+', text);
-
-    private static void WriteLineReply(ref RespWriter writer, byte prefix, ReadOnlySpan<byte> text)
+    private static void WriteErrorReply(ref RespWriter writer, ReadOnlySpan<byte> text, bool counted)
     {
         if (text.IndexOfAny((byte)'\r', (byte)'\n') < 0)
         {
-            if (prefix == (byte)'-')
-                writer.WriteError(text);
+            if (counted)
+                writer.WriteRepeatedError(text);
             else
-                writer.WriteSimpleString(text);
+                writer.WriteError(text);
             return;
         }
+        if (counted)
+            writer.ErrorListener?.OnRepeatedErrorReply();
+        else
+            writer.ErrorListener?.OnErrorReply(text);
+        WriteSanitizedLine(ref writer, (byte)'-', text);
+    }
+
+    /// <summary>A status reply from an ok field, newlines as spaces.</summary>
+    private static void WriteStatusReply(ref RespWriter writer, ReadOnlySpan<byte> text)
+    {
+        if (text.IndexOfAny((byte)'\r', (byte)'\n') < 0)
+            writer.WriteSimpleString(text);
+        else
+            WriteSanitizedLine(ref writer, (byte)'+', text);
+    }
+
+    private static void WriteSanitizedLine(ref RespWriter writer, byte prefix, ReadOnlySpan<byte> text)
+    {
         writer.WriteRaw(new ReadOnlySpan<byte>(in prefix));
         WriteSanitized(ref writer, text);
         writer.WriteRaw("\r\n"u8);

@@ -421,17 +421,26 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         else
         {
             string message;
+            // A raised error of a command the script called (redis.call) was counted when the command replied.
+            bool counted = false;
             if (status == Yield)
+            {
                 message = _killRequested ? "ERR Script killed by user with SCRIPT KILL..." : "ERR attempt to yield from outside a coroutine";
+            }
             else if (status == ErrorMemory)
+            {
                 message = "ERR Out of memory in the Lua script";
+            }
             else
+            {
                 message = ErrorText(L, -1);
+                counted = Type(L, -1) == TypeTable && IsCountedError(L, GetTop(L));
+            }
             var function = _runningFunction;
             int line = FindUserLine(L, function == null ? "@user_script"u8 : "@user_function"u8);
             if (line > 0)
                 message += $" script: {function?.Name ?? digest.ToString()}, on @{(function == null ? "user_script" : "user_function")}:{line}.";
-            writer.WriteError(message);
+            writer.WriteError(message, counted);
             // Resetting a failed thread leaves the error object on its stack: a new run needs it empty.
             CloseThread(L, _state);
             SetTop(L, 0);

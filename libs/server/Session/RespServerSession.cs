@@ -52,7 +52,11 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         ConnectedAt = DateTimeOffset.UtcNow;
         LastCommandAt = ConnectedAt;
         _aclUser = server.Acl.DefaultUser;
-        _latency = server.CommandLatency;
+        // Replayed commands are not the clients' commands: like Redis's AOF loading, they stay out of the command statistics,
+        // the latency observer and the slow log (Stats/RespServerSession.CommandTiming.cs).
+        _latency = replaying ? null : server.CommandLatency;
+        if (replaying)
+            _replayCounters = new CommandCounters(ServerStatistics.CommandSlots) { Discarded = true };
         _eviction = server.ClientEviction;
         _keyspaceEvents = server.KeyspaceNotifications;
         Authenticated = server.Acl.DefaultUserIsOpen;
@@ -199,7 +203,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
 
         if (commands > 0)
         {
-            _server.Statistics.AddCommands(commands);
+            if (!_replaying)
+                _server.Statistics.AddCommands(commands);
             FlushKeyspaceStatistics();
             LastCommandAt = DateTimeOffset.UtcNow;
         }
@@ -298,7 +303,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 break;
         }
         _batchActive = true;
-        _counters = _server.Statistics.CountersOfThisThread();
+        _counters = _replayCounters ?? _server.Statistics.CountersOfThisThread();
     }
 
     private void EndBatch()

@@ -31,6 +31,12 @@ internal sealed class CommandCounters
     /// <summary>Each command's latency histogram (<see cref="LatencyHistogram"/>), made at its first timing.</summary>
     public readonly long[]?[] Histograms;
 
+    /// <summary>
+    /// Counters nothing reads (a session replaying the operation log counts into them): custom commands, which count in
+    /// shared counters instead of these, are then not counted at all.
+    /// </summary>
+    public bool Discarded { get; init; }
+
     public CommandCounters(int slots)
     {
         Histograms = new long[]?[slots];

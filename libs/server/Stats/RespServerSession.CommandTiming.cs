@@ -19,6 +19,9 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     private CommandCounters _counters = s_noCounters;
     private static readonly CommandCounters s_noCounters = new(0);
 
+    /// <summary>A replaying session's counters, which nothing reads (null for a client's session).</summary>
+    private readonly CommandCounters? _replayCounters;
+
     /// <summary>Error replies this session wrote; a command that moved it failed.</summary>
     private int _errorReplies;
 
@@ -45,8 +48,10 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     void IErrorReplyListener.OnErrorReply(ReadOnlySpan<byte> message)
     {
         _errorReplies++;
-        _server.Statistics.Errors.OnErrorReply(message);
+        _server.Statistics.Errors.Add(message);
     }
+
+    void IErrorReplyListener.OnRepeatedErrorReply() => _errorReplies++;
 
     /// <summary>At a batch's start: the first stretch starts.</summary>
     private void BeginTiming(byte* buffer, int length)
@@ -133,7 +138,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         if (_server.Statistics.LatencyTracking)
             _server.Statistics.AddLatency(_counters, counted.StatsSlot, ticks, count);
         var monitor = _server.LatencyMonitor;
-        if (monitor.ThresholdMilliseconds > 0)
+        if (monitor.ThresholdMilliseconds > 0 && !_replaying)
             monitor.AddIfSpike((counted.Flags & CommandFlags.Fast) != 0 ? LatencyMonitor.FastCommandEvent : LatencyMonitor.CommandEvent, ToMicroseconds(ticks) / 1000);
     }
 
@@ -218,8 +223,8 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         latency?.Record(info, ticks);
         _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed: _errorReplies != errors);
         RecordDuration(counted, ticks, 1);
-        if ((info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
-            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+        if ((info.Flags & CommandFlags.SkipSlowlog) == 0 && !_replaying && _server.SlowLog.Logs(ToMicroseconds(ticks)))
+            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount), counted.Secrets), RemoteEndpoint, ClientName);
     }
 
     /// <summary>Times a command run inside another (EXEC's queued commands, a script's calls): always on its own.</summary>
@@ -241,8 +246,8 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         _latency?.Record(info, ticks);
         _server.Statistics.AddCommandTime(_counters, counted.StatsSlot, ticks, failed);
         RecordDuration(counted, ticks, 1);
-        if (slowLog && (info.Flags & CommandFlags.SkipSlowlog) == 0 && _server.SlowLog.Logs(ToMicroseconds(ticks)))
-            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+        if (slowLog && (info.Flags & CommandFlags.SkipSlowlog) == 0 && !_replaying && _server.SlowLog.Logs(ToMicroseconds(ticks)))
+            _server.SlowLog.Add(ToMicroseconds(ticks), SlowLog.CutArguments(_args.AsSpan(0, _argCount), counted.Secrets), RemoteEndpoint, ClientName);
     }
 
     /// <summary>Ends the current stretch at <paramref name="now"/>: each of its commands gets an even share of its time.</summary>
@@ -269,7 +274,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
             _earlierRuns = [];
             _earlierRunLengths = [];
         }
-        if (_server.SlowLog.Logs(ToMicroseconds(share)))
+        if (!_replaying && _server.SlowLog.Logs(ToMicroseconds(share)))
             LogStretch(count, ToMicroseconds(share));
     }
 
@@ -304,7 +309,7 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
                 count--;
                 var info = FindCommand(_args[0].Span);
                 if (info != null && (info.Flags & CommandFlags.SkipSlowlog) == 0)
-                    _server.SlowLog.Add(microseconds, SlowLog.CutArguments(_args.AsSpan(0, _argCount)), RemoteEndpoint, ClientName);
+                    _server.SlowLog.Add(microseconds, SlowLog.CutArguments(_args.AsSpan(0, _argCount), CountedAs(info).Secrets), RemoteEndpoint, ClientName);
             }
         }
         finally

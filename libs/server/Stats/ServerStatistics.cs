@@ -10,6 +10,9 @@ public sealed class ServerStatistics : IDisposable
     private static readonly int s_subcommandSlotBase = MaxCommandId() + 1;
     private static readonly int s_commandSlots = s_subcommandSlotBase + 256;
 
+    /// <summary>How many counter slots a <see cref="CommandCounters"/> has.</summary>
+    internal static int CommandSlots => s_commandSlots;
+
     /// <summary>The counter slot of a subcommand (see <see cref="RespCommandInfo.StatsSlot"/>).</summary>
     internal static int SubcommandSlot(Subcommand subcommand) => s_subcommandSlotBase + (int)subcommand;
 
@@ -109,7 +112,7 @@ public sealed class ServerStatistics : IDisposable
     {
         if ((uint)slot < (uint)countersOfThisThread.Calls.Length)
             countersOfThisThread.Calls[slot]++;
-        else if (slot >= ExtensionRegistry.FirstId)
+        else if (slot >= ExtensionRegistry.FirstId && !countersOfThisThread.Discarded)
             _custom.Add(slot - ExtensionRegistry.FirstId, 0, 1);
     }
 
@@ -121,7 +124,7 @@ public sealed class ServerStatistics : IDisposable
             countersOfThisThread.Calls[slot] += calls;
             countersOfThisThread.Ticks[slot] += ticks;
         }
-        else if (slot >= ExtensionRegistry.FirstId)
+        else if (slot >= ExtensionRegistry.FirstId && !countersOfThisThread.Discarded)
         {
             _custom.Add(slot - ExtensionRegistry.FirstId, 0, calls);
             _custom.Add(slot - ExtensionRegistry.FirstId, 1, ticks);
@@ -137,7 +140,7 @@ public sealed class ServerStatistics : IDisposable
             if (failed)
                 countersOfThisThread.Failed[slot]++;
         }
-        else if (slot >= ExtensionRegistry.FirstId)
+        else if (slot >= ExtensionRegistry.FirstId && !countersOfThisThread.Discarded)
         {
             _custom.Add(slot - ExtensionRegistry.FirstId, 1, ticks);
             if (failed)
@@ -169,7 +172,7 @@ public sealed class ServerStatistics : IDisposable
     {
         if ((uint)slot < (uint)countersOfThisThread.Histograms.Length)
             LatencyHistogram.Add(ref countersOfThisThread.Histograms[slot], ticks, count);
-        else if (slot >= ExtensionRegistry.FirstId)
+        else if (slot >= ExtensionRegistry.FirstId && !countersOfThisThread.Discarded)
             LatencyHistogram.AddShared(_customHistograms.GetOrAdd(slot, static _ => new long[LatencyHistogram.BucketCount]), ticks, count);
     }
 
@@ -191,7 +194,7 @@ public sealed class ServerStatistics : IDisposable
     {
         if ((uint)slot < (uint)countersOfThisThread.Rejected.Length)
             countersOfThisThread.Rejected[slot]++;
-        else if (slot >= ExtensionRegistry.FirstId)
+        else if (slot >= ExtensionRegistry.FirstId && !countersOfThisThread.Discarded)
             _custom.Add(slot - ExtensionRegistry.FirstId, 3, 1);
     }
 

@@ -59,7 +59,6 @@ public sealed class SlowLog
     /// <summary>Logs a command (<paramref name="arguments"/> from <see cref="CutArguments"/>).</summary>
     public void Add(long microseconds, byte[][] arguments, string clientAddress, string? clientName)
     {
-        RedactSecrets(arguments);
         long now = DateTimeOffset.UtcNow.ToUnixTimeSeconds();
         lock (_lock)
         {
@@ -107,52 +106,12 @@ public sealed class SlowLog
             _entries.Clear();
     }
 
-    /// <summary>The values Redis keeps out of the slow log, shown as "(redacted)": AUTH's arguments, HELLO's AUTH user and password, passwords given to CONFIG SET.</summary>
-    private static void RedactSecrets(byte[][] arguments)
-    {
-        if (arguments.Length < 2)
-            return;
-        if (Is(arguments[0], "AUTH"))
-        {
-            for (int i = 1; i < arguments.Length; i++)
-                arguments[i] = Redacted();
-        }
-        else if (Is(arguments[0], "HELLO"))
-        {
-            for (int i = 1; i + 2 < arguments.Length; i++)
-            {
-                if (Is(arguments[i], "AUTH"))
-                {
-                    arguments[i + 1] = Redacted();
-                    arguments[i + 2] = Redacted();
-                    i += 2;
-                }
-            }
-        }
-        else if (arguments.Length >= 4 && Is(arguments[0], "CONFIG") && Is(arguments[1], "SET"))
-        {
-            for (int i = 2; i + 1 < arguments.Length; i += 2)
-            {
-                if (Is(arguments[i], "requirepass") || Is(arguments[i], "masterauth") || Is(arguments[i], "tls-key-file-pass") || Is(arguments[i], "tls-client-key-file-pass"))
-                    arguments[i + 1] = Redacted();
-            }
-        }
-        else if (arguments.Length >= 4 && Is(arguments[0], "ACL") && Is(arguments[1], "SETUSER"))
-        {
-            // The rules may hold passwords (>pass, #hash): everything after the user's name.
-            for (int i = 3; i < arguments.Length; i++)
-                arguments[i] = Redacted();
-        }
-
-        static byte[] Redacted() => "(redacted)"u8.ToArray();
-        static bool Is(byte[] argument, string name) => Encoding.ASCII.GetString(argument).Equals(name, StringComparison.OrdinalIgnoreCase);
-    }
-
     /// <summary>
     /// A command's arguments as Redis logs them: at most <see cref="MaxArguments"/>, the last of them then
-    /// "... (N more arguments)"; each at most <see cref="MaxArgumentBytes"/> bytes, then "... (N more bytes)".
+    /// "... (N more arguments)"; each at most <see cref="MaxArgumentBytes"/> bytes, then "... (N more bytes)"; the
+    /// secrets its table entry declares (<paramref name="secrets"/>) as "(redacted)".
     /// </summary>
-    public static byte[][] CutArguments(ReadOnlySpan<ArgSlice> arguments)
+    public static byte[][] CutArguments(ReadOnlySpan<ArgSlice> arguments, SecretArguments secrets)
     {
         int count = arguments.Length;
         int kept = Math.Min(count, MaxArguments);
@@ -164,7 +123,7 @@ public sealed class SlowLog
                 result[i] = Encoding.ASCII.GetBytes(string.Create(CultureInfo.InvariantCulture, $"... ({count - kept + 1} more arguments)"));
                 break;
             }
-            var value = arguments[i].Span;
+            var value = ArgumentRedaction.IsSecret(secrets, arguments, i) ? ArgumentRedaction.Redacted : arguments[i].Span;
             if (value.Length <= MaxArgumentBytes)
             {
                 result[i] = value.ToArray();

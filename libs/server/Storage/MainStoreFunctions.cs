@@ -53,7 +53,7 @@ public readonly struct MainStoreFunctions : ISessionFunctions<StringInput, Strin
         RespCommand.GETDEL or RespCommand.GETEX => RmwFamily.GetAndModify,
         RespCommand.EXPIRE or RespCommand.PEXPIRE or RespCommand.EXPIREAT or RespCommand.PEXPIREAT or RespCommand.PERSIST => RmwFamily.Expire,
         RespCommand.SETBIT or RespCommand.BITOP or RespCommand.BITFIELD => RmwFamily.Bitmap,
-        RespCommand.PFADD or RespCommand.PFMERGE => RmwFamily.HyperLogLog,
+        RespCommand.PFADD or RespCommand.PFMERGE or RespCommand.PFDEBUG => RmwFamily.HyperLogLog,
         _ => RmwFamily.None,
     };
 

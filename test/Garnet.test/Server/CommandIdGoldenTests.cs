@@ -103,6 +103,8 @@ public sealed class CommandIdGoldenTests
         ["PFADD"] = 130,
         ["PFCOUNT"] = 131,
         ["PFMERGE"] = 132,
+        ["PFDEBUG"] = 133,
+        ["PFSELFTEST"] = 134,
         ["LPUSH"] = 200,
         ["RPUSH"] = 201,
         ["LPUSHX"] = 202,

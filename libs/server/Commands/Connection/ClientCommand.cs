@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
+using System.Threading;
 using Garnet.common;
 
 namespace Garnet.server;
@@ -423,7 +424,8 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// One CLIENT LIST line, in Redis's field order. The buffer fields come from the connection:
-    /// qbuf is input received and not yet run (for the caller, its batch, this command included),
+    /// qbuf is input received and not yet run (for the caller, its batch, this command included; for a blocked or
+    /// paused client, the input it holds too),
     /// rbs/rbp the receive buffer's size and peak, omem/oll the output held for a client that does
     /// not read (plus queued pub/sub messages) and the blocks it is kept in. argv-mem and obl are the
     /// caller's own command arguments and unsent replies of this batch; other clients' are 0 between
@@ -452,7 +454,9 @@ public sealed unsafe partial class RespServerSession
         line.Append(invariant, $"id={session.ClientId} addr={session.RemoteEndpoint} laddr={session.LocalEndpoint} fd={buffers.Descriptor}");
         line.Append(invariant, $" name={session.ClientName} age={(long)(now - session.ConnectedAt).TotalSeconds} idle={(long)Math.Max(0, (now - session.LastCommandAt).TotalSeconds)}");
         line.Append(invariant, $" flags={(flags.Length == 0 ? "N" : flags)} db={session.DatabaseIndex} sub={session.ChannelSubscriptions} psub={session.PatternSubscriptions} ssub={session.ShardChannelSubscriptions} multi={queued}");
-        line.Append(invariant, $" qbuf={buffers.InputBytes} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={memory.QueuedCommands}");
+        // Input held while blocked or paused counts as query buffer, as it does in Redis.
+        long queryBuffer = buffers.InputBytes + (long)Volatile.Read(ref session._stashLength);
+        line.Append(invariant, $" qbuf={queryBuffer} qbuf-free={Math.Max(0, buffers.InputCapacity - buffers.InputBytes)} argv-mem={argvMemory} multi-mem={memory.QueuedCommands}");
         line.Append(invariant, $" rbs={memory.InputCapacity} rbp={buffers.PeakInputBytes} obl={outputBuffer} oll={memory.WaitingBlocks} omem={memory.WaitingOutput} tot-mem={totalMemory}");
         line.Append(invariant, $" events={(buffers.WaitingToWrite ? "w" : "r")}");
         line.Append(invariant, $" cmd={LastCommandName(session)} user={session.UserName} redir={session.TrackingRedirect} resp={session.ProtocolVersion}");

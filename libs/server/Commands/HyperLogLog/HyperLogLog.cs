@@ -12,8 +12,10 @@ namespace Garnet.server;
 /// </code>
 /// Dense: 16384 registers of 6 bits, four registers per 3 bytes (12288 bytes). Sparse: ascending
 /// 3-byte entries (register index as a little-endian u16, then its value) for the non-zero
-/// registers only. A value stays sparse while its body is at most <see cref="SparseMaxBytes"/>,
-/// then turns dense for good, as Redis's hll-sparse-max-bytes does.
+/// registers only. A value stays sparse while its body is at most <see cref="SparseMaxBytes"/> and
+/// no register exceeds <see cref="SparseMaxValue"/>, then turns dense for good, as Redis's does
+/// (hll-sparse-max-bytes; its sparse opcodes hold values up to 32), so PFDEBUG ENCODING and DECODE
+/// can answer as Redis would.
 /// The 64-bit element hash gives the register index (low 14 bits) and, from the remaining 50 bits,
 /// the length of the run of zeros plus one (1..51) as the register candidate.
 /// </summary>
@@ -42,6 +44,9 @@ internal static class HyperLogLog
 
     /// <summary>Largest sparse body before the value turns dense (Redis's hll-sparse-max-bytes default).</summary>
     public const int SparseMaxBytes = 3000;
+
+    /// <summary>Largest register value a sparse value holds (the most Redis's sparse VAL opcode can express).</summary>
+    public const int SparseMaxValue = 32;
 
     private const byte EncodingDense = 0;
     private const byte EncodingSparse = 1;
@@ -113,24 +118,46 @@ internal static class HyperLogLog
         return true;
     }
 
-    /// <summary>How many registers are non-zero.</summary>
-    public static int CountNonZero(ReadOnlySpan<byte> registers)
+    /// <summary>
+    /// The encoded length of <paramref name="registers"/>: sparse while the value is still sparse (or
+    /// new), its entries fit and no register is above <see cref="SparseMaxValue"/>; dense otherwise.
+    /// Dense never turns back.
+    /// </summary>
+    public static int EncodedLength(bool sparse, ReadOnlySpan<byte> registers)
     {
-        int count = 0;
+        if (!sparse)
+            return DenseLength;
+        int nonZero = 0;
         foreach (byte register in registers)
         {
-            if (register != 0)
-                count++;
+            if (register == 0)
+                continue;
+            if (register > SparseMaxValue)
+                return DenseLength;
+            nonZero++;
         }
-        return count;
+        return nonZero * SparseEntryLength <= SparseMaxBytes ? HeaderLength + nonZero * SparseEntryLength : DenseLength;
     }
 
-    /// <summary>
-    /// The encoded length of registers with <paramref name="nonZero"/> set registers: sparse while the
-    /// value is still sparse (or new) and the entries fit, dense otherwise. Dense never turns back.
-    /// </summary>
-    public static int EncodedLength(bool sparse, int nonZero)
-        => sparse && nonZero * SparseEntryLength <= SparseMaxBytes ? HeaderLength + nonZero * SparseEntryLength : DenseLength;
+    /// <summary>Register <paramref name="index"/> of a dense body (the 12288 bytes after the header).</summary>
+    public static int GetDenseRegister(ReadOnlySpan<byte> body, int index)
+    {
+        int group = (index >> 2) * 3;
+        int packed = body[group] | (body[group + 1] << 8) | (body[group + 2] << 16);
+        return (packed >> ((index & 3) * 6)) & 63;
+    }
+
+    /// <summary>Sets register <paramref name="index"/> of a dense body, leaving its neighbours in the same bytes as they were.</summary>
+    public static void SetDenseRegister(Span<byte> body, int index, int value)
+    {
+        int group = (index >> 2) * 3;
+        int shift = (index & 3) * 6;
+        int packed = body[group] | (body[group + 1] << 8) | (body[group + 2] << 16);
+        packed = (packed & ~(63 << shift)) | ((value & 63) << shift);
+        body[group] = (byte)packed;
+        body[group + 1] = (byte)(packed >> 8);
+        body[group + 2] = (byte)(packed >> 16);
+    }
 
     /// <summary>Writes registers into <paramref name="destination"/>, whose length (from <see cref="EncodedLength"/>) picks the encoding.</summary>
     public static void Encode(ReadOnlySpan<byte> registers, Span<byte> destination)

@@ -19,6 +19,8 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.PFADD: PfAdd(); break;
             case RespCommand.PFCOUNT: PfCount(); break;
             case RespCommand.PFMERGE: PfMerge(); break;
+            case RespCommand.PFDEBUG: PfDebug(); break; // PfDebugCommand.cs
+            case RespCommand.PFSELFTEST: PfSelfTest(); break; // PfDebugCommand.cs
             default: throw new InvalidOperationException($"{command} is not a HyperLogLog command.");
         }
     }

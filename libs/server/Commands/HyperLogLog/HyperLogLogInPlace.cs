@@ -38,29 +38,22 @@ internal static class HyperLogLogInPlace
         foreach (ulong hash in hashes)
         {
             Split(hash, out int index, out byte rank);
-            value = record.Value;
-            var body = value.Slice(HyperLogLog.HeaderLength);
-            int count = body.Length / HyperLogLog.SparseEntryLength;
-            int position = FindSparse(body, count, index);
-            if (position >= 0)
+            var body = record.Value.Slice(HyperLogLog.HeaderLength);
+            switch (RaiseSparse(body, index, rank, out int insertAt))
             {
-                int at = position * HyperLogLog.SparseEntryLength + 2;
-                if (body[at] < rank)
-                {
-                    body[at] = rank;
+                case SparseRaise.Unchanged:
+                    continue;
+                case SparseRaise.Raised:
                     changed = true;
-                }
-                continue;
+                    continue;
+                case SparseRaise.NeedsDense:
+                    return false;
             }
-            // Insert at ~position, unless it would outgrow the sparse limit or the record.
-            int insertAt = ~position * HyperLogLog.SparseEntryLength;
+            // Insert, unless it would outgrow the sparse limit or the record.
             if (body.Length + HyperLogLog.SparseEntryLength > HyperLogLog.SparseMaxBytes
-                || !record.TrySetValueLength(value.Length + HyperLogLog.SparseEntryLength))
+                || !record.TrySetValueLength(record.ValueLength + HyperLogLog.SparseEntryLength))
                 return false;
-            body = record.Value.Slice(HyperLogLog.HeaderLength);
-            body.Slice(insertAt, body.Length - HyperLogLog.SparseEntryLength - insertAt).CopyTo(body.Slice(insertAt + HyperLogLog.SparseEntryLength));
-            BinaryPrimitives.WriteUInt16LittleEndian(body.Slice(insertAt), (ushort)index);
-            body[insertAt + 2] = rank;
+            InsertSparse(record.Value.Slice(HyperLogLog.HeaderLength), insertAt, index, rank);
             changed = true;
         }
         return true;
@@ -87,25 +80,68 @@ internal static class HyperLogLogInPlace
         return true;
     }
 
+    /// <summary>What <see cref="RaiseSparse"/> did, or what it needs done.</summary>
+    internal enum SparseRaise
+    {
+        /// <summary>The register already held at least the value.</summary>
+        Unchanged,
+
+        /// <summary>The register's entry was raised.</summary>
+        Raised,
+
+        /// <summary>The register has no entry yet: <see cref="InsertSparse"/> must add one.</summary>
+        NeedsInsert,
+
+        /// <summary>The value is above <see cref="HyperLogLog.SparseMaxValue"/>: the value must turn dense.</summary>
+        NeedsDense,
+    }
+
+    /// <summary>
+    /// Raises register <paramref name="index"/> of a valid sparse body to <paramref name="rank"/> when that
+    /// is larger; when the register has no entry, <paramref name="insertAt"/> is the byte offset it belongs at.
+    /// </summary>
+    internal static SparseRaise RaiseSparse(Span<byte> body, int index, byte rank, out int insertAt)
+    {
+        insertAt = 0;
+        int position = FindSparse(body, body.Length / HyperLogLog.SparseEntryLength, index);
+        if (position >= 0)
+        {
+            int at = position * HyperLogLog.SparseEntryLength + 2;
+            if (body[at] >= rank)
+                return SparseRaise.Unchanged;
+            if (rank > HyperLogLog.SparseMaxValue)
+                return SparseRaise.NeedsDense;
+            body[at] = rank;
+            return SparseRaise.Raised;
+        }
+        if (rank > HyperLogLog.SparseMaxValue)
+            return SparseRaise.NeedsDense;
+        insertAt = ~position * HyperLogLog.SparseEntryLength;
+        return SparseRaise.NeedsInsert;
+    }
+
+    /// <summary>Adds an entry at <paramref name="insertAt"/> of <paramref name="body"/>, already grown by one entry (the last entry's bytes are free).</summary>
+    internal static void InsertSparse(Span<byte> body, int insertAt, int index, byte rank)
+    {
+        body.Slice(insertAt, body.Length - HyperLogLog.SparseEntryLength - insertAt).CopyTo(body.Slice(insertAt + HyperLogLog.SparseEntryLength));
+        BinaryPrimitives.WriteUInt16LittleEndian(body.Slice(insertAt), (ushort)index);
+        body[insertAt + 2] = rank;
+    }
+
     /// <summary>The register a hash selects and the value it proposes (as in <see cref="HyperLogLog.AddHash"/>).</summary>
-    private static void Split(ulong hash, out int index, out byte rank)
+    internal static void Split(ulong hash, out int index, out byte rank)
     {
         index = (int)(hash & (HyperLogLog.RegisterCount - 1));
         rank = (byte)(BitOperations.TrailingZeroCount((hash >> HyperLogLog.IndexBits) | (1UL << (64 - HyperLogLog.IndexBits))) + 1);
     }
 
-    private static bool RaiseDense(Span<byte> body, ulong hash)
+    /// <summary>Raises the register of a dense body that <paramref name="hash"/> selects; true if it grew.</summary>
+    internal static bool RaiseDense(Span<byte> body, ulong hash)
     {
         Split(hash, out int index, out byte rank);
-        int group = (index >> 2) * 3;
-        int shift = (index & 3) * 6;
-        int packed = body[group] | (body[group + 1] << 8) | (body[group + 2] << 16);
-        if (((packed >> shift) & 63) >= rank)
+        if (HyperLogLog.GetDenseRegister(body, index) >= rank)
             return false;
-        packed = (packed & ~(63 << shift)) | (rank << shift);
-        body[group] = (byte)packed;
-        body[group + 1] = (byte)(packed >> 8);
-        body[group + 2] = (byte)(packed >> 16);
+        HyperLogLog.SetDenseRegister(body, index, rank);
         return true;
     }
 

@@ -5,9 +5,10 @@ using Tsavorite;
 namespace Garnet.server;
 
 /// <summary>
-/// Engine callbacks of PFADD and PFMERGE. PFADD's <see cref="StringInput.Value"/> holds the elements'
-/// 64-bit hashes; PFMERGE's holds <see cref="HyperLogLog.RegisterCount"/> register bytes (one per
-/// register) to merge in by maximum. Each callback decodes the value into one byte per register,
+/// Engine callbacks of PFADD, PFMERGE and PFDEBUG's conversion to dense. PFADD's <see cref="StringInput.Value"/>
+/// holds the elements' 64-bit hashes; PFMERGE's holds <see cref="HyperLogLog.RegisterCount"/> register bytes (one
+/// per register) to merge in by maximum; PFDEBUG's is empty: it only rewrites a sparse value as dense (and creates
+/// nothing). Each callback decodes the value into one byte per register,
 /// applies the input and re-encodes; the value only grows (sparse gains entries, or turns dense),
 /// so a change that does not fit the record goes to a copy with room to grow.
 /// <see cref="StringOutput.Number"/> gets <see cref="Changed"/>, <see cref="Unchanged"/> or <see cref="WrongType"/>.
@@ -26,14 +27,14 @@ internal static class HyperLogLogLogic
     /// <summary>A HyperLogLog is a raw string, as Redis builds and edits it; a string that is not one stays as it was.</summary>
     public static StringForm? FormOf(ref StringOutput output) => output.Number == WrongType ? null : StringForm.Raw;
 
-    public static bool NeedInitialUpdate(ref StringInput input, ref StringOutput output) => true;
+    public static bool NeedInitialUpdate(ref StringInput input, ref StringOutput output) => input.Command != RespCommand.PFDEBUG;
 
     public static RecordFieldInfo InitialFieldInfo(ref StringInput input)
     {
         Span<byte> registers = stackalloc byte[HyperLogLog.RegisterCount];
         registers.Clear();
         Apply(registers, ref input);
-        return new RecordFieldInfo(HyperLogLog.EncodedLength(sparse: true, HyperLogLog.CountNonZero(registers)));
+        return new RecordFieldInfo(HyperLogLog.EncodedLength(sparse: true, registers));
     }
 
     public static bool InitialUpdater(ref LogRecord record, ref StringInput input, ref StringOutput output)
@@ -104,13 +105,21 @@ internal static class HyperLogLogLogic
             result = WrongType;
             return false;
         }
+        if (input.Command == RespCommand.PFDEBUG)
+        {
+            bool convert = HyperLogLog.IsSparse(value);
+            result = convert ? Changed : Unchanged;
+            if (convert)
+                newLength = HyperLogLog.DenseLength;
+            return convert;
+        }
         if (!Apply(registers, ref input))
         {
             result = Unchanged;
             return false;
         }
         result = Changed;
-        newLength = HyperLogLog.EncodedLength(HyperLogLog.IsSparse(value), HyperLogLog.CountNonZero(registers));
+        newLength = HyperLogLog.EncodedLength(HyperLogLog.IsSparse(value), registers);
         return true;
     }
 

@@ -177,7 +177,8 @@ internal static class SubcommandTable
         [RespCommand.CONFIG] =
         [
             Entry(Subcommand.ConfigGet, RespCommand.CONFIG, "GET", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Returns the effective values of configuration parameters."),
-            Entry(Subcommand.ConfigSet, RespCommand.CONFIG, "SET", -4, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Sets configuration parameters in-flight."),
+            Entry(Subcommand.ConfigSet, RespCommand.CONFIG, "SET", -4, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Sets configuration parameters in-flight.",
+                secrets: SecretArguments.SensitiveConfigValues),
             Entry(Subcommand.ConfigResetStat, RespCommand.CONFIG, "RESETSTAT", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Resets the server's statistics."),
             Entry(Subcommand.ConfigRewrite, RespCommand.CONFIG, "REWRITE", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Persists the effective configuration to file."),
             Entry(Subcommand.ConfigHelp, RespCommand.CONFIG, "HELP", 2, F.Loading | F.Stale, A.Slow, "Returns helpful text about the different subcommands."),
@@ -254,7 +255,8 @@ internal static class SubcommandTable
             Entry(Subcommand.AclLoad, RespCommand.ACL, "LOAD", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Reloads the rules from the configured ACL file."),
             Entry(Subcommand.AclLog, RespCommand.ACL, "LOG", -2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Lists recent security events generated due to ACL rules."),
             Entry(Subcommand.AclSave, RespCommand.ACL, "SAVE", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Saves the effective ACL rules in the configured ACL file."),
-            Entry(Subcommand.AclSetUser, RespCommand.ACL, "SETUSER", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Creates and modifies an ACL user and its rules."),
+            Entry(Subcommand.AclSetUser, RespCommand.ACL, "SETUSER", -3, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Creates and modifies an ACL user and its rules.",
+                secrets: SecretArguments.AclRules),
             Entry(Subcommand.AclUsers, RespCommand.ACL, "USERS", 2, F.Admin | F.NoScript | F.Loading | F.Stale, A.Admin | A.Slow | A.Dangerous, "Lists all ACL users."),
             Entry(Subcommand.AclWhoAmI, RespCommand.ACL, "WHOAMI", 2, F.NoScript | F.Loading | F.Stale, A.Slow, "Returns the authenticated username of the current connection."),
         ],
@@ -318,10 +320,11 @@ internal static class SubcommandTable
     }
 
     private static SubcommandInfo Entry(Subcommand id, RespCommand parent, string name, int arity, CommandFlags flags, AclCategories categories, string summary,
-        KeySpec[]? keys = null)
+        KeySpec[]? keys = null, SecretArguments secrets = SecretArguments.None)
         => new(id, new RespCommandInfo(parent, CommandTable.Get(parent).Name + "|" + name, arity, flags, keys ?? [], categories, summary)
         {
             StatsSlot = ServerStatistics.SubcommandSlot(id),
+            Secrets = secrets,
         });
 
     /// <summary>The subcommands of <paramref name="parent"/>, empty if it is not a container.</summary>
