@@ -96,6 +96,7 @@ public static partial class CommandTable
         new(RespCommand.MOVE, "MOVE", 3, F.Write | F.Fast, 1, 1, 1, K.ReadWrite, A.Keyspace | A.Write | A.Fast, "Moves a key to another database."),
         new(RespCommand.OBJECT, "OBJECT", -2, F.None, 0, 0, 0, K.NoKeys, A.Slow, "A container for object introspection commands."),
         new(RespCommand.RESTORE, "RESTORE", -4, F.Write | F.DenyOom, 1, 1, 1, K.Write, A.Keyspace | A.Write | A.Slow | A.Dangerous, "Creates a key from the serialized representation of a value."),
+        new(RespCommand.MIGRATE, "MIGRATE", -6, F.Write | F.MovableKeys, 3, 3, 1, K.ReadWrite, A.Keyspace | A.Write | A.Slow | A.Dangerous, "Atomically transfers a key from one Redis instance to another."),
 
         // Server
         new(RespCommand.INFO, "INFO", -1, F.Loading | F.Stale, 0, 0, 0, K.NoKeys, A.Slow | A.Dangerous, "Returns information and statistics about the server."),

@@ -73,6 +73,7 @@ internal static class KeySpecTable
         ["DUMP"] = [S.At(RoAccess, 1)],
         ["MOVE"] = [S.At(RwAccessUpdate, 1)],
         ["RESTORE"] = [S.At(OwUpdate, 1)],
+        ["MIGRATE"] = [S.At(RwAccessDelete, 3), S.AfterKeyword(RwAccessDelete | F.Incomplete, "KEYS", -2, -1, 1, 0)],
         ["OBJECT|ENCODING"] = [S.At(F.RO, 2)],
         ["OBJECT|FREQ"] = [S.At(F.RO, 2)],
         ["OBJECT|IDLETIME"] = [S.At(F.RO, 2)],
