@@ -77,6 +77,21 @@ public class MigrateTargetTests : MigrateTestBase
     }
 
     [Test]
+    public void AnIdleConnectionIsClosedAfterTenSeconds()
+    {
+        var target = StartTarget();
+        using var source = ConnectRaw();
+        using var destination = new RawClient(target.Port);
+        source.Execute("SET", "k", "v");
+        Assert.That(Migrate(source, target, "k", "0", "5000"), Is.EqualTo("+OK\r\n"));
+        var idle = Stopwatch.StartNew();
+        while (destination.Execute("CLIENT", "LIST").Contains("cmd=restore") && idle.Elapsed < TimeSpan.FromSeconds(30))
+            System.Threading.Thread.Sleep(200);
+        Assert.That(destination.Execute("CLIENT", "LIST"), Does.Not.Contain("cmd=restore"), "closed by the sweep");
+        Assert.That(idle.Elapsed, Is.GreaterThan(TimeSpan.FromSeconds(9)), "kept while idle for less than 10 seconds");
+    }
+
+    [Test]
     public void AClosedCachedConnectionIsReplacedOnce()
     {
         var target = StartTarget();

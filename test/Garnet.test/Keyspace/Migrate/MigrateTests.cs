@@ -189,6 +189,53 @@ public class MigrateTests : MigrateTestBase
         Assert.That(client.Execute("COMMAND", "GETKEYS", "MIGRATE", "h", "1", "k", "0", "10"), Is.EqualTo("*1\r\n$1\r\nk\r\n"));
         Assert.That(client.Execute("COMMAND", "GETKEYS", "MIGRATE", "h", "1", "", "0", "10", "AUTH", "keys", "KEYS", "a", "b"),
             Is.EqualTo("*2\r\n$1\r\na\r\n$1\r\nb\r\n"));
+        Assert.That(client.Execute("COMMAND", "GETKEYS", "MIGRATE", "h", "1", "k", "0", "10", "KEYS", "a"), Is.EqualTo("-ERR Invalid arguments specified for command\r\n"));
         Assert.That(client.Execute("COMMAND", "INFO", "MIGRATE"), Does.StartWith("*1\r\n*10\r\n$7\r\nmigrate\r\n:-6\r\n*2\r\n+write\r\n+movablekeys\r\n:3\r\n:3\r\n:1\r\n"));
+    }
+
+    [Test]
+    public void MigrateRunsFromAScript()
+    {
+        var target = StartTarget();
+        using var source = ConnectRaw();
+        using var destination = new RawClient(target.Port);
+        source.Execute("SET", "k", "v");
+        Assert.That(source.Execute("EVAL", "return redis.call('MIGRATE', '127.0.0.1', ARGV[1], KEYS[1], '0', '5000')", "1", "k", target.Port.ToString()),
+            Is.EqualTo("+OK\r\n"));
+        Assert.That(source.Execute("EXISTS", "k"), Is.EqualTo(":0\r\n"));
+        Assert.That(destination.Execute("GET", "k"), Is.EqualTo("$1\r\nv\r\n"));
+    }
+
+    [Test]
+    public void AKeyGivenTwiceIsRestoredTwice()
+    {
+        var target = StartTarget();
+        using var source = ConnectRaw();
+        using var destination = new RawClient(target.Port);
+        source.Execute("SET", "k", "v");
+        // As in Redis: the second RESTORE finds the first's key.
+        Assert.That(Migrate(source, target, "", "0", "5000", "KEYS", "k", "k"), Is.EqualTo(TargetError("BUSYKEY Target key name already exists.")));
+        Assert.That(source.Execute("EXISTS", "k"), Is.EqualTo(":0\r\n"));
+        source.Execute("SET", "r", "w");
+        Assert.That(Migrate(source, target, "", "0", "5000", "REPLACE", "KEYS", "r", "r"), Is.EqualTo("+OK\r\n"));
+        Assert.That(destination.Execute("MGET", "k", "r"), Is.EqualTo("*2\r\n$1\r\nv\r\n$1\r\nw\r\n"));
+    }
+
+    [Test]
+    public void TrackingClientsHearOfTheDeletedKeysEvenWhenTheReplyIsAnError()
+    {
+        var target = StartTarget();
+        using var source = ConnectRaw();
+        using var destination = new RawClient(target.Port);
+        using var tracker = ConnectRaw();
+        Assert.That(tracker.Execute("HELLO", "3"), Does.StartWith("%"));
+        Assert.That(tracker.Execute("CLIENT", "TRACKING", "ON"), Is.EqualTo("+OK\r\n"));
+        source.Execute("MSET", "a", "1", "b", "2");
+        tracker.Execute("GET", "a");
+        tracker.Execute("GET", "b");
+        destination.Execute("SET", "b", "taken");
+        Assert.That(Migrate(source, target, "", "0", "5000", "KEYS", "a", "b"), Is.EqualTo(TargetError("BUSYKEY Target key name already exists.")));
+        Assert.That(tracker.ReadReply(), Is.EqualTo(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\na\r\n"));
+        Assert.That(tracker.Execute("PING"), Is.EqualTo("+PONG\r\n"), "b, still here, was not invalidated");
     }
 }

@@ -95,6 +95,13 @@ public sealed unsafe partial class RespServerSession
                 positions[deleted++] = positions[i];
             }
         }
+        // Client tracking invalidates a write's keys only when it succeeds (EndTrackedCommand): a MIGRATE that replies an
+        // error may still have deleted some.
+        if (outcome != MigrateOutcome.Ok && deleted > 0 && _server.Tracking.Active)
+        {
+            for (int i = 0; i < deleted; i++)
+                NoteWrittenKey(_args[positions[i]].Span);
+        }
         // The operation log replays commands as given; MIGRATE replays as the deletes it made (see ReplaceLastWithDelete).
         if (_oplog is { Depth: 1 } log)
             log.Entry.ReplaceLastWithDelete(_args, positions.AsSpan(0, deleted));
