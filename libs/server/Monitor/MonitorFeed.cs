@@ -61,7 +61,7 @@ internal sealed class MonitorFeed
         }
     }
 
-    /// <summary>The monitor line of a command; the secrets of AUTH and HELLO ... AUTH are "(redacted)", as Redis shows them.</summary>
+    /// <summary>The monitor line of a command; the secrets of AUTH, HELLO ... AUTH and MIGRATE ... AUTH/AUTH2 are "(redacted)", as Redis shows them.</summary>
     internal static byte[] Line(DateTimeOffset at, int database, string origin, ReadOnlySpan<ArgSlice> args)
     {
         var line = new ArrayBufferWriter<byte>(64 + (args.Length * 16));
@@ -83,10 +83,11 @@ internal sealed class MonitorFeed
                 }
             }
         }
+        bool isMigrate = args.Length > 6 && args[0].EqualsUpper("MIGRATE"u8);
         for (int i = 0; i < args.Length; i++)
         {
             Append(line, " ");
-            if (i >= redactFrom && i < redactTo)
+            if ((i >= redactFrom && i < redactTo) || (isMigrate && MigrateArguments.IsSecret(args, i)))
                 Append(line, "\"(redacted)\"");
             else
                 AppendQuoted(line, args[i].Span);

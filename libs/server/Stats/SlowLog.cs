@@ -107,7 +107,7 @@ public sealed class SlowLog
             _entries.Clear();
     }
 
-    /// <summary>The values Redis keeps out of the slow log, shown as "(redacted)": AUTH's arguments, HELLO's AUTH user and password, passwords given to CONFIG SET.</summary>
+    /// <summary>The values Redis keeps out of the slow log, shown as "(redacted)": AUTH's arguments, HELLO's AUTH user and password, MIGRATE's AUTH and AUTH2 values, passwords given to CONFIG SET.</summary>
     private static void RedactSecrets(byte[][] arguments)
     {
         if (arguments.Length < 2)
@@ -136,6 +136,10 @@ public sealed class SlowLog
                 if (Is(arguments[i], "requirepass") || Is(arguments[i], "masterauth") || Is(arguments[i], "tls-key-file-pass") || Is(arguments[i], "tls-client-key-file-pass"))
                     arguments[i + 1] = Redacted();
             }
+        }
+        else if (arguments.Length > 6 && Is(arguments[0], "MIGRATE"))
+        {
+            MigrateArguments.RedactSecrets(arguments, Redacted());
         }
         else if (arguments.Length >= 4 && Is(arguments[0], "ACL") && Is(arguments[1], "SETUSER"))
         {

@@ -34,6 +34,26 @@ public class MigrateTargetTests : MigrateTestBase
     }
 
     [Test]
+    public void PasswordsAreRedactedInMonitorAndTheSlowLog()
+    {
+        var target = StartTarget(options => options.Password = "secret");
+        using var source = ConnectRaw();
+        using var monitor = ConnectRaw();
+        Assert.That(monitor.Execute("MONITOR"), Is.EqualTo("+OK\r\n"));
+        Assert.That(source.Execute("CONFIG", "SET", "slowlog-log-slower-than", "0"), Is.EqualTo("+OK\r\n"));
+        source.Execute("SET", "k", "v");
+        Assert.That(Migrate(source, target, "k", "0", "5000", "AUTH2", "default", "secret", "COPY", "AUTH", "secret"), Is.EqualTo("+OK\r\n"));
+        string line;
+        do
+            line = monitor.ReadReply();
+        while (!line.Contains("\"MIGRATE\""));
+        Assert.That(line, Does.EndWith($"\"MIGRATE\" \"127.0.0.1\" \"{target.Port}\" \"k\" \"0\" \"5000\" \"AUTH2\" \"(redacted)\" \"(redacted)\" \"COPY\" \"AUTH\" \"(redacted)\"\r\n"));
+        string slowlog = source.Execute("SLOWLOG", "GET", "2");
+        Assert.That(slowlog, Does.Contain("$7\r\nMIGRATE\r\n"));
+        Assert.That(slowlog, Does.Not.Contain("secret").And.Not.Contain("default"));
+    }
+
+    [Test]
     public void AnUnreachableTargetIsAnIoErrorAndTheKeyStays()
     {
         int port = UnusedPort();
@@ -59,6 +79,25 @@ public class MigrateTargetTests : MigrateTestBase
         Assert.That(clock.ElapsedMilliseconds, Is.LessThan(5000), "within the timeout, not retried after it");
         Assert.That(source.Execute("GET", "k"), Is.EqualTo("$1\r\nv\r\n"), "an unacknowledged key stays");
         Assert.That(source.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+    }
+
+    [Test]
+    public void ATargetThatReadsNothingTimesOutWriting()
+    {
+        // Connections complete in the listener's backlog, and nothing ever reads them: the socket buffers fill up.
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        using var source = ConnectRaw();
+        string value = new('x', 3 << 20);
+        var arguments = new System.Collections.Generic.List<string> { "MIGRATE", "127.0.0.1", port.ToString(), "", "0", "300", "KEYS" };
+        for (int i = 0; i < 16; i++)
+        {
+            source.Execute("SET", "big" + i, value);
+            arguments.Add("big" + i);
+        }
+        Assert.That(source.Execute([.. arguments]), Is.EqualTo("-IOERR error or timeout writing to target instance\r\n"));
+        Assert.That(source.Execute("DBSIZE"), Is.EqualTo(":16\r\n"), "nothing was acknowledged");
     }
 
     [Test]

@@ -1,4 +1,5 @@
 using System;
+using System.Text;
 using Garnet.common;
 
 namespace Garnet.server;
@@ -134,5 +135,40 @@ internal readonly struct MigrateArguments
                 i += 2;
         }
         return true;
+    }
+
+    /// <summary>
+    /// Whether argument <paramref name="index"/> of a MIGRATE call is a secret Redis keeps out of MONITOR and the slow log
+    /// (the AUTH password, the AUTH2 user name and password).
+    /// </summary>
+    public static bool IsSecret(ReadOnlySpan<ArgSlice> args, int index)
+    {
+        for (int i = 6; i < args.Length && i < index; i++)
+        {
+            if (args[i].EqualsUpper("KEYS"u8))
+                return false;
+            int values = args[i].EqualsUpper("AUTH"u8) ? 1 : args[i].EqualsUpper("AUTH2"u8) ? 2 : 0;
+            if (index <= i + values)
+                return true;
+            i += values;
+        }
+        return false;
+    }
+
+    /// <summary>Replaces the secrets of a MIGRATE call's copied <paramref name="arguments"/> (see <see cref="IsSecret"/>) by <paramref name="redacted"/>.</summary>
+    public static void RedactSecrets(byte[][] arguments, byte[] redacted)
+    {
+        for (int i = 6; i < arguments.Length; i++)
+        {
+            var option = arguments[i].AsSpan();
+            if (option.Length == 4 && Ascii.EqualsIgnoreCase(option, "KEYS"u8))
+                return;
+            int values = option.Length == 4 && Ascii.EqualsIgnoreCase(option, "AUTH"u8) ? 1
+                : option.Length == 5 && Ascii.EqualsIgnoreCase(option, "AUTH2"u8) ? 2
+                : 0;
+            for (int j = i + 1; j <= i + values && j < arguments.Length; j++)
+                arguments[j] = redacted;
+            i += values;
+        }
     }
 }
