@@ -112,6 +112,7 @@ public class MigrateTargetTests : MigrateTestBase
         Assert.That(Migrate(source, target, "b", "1", "5000"), Is.EqualTo("+OK\r\n"));
         Assert.That(Migrate(source, target, "c", "1", "5000"), Is.EqualTo("+OK\r\n"));
         Assert.That(ConnectionsReceived(destination), Is.EqualTo(before + 1));
+        Assert.That(source.Execute("INFO", "stats"), Does.Contain("\r\nmigrate_cached_sockets:1\r\n"));
         Assert.That(destination.Execute("CLIENT", "LIST"), Does.Contain("cmd=restore"), "the source's connection is open");
     }
 
@@ -127,6 +128,7 @@ public class MigrateTargetTests : MigrateTestBase
         while (destination.Execute("CLIENT", "LIST").Contains("cmd=restore") && idle.Elapsed < TimeSpan.FromSeconds(30))
             System.Threading.Thread.Sleep(200);
         Assert.That(destination.Execute("CLIENT", "LIST"), Does.Not.Contain("cmd=restore"), "closed by the sweep");
+        Assert.That(source.Execute("INFO", "stats"), Does.Contain("\r\nmigrate_cached_sockets:0\r\n"));
         Assert.That(idle.Elapsed, Is.GreaterThan(TimeSpan.FromSeconds(9)), "kept while idle for less than 10 seconds");
     }
 

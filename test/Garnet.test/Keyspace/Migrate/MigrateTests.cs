@@ -238,4 +238,43 @@ public class MigrateTests : MigrateTestBase
         Assert.That(tracker.ReadReply(), Is.EqualTo(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\na\r\n"));
         Assert.That(tracker.Execute("PING"), Is.EqualTo("+PONG\r\n"), "b, still here, was not invalidated");
     }
+
+    [Test]
+    public void ConcurrentMigrationsToOneTargetMoveEveryKey()
+    {
+        const int Clients = 4;
+        const int KeysEach = 50;
+        var target = StartTarget();
+        using (var setup = ConnectRaw())
+        {
+            for (int c = 0; c < Clients; c++)
+            {
+                for (int i = 0; i < KeysEach; i++)
+                    setup.Execute("SET", $"k{c}-{i}", i.ToString());
+            }
+        }
+        var failures = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        var workers = new System.Threading.Tasks.Task[Clients];
+        for (int c = 0; c < Clients; c++)
+        {
+            int client = c;
+            workers[c] = System.Threading.Tasks.Task.Run(() =>
+            {
+                using var source = ConnectRaw();
+                for (int i = 0; i < KeysEach; i++)
+                {
+                    string reply = Migrate(source, target, $"k{client}-{i}", "0", "5000");
+                    if (reply != "+OK\r\n")
+                        failures.Enqueue(reply);
+                }
+            });
+        }
+        System.Threading.Tasks.Task.WaitAll(workers);
+        Assert.That(failures, Is.Empty);
+        using var check = ConnectRaw();
+        using var destination = new RawClient(target.Port);
+        Assert.That(check.Execute("DBSIZE"), Is.EqualTo(":0\r\n"));
+        Assert.That(destination.Execute("DBSIZE"), Is.EqualTo($":{Clients * KeysEach}\r\n"));
+        Assert.That(destination.Execute("GET", "k3-49"), Is.EqualTo("$2\r\n49\r\n"));
+    }
 }
