@@ -30,6 +30,14 @@ public sealed class MigrateOperationLogTests
             // One key refused, one taken: the reply is the target's error, and the taken key's delete is logged all the same.
             Assert.That(client.Execute("MIGRATE", "127.0.0.1", port, "", "0", "5000", "KEYS", "alongside", "busy"),
                 Is.EqualTo("-ERR Target instance replied with error: BUSYKEY Target key name already exists.\r\n"));
+            Assert.That(client.Execute("MIGRATE", "127.0.0.1", port, "nothing", "0", "5000"), Is.EqualTo("+NOKEY\r\n"));
+            // Inside a transaction and a script, each MIGRATE is logged as its deletes too.
+            OperationLogTestServer.Ok(client, "MSET", "in-multi", "5", "in-script", "6");
+            client.Execute("MULTI");
+            client.Execute("MIGRATE", "127.0.0.1", port, "in-multi", "0", "5000");
+            Assert.That(client.Execute("EXEC"), Is.EqualTo("*1\r\n+OK\r\n"));
+            Assert.That(client.Execute("EVAL", "return redis.call('MIGRATE', '127.0.0.1', ARGV[1], KEYS[1], '0', '5000')", "1", "in-script", port),
+                Is.EqualTo("+OK\r\n"));
             Assert.That(client.Execute("MGET", "moved", "copied", "busy", "alongside"), Is.EqualTo("*4\r\n$-1\r\n$1\r\n2\r\n$1\r\n3\r\n$-1\r\n"));
         }
 
@@ -37,6 +45,7 @@ public sealed class MigrateOperationLogTests
         source.Restart();
         using var recovered = source.Connect();
         Assert.That(recovered.Execute("MGET", "moved", "copied", "busy", "alongside"), Is.EqualTo("*4\r\n$-1\r\n$1\r\n2\r\n$1\r\n3\r\n$-1\r\n"));
+        Assert.That(recovered.Execute("EXISTS", "in-multi", "in-script"), Is.EqualTo(":0\r\n"));
         Assert.That(recovered.Execute("DBSIZE"), Is.EqualTo(":2\r\n"));
     }
 }

@@ -53,6 +53,9 @@ public sealed unsafe partial class RespServerSession
         }
         if (found == 0)
         {
+            // Nothing changed here: nothing to replay.
+            if (_oplog is { Depth: 1 } unchanged)
+                unchanged.Entry.ReplaceLastWithDelete(_args, default);
             _writer.WriteSimpleString(MigrateStrings.NoKey);
             return;
         }
