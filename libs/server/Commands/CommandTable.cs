@@ -99,6 +99,7 @@ public static partial class CommandTable
         new(RespCommand.MOVE, "MOVE", 3, F.Write | F.Fast, [S.At(RwAccessUpdate, 1)], A.Keyspace | A.Write | A.Fast, "Moves a key to another database."),
         new(RespCommand.OBJECT, "OBJECT", -2, F.None, [], A.Slow, "A container for object introspection commands."),
         new(RespCommand.RESTORE, "RESTORE", -4, F.Write | F.DenyOom, [S.At(OwUpdate, 1)], A.Keyspace | A.Write | A.Slow | A.Dangerous, "Creates a key from the serialized representation of a value."),
+        new(RespCommand.MIGRATE, "MIGRATE", -6, F.Write | F.MovableKeys, [S.At(RwAccessDelete, 3), S.AfterKeyword(RwAccessDelete | KeySpecFlags.Incomplete, "KEYS", -2, -1, 1, 0)], A.Keyspace | A.Write | A.Slow | A.Dangerous, "Atomically transfers a key from one Redis instance to another.") { Secrets = SecretArguments.MigrateAuth },
 
         // Server
         new(RespCommand.INFO, "INFO", -1, F.Loading | F.Stale, [], A.Slow | A.Dangerous, "Returns information and statistics about the server."),

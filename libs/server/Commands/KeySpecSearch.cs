@@ -24,6 +24,12 @@ internal static class KeySpecSearch
             case RespCommand.SORT_RO:
                 FindSortKeys(info.Command == RespCommand.SORT, args, count, found);
                 return;
+            case RespCommand.MIGRATE:
+                // Its KEYS spec is incomplete (the key argument is no key with KEYS): Redis asks migrateGetKeys.
+                MigrateArguments.FindKeys(args, count, out int first, out int number);
+                for (int i = 0; i < number; i++)
+                    found.Add((first + i, info.KeySpecs[0].Flags));
+                return;
         }
         if (!FindBySpecs(info.KeySpecs, args, count, found))
         {

@@ -71,6 +71,7 @@ public enum RespCommand : ushort
     RESTORE = 84,
     MOVE = 85,
     OBJECT = 86,
+    MIGRATE = 87,
 
     // Server
     INFO = 100,

@@ -22,6 +22,9 @@ public enum SecretArguments : byte
 
     /// <summary>Everything after the user's name (ACL SETUSER: rules may hold passwords).</summary>
     AclRules,
+
+    /// <summary>The values of MIGRATE's AUTH password and AUTH2 username password options (before KEYS).</summary>
+    MigrateAuth,
 }
 
 /// <summary>Reads <see cref="SecretArguments"/> against a command's arguments.</summary>
@@ -46,6 +49,8 @@ internal static class ArgumentRedaction
                 return index >= 3 && (index - 3) % 2 == 0 && IsSensitiveParameter(args[index - 1]);
             case SecretArguments.HelloAuth:
                 return IsHelloAuthValue(args, index);
+            case SecretArguments.MigrateAuth:
+                return MigrateArguments.IsSecret(args, index);
             default:
                 throw new ArgumentOutOfRangeException(nameof(secrets), secrets, null);
         }

@@ -45,14 +45,7 @@ internal sealed class OperationLogEntryBuilder
 
         _length += WriteHeader((byte)'*', count, _buffer.AsSpan(_length));
         for (int i = 0; i < count; i++)
-        {
-            var arg = args[i].Span;
-            _length += WriteHeader((byte)'$', arg.Length, _buffer.AsSpan(_length));
-            arg.CopyTo(_buffer.AsSpan(_length));
-            _length += arg.Length;
-            _buffer[_length++] = (byte)'\r';
-            _buffer[_length++] = (byte)'\n';
-        }
+            WriteBulk(args[i].Span);
         _count++;
     }
 
@@ -64,6 +57,57 @@ internal sealed class OperationLogEntryBuilder
         _length = _lastStart;
         _lastStart = -1;
         _count--;
+    }
+
+    /// <summary>
+    /// Replaces the command <see cref="Add"/> added last by DEL of its arguments at <paramref name="keyPositions"/>, run
+    /// in the same database at the same instant, or takes it back when there are none. MIGRATE is logged so (as Redis
+    /// propagates it): replaying it would transfer the keys again. The replacement stays even if the command then
+    /// replies an error (the keys the target took are gone whatever it replied).
+    /// </summary>
+    public void ReplaceLastWithDelete(ArgSlice[] args, ReadOnlySpan<int> keyPositions)
+    {
+        if (_lastStart < 0)
+            return;
+        var header = _buffer.AsSpan(_lastStart, OperationLogEntry.CommandHeaderSize);
+        int database = BinaryPrimitives.ReadInt32LittleEndian(header);
+        long clockTicks = BinaryPrimitives.ReadInt64LittleEndian(header.Slice(8));
+        ulong seed = BinaryPrimitives.ReadUInt64LittleEndian(header.Slice(16));
+        RemoveLast();
+        if (keyPositions.IsEmpty)
+            return;
+
+        var name = "DEL"u8;
+        long respLength = ArrayHeaderLength(keyPositions.Length + 1) + BulkLength(name.Length);
+        foreach (int position in keyPositions)
+            respLength += BulkLength(args[position].Length);
+        if (respLength > int.MaxValue - _length - OperationLogEntry.CommandHeaderSize - 8)
+            throw new InvalidOperationException("The command is too large for the operation log.");
+        Ensure(OperationLogEntry.CommandHeaderSize + (int)respLength);
+
+        header = _buffer.AsSpan(_length, OperationLogEntry.CommandHeaderSize);
+        header.Clear();
+        BinaryPrimitives.WriteInt32LittleEndian(header, database);
+        BinaryPrimitives.WriteInt32LittleEndian(header.Slice(4), (int)respLength);
+        BinaryPrimitives.WriteInt64LittleEndian(header.Slice(8), clockTicks);
+        BinaryPrimitives.WriteUInt64LittleEndian(header.Slice(16), seed);
+        BinaryPrimitives.WriteUInt16LittleEndian(header.Slice(24), (ushort)RespCommand.DEL);
+        _length += OperationLogEntry.CommandHeaderSize;
+        _length += WriteHeader((byte)'*', keyPositions.Length + 1, _buffer.AsSpan(_length));
+        WriteBulk(name);
+        foreach (int position in keyPositions)
+            WriteBulk(args[position].Span);
+        _count++;
+        // Not _lastStart: a RemoveLast for the command's error reply must leave the deletes logged.
+    }
+
+    private void WriteBulk(ReadOnlySpan<byte> value)
+    {
+        _length += WriteHeader((byte)'$', value.Length, _buffer.AsSpan(_length));
+        value.CopyTo(_buffer.AsSpan(_length));
+        _length += value.Length;
+        _buffer[_length++] = (byte)'\r';
+        _buffer[_length++] = (byte)'\n';
     }
 
     /// <summary>The body, its header filled in with <paramref name="version"/>; valid until the next change.</summary>

@@ -180,6 +180,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Client eviction: disconnects the largest clients when all together hold more than maxmemory-clients.</summary>
     public ClientEviction ClientEviction { get; }
 
+    /// <summary>MIGRATE's open connections to its targets, kept for reuse (Commands/Keyspace/Migrate/).</summary>
+    internal MigrateConnectionCache MigrateConnections { get; } = new();
+
     /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
     public BlockingRegistry Blocking { get; } = new();
 
@@ -378,6 +381,7 @@ public sealed class StoreWrapper : IDisposable
         _idleClientTimeout.Dispose();
         ClientEviction.Dispose();
         ClientPause.Dispose();
+        MigrateConnections.Dispose();
         lock (_databaseLock)
         {
             if (_disposed)

@@ -94,7 +94,7 @@ internal static class KeyExtraction
         RespCommand.BLMPOP, RespCommand.BZMPOP, RespCommand.COPY, RespCommand.MOVE, RespCommand.EVAL, RespCommand.EVALSHA,
         RespCommand.EVAL_RO, RespCommand.EVALSHA_RO, RespCommand.FCALL, RespCommand.FCALL_RO, RespCommand.GEORADIUS,
         RespCommand.GEORADIUSBYMEMBER, RespCommand.SORT, RespCommand.SORT_RO, RespCommand.MEMORY, RespCommand.OBJECT,
-        RespCommand.XREAD, RespCommand.XREADGROUP, RespCommand.XGROUP, RespCommand.XINFO,
+        RespCommand.XREAD, RespCommand.XREADGROUP, RespCommand.XGROUP, RespCommand.XINFO, RespCommand.MIGRATE,
     ];
 
     private static readonly bool[] s_special = SpecialFlags();
@@ -225,6 +225,13 @@ internal static class KeyExtraction
             case RespCommand.XREAD:
             case RespCommand.XREADGROUP:
                 AddStreamsKeys(args, argCount, write, keys);
+                return;
+
+            case RespCommand.MIGRATE:
+                // The key argument, or the keys after KEYS (the key argument then is "" and no key).
+                MigrateArguments.FindKeys(args, argCount, out int firstMigrated, out int migrated);
+                for (int i = 0; i < migrated; i++)
+                    keys.Add(firstMigrated + i, write: true);
                 return;
 
             case RespCommand.XGROUP:

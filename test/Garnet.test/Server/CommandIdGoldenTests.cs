@@ -73,6 +73,7 @@ public sealed class CommandIdGoldenTests
         ["RESTORE"] = 84,
         ["MOVE"] = 85,
         ["OBJECT"] = 86,
+        ["MIGRATE"] = 87,
         ["INFO"] = 100,
         ["CONFIG"] = 101,
         ["TIME"] = 102,

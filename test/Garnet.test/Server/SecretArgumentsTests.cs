@@ -22,6 +22,7 @@ public sealed class SecretArgumentsTests : ServerTestBase
         {
             ["AUTH"] = SecretArguments.All,
             ["HELLO"] = SecretArguments.HelloAuth,
+            ["MIGRATE"] = SecretArguments.MigrateAuth,
         }));
     }
 

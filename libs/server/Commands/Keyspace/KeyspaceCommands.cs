@@ -8,7 +8,7 @@ namespace Garnet.server;
 /// <summary>
 /// The keyspace commands: deleting and probing keys, expirations (ExpireCommands.cs), renaming and
 /// copying (RenameCommands.cs), iteration (ScanCommands.cs), DBSIZE, DUMP and RESTORE
-/// (DumpRestoreCommands.cs), OBJECT (ObjectCommand.cs) and flushing.
+/// (DumpRestoreCommands.cs), MIGRATE (Migrate/), OBJECT (ObjectCommand.cs) and flushing.
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
@@ -43,6 +43,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.DUMP: Dump(); break;
             case RespCommand.RESTORE: Restore(); break;
             case RespCommand.OBJECT: ObjectCommand(); break;
+            case RespCommand.MIGRATE: Migrate(); break;
             default: throw new InvalidOperationException($"{command} is not a keyspace command.");
         }
     }

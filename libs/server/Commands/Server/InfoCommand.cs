@@ -178,6 +178,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("pubsub_channels", _server.PubSub.ChannelCount);
             info.Line("pubsub_patterns", _server.PubSub.PatternCount);
             info.Line("pubsubshard_channels", _server.ShardPubSub.ChannelCount);
+            info.Line("migrate_cached_sockets", _server.MigrateConnections.Count);
             info.Line("acl_access_denied_auth", statistics.AclDeniedAuth);
             info.Line("acl_access_denied_cmd", statistics.AclDeniedCommand);
             info.Line("acl_access_denied_key", statistics.AclDeniedKey);
