@@ -144,7 +144,7 @@ public sealed class EvictionPolicyTests
         var observer = new RecordingObserver();
         ts.Store.EvictionObserver = observer;
         var session = ts.Session;
-        long expired = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 1;
+        long expired = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(); // due at once
         for (int i = 0; i < 3000; i++)
         {
             var input = new TestInput { MarkObject = i % 2 == 0, ExpirationUnixMs = i % 3 == 0 ? expired : 0 };

@@ -186,7 +186,7 @@ public sealed class KeyCountTests
         var session = ts.Session;
         for (int round = 0; round < 40; round++)
         {
-            long expiration = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() + 1;
+            long expiration = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(); // due at once
             for (int i = 0; i < 100; i++)
                 session.Upsert(TestData.Key((round * 100) + i), TestData.Value(i, 300), new TestInput { ExpirationUnixMs = expiration });
         }

@@ -174,11 +174,6 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
                 try
                 {
                     RunCommands(buffer, bytesRead, ref position, ref commands);
-                    // The replies go out before the batch's bookkeeping (timing, statistics, the epoch's release): with
-                    // few connections the round trip sets the rate, so the client waits for nothing it need not. With the
-                    // operation log on, replies may wait for a commit, and ReleaseHeldReplies below sends them.
-                    if (_oplog == null)
-                        _writer.Flush();
                     break;
                 }
                 catch (DeviceReadException e)
