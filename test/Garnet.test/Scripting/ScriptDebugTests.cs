@@ -41,8 +41,6 @@ public class ScriptDebugTests : ServerTestBase
         Assert.That(client.Execute("SCRIPT", "DEBUG", "MAYBE"), Is.EqualTo("-ERR Use SCRIPT DEBUG YES/SYNC/NO\r\n"));
         Assert.That(client.Execute("SCRIPT", "DEBUG"), Is.EqualTo("-ERR wrong number of arguments for 'script|debug' command\r\n"));
         Assert.That(client.Execute("SCRIPT", "DEBUG", "yes", "x"), Is.EqualTo("-ERR wrong number of arguments for 'script|debug' command\r\n"));
-        Assert.That(client.Execute("SCRIPT", "DEBUG", "YES"), Does.StartWith("-ERR SCRIPT DEBUG YES (a forked session whose changes are rolled back) is not supported"));
-        Assert.That(client.Execute("EVAL", "return 2", "0"), Is.EqualTo(":2\r\n"), "a refused YES debugs nothing");
 
         // Inside a transaction (and behind other pending replies) Redis refuses it.
         Assert.That(client.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
@@ -56,6 +54,22 @@ public class ScriptDebugTests : ServerTestBase
         Assert.That(client.Execute("SCRIPT", "DEBUG", "SYNC"), Is.EqualTo("+OK\r\n"));
         Assert.That(client.Execute("EVALSHA", Sha1("return 3"), "0"), Is.EqualTo("-ERR Please use EVAL instead of EVALSHA for debugging\r\n"));
         Assert.That(client.Execute("SCRIPT", "HELP"), Does.Contain("DEBUG (YES|SYNC|NO)"));
+    }
+
+    [Test]
+    public void YesModeNeverRunsTheScript()
+    {
+        // Redis runs a YES session on a forked copy and rolls its changes back; without that copy the EVAL ends at
+        // once, unrun, as Redis's does when its fork fails, instead of keeping the script's changes.
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("SCRIPT", "DEBUG", "YES"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("EVALSHA", Sha1("return 1"), "0"), Is.EqualTo("-ERR Please use EVAL instead of EVALSHA for debugging\r\n"));
+        client.Send("EVAL", "redis.call('set', KEYS[1], 'written')", "1", "yeskey");
+        Assert.That(client.ReadReply(), Is.EqualTo(Log("<endsession>")));
+        Assert.That(client.ReadReply(), Does.StartWith("-ERR can't run EVAL in debugging mode: SCRIPT DEBUG YES (a forked session whose changes are rolled back) is not supported"));
+        Assert.That(client.IsClosedByServer(), Is.True);
+        using var other = ConnectRaw();
+        Assert.That(other.Execute("EXISTS", "yeskey"), Is.EqualTo(":0\r\n"));
     }
 
     [Test]
@@ -229,6 +243,23 @@ public class ScriptDebugTests : ServerTestBase
     }
 
     [Test]
+    public void AStoppedScriptHoldsNoLocks()
+    {
+        // Held across the client's think time, the script's locks would make every other script and transaction wait
+        // on an idle connection (and deadlock one sharing its event-loop thread): it holds them only while it runs.
+        using var client = StartSession("local v = redis.call('get', KEYS[1])\nredis.call('set', KEYS[1], 'script')\nreturn v", "lockkey");
+        client.ReadReply();
+        using var other = ConnectRaw();
+        Assert.That(other.Execute("EVAL", "return redis.call('set', KEYS[1], 'other')", "1", "lockkey"), Is.EqualTo("+OK\r\n"));
+        Assert.That(other.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+        Assert.That(other.Execute("MSET", "lockkey", "tx", "k2", "v"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(other.Execute("EXEC"), Is.EqualTo("*1\r\n+OK\r\n"));
+        Assert.That(client.Execute("c"), Is.EqualTo(Log("<endsession>")));
+        Assert.That(client.ReadReply(), Is.EqualTo(Bulk("tx")));
+        Assert.That(other.Execute("GET", "lockkey"), Is.EqualTo(Bulk("script")));
+    }
+
+    [Test]
     public void DisconnectingMidSessionLetsTheScriptFinishAndFreesItsLocks()
     {
         var client = StartSession("redis.call('set', KEYS[1], 'first')\nredis.call('set', KEYS[1], 'second')\nreturn 1", "dkey");
@@ -243,8 +274,8 @@ public class ScriptDebugTests : ServerTestBase
         Assert.That(other.Execute("EVAL", "return redis.call('get', KEYS[1])", "1", "dkey"), Is.EqualTo(Bulk("mine")));
     }
 
-    [Test]
-    public void RedisCliDebugsAScriptInSyncMode()
+    /// <summary>Runs redis-cli with <paramref name="mode"/> (--ldb or --ldb-sync-mode) on a script setting KEYS[1] to ARGV[1], typing <paramref name="input"/>; returns its output.</summary>
+    private string RunRedisCli(string mode, string input)
     {
         string file = Path.Combine(Path.GetTempPath(), "ldb-" + System.Guid.NewGuid().ToString("N") + ".lua");
         File.WriteAllText(file, "local a = 1\nredis.call('set', KEYS[1], ARGV[1])\nreturn a\n");
@@ -257,24 +288,50 @@ public class ScriptDebugTests : ServerTestBase
                 RedirectStandardError = true,
                 UseShellExecute = false,
             };
-            foreach (var argument in new[] { "-p", Port.ToString(), "--ldb-sync-mode", "--eval", file, "clikey", ",", "clivalue" })
+            foreach (var argument in new[] { "-p", Port.ToString(), mode, "--eval", file, "clikey", ",", "clivalue" })
                 info.ArgumentList.Add(argument);
             using var process = Process.Start(info)!;
-            process.StandardInput.Write("s\np\nc\n");
+            process.StandardInput.Write(input);
             process.StandardInput.Close();
             string output = process.StandardOutput.ReadToEnd();
             Assert.That(process.WaitForExit(20_000), Is.True);
-            Assert.That(output, Does.Contain("* Stopped at 1, stop reason = step over"));
-            Assert.That(output, Does.Contain("-> 2   redis.call('set', KEYS[1], ARGV[1])"));
-            Assert.That(output, Does.Contain("<value> a = 1"));
-            Assert.That(output, Does.Contain("(integer) 1"));
-            Assert.That(output, Does.Contain("(Lua debugging session ended)"));
-            using var client = ConnectRaw();
-            Assert.That(client.Execute("GET", "clikey"), Is.EqualTo(Bulk("clivalue")));
+            return output;
         }
         finally
         {
             File.Delete(file);
         }
     }
+
+    [Test]
+    public void RedisCliLdbCannotStartAYesSession()
+    {
+        string output = RunRedisCli("--ldb", "s\nc\n");
+        Assert.That(output, Does.Contain("Eval debugging session can't start:"));
+        Assert.That(output, Does.Contain("SCRIPT DEBUG YES (a forked session whose changes are rolled back) is not supported"));
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("EXISTS", "clikey"), Is.EqualTo(":0\r\n"));
+    }
+
+    [Test]
+    public void RedisCliDebugsAScriptInSyncMode()
+    {
+        string output = RunRedisCli("--ldb-sync-mode", "s\np\nc\n");
+        Assert.That(output, Does.Contain("* Stopped at 1, stop reason = step over"));
+        Assert.That(output, Does.Contain("-> 2   redis.call('set', KEYS[1], ARGV[1])"));
+        Assert.That(output, Does.Contain("<value> a = 1"));
+        Assert.That(output, Does.Contain("(integer) 1"));
+        Assert.That(output, Does.Contain("(Lua debugging session ended)"));
+        using var client = ConnectRaw();
+        Assert.That(client.Execute("GET", "clikey"), Is.EqualTo(Bulk("clivalue")), "SYNC keeps the script's changes");
+    }
+}
+
+/// <summary>
+/// The same with one event-loop thread serving every connection: a stopped script must leave that thread free for
+/// the other clients and for its own next debugger command.
+/// </summary>
+public class ScriptDebugOneLoopTests : ScriptDebugTests
+{
+    protected override TestServerOptions ServerOptions => new() { EventLoops = 1 };
 }

@@ -1,6 +1,7 @@
 using System;
 using Garnet.common;
 using Garnet.server.Scripting;
+using Tsavorite;
 
 namespace Garnet.server;
 
@@ -11,17 +12,23 @@ namespace Garnet.server;
 /// &lt;endsession&gt;) and the EVAL's reply are sent and the connection closes, as Redis does.
 /// </summary>
 /// <remarks>
-/// The debugged script holds its key locks (and the server's key-lock gate, exclusively, as every script does) from
-/// its start to its end, across the client's think time: other clients' transactions, scripts and multi-key commands
-/// wait meanwhile — Redis's SYNC mode blocks the whole server instead. The session's thread is free between
-/// debugger commands (the script's coroutine is suspended, not waited on), so the other connections it serves go on.
+/// The debugged script holds its key locks (and the server's key-lock gate, exclusively, as every script does) while
+/// it runs and while a debugger command runs, but not while it is stopped waiting for the client: holding them across
+/// the client's think time would make other clients wait on an idle connection, and deadlock one served by the same
+/// event-loop thread (it would spin on the gate while the thread is the only one that could read the next debugger
+/// command). So the script is atomic between two stops, not across them; Redis's SYNC mode blocks the whole server
+/// instead. The session's thread is free between debugger commands (the coroutine is suspended, not waited on).
 /// SCRIPT DEBUG YES (Redis forks a copy of the data set for the session and throws the copy's changes away) is not
-/// supported: it is refused, so that a debugging session never writes data its client expects to be rolled back.
+/// supported: it is accepted as in Redis, but the EVAL it applies to ends at once with an error, unrun (as Redis
+/// answers when its fork fails), so that no script writes data its client expects to be rolled back.
 /// </remarks>
 public sealed unsafe partial class RespServerSession
 {
     /// <summary>The Lua debugger after SCRIPT DEBUG SYNC (until SCRIPT DEBUG NO), or null.</summary>
     private LuaDebugger? _luaDebugger;
+
+    private static ReadOnlySpan<byte> ErrRollBackUnsupported
+        => "ERR can't run EVAL in debugging mode: SCRIPT DEBUG YES (a forked session whose changes are rolled back) is not supported by this server, use SCRIPT DEBUG SYNC (its changes are kept)"u8;
 
     /// <summary>SCRIPT DEBUG YES|SYNC|NO.</summary>
     private void ScriptDebug()
@@ -51,7 +58,9 @@ public sealed unsafe partial class RespServerSession
         }
         else if (mode.EqualsUpper("YES"u8))
         {
-            _writer.WriteError("ERR SCRIPT DEBUG YES (a forked session whose changes are rolled back) is not supported by this server: use SCRIPT DEBUG SYNC, whose changes are kept"u8);
+            // Accepted as in Redis; the session it asks for cannot start here (see EvalUnderDebugger).
+            _luaDebugger = new LuaDebugger { RollsBack = true };
+            _writer.WriteOk();
         }
         else
         {
@@ -71,6 +80,14 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         var debugger = _luaDebugger!;
+        if (debugger.RollsBack)
+        {
+            // Redis runs a YES session in a forked child whose changes are thrown away; this server has no such
+            // copy, so the script is not run at all (as when Redis's fork fails) rather than run with its changes kept.
+            EndDebugSessionBeforeRun(debugger);
+            _writer.WriteError(ErrRollBackUnsupported);
+            return;
+        }
         debugger.Begin(_args[1].Span);
         if (!TryParseScriptKeyCount(RespStrings.ErrNotInteger, out int keyCount, out var keyCountError))
         {
@@ -88,6 +105,7 @@ public sealed unsafe partial class RespServerSession
         readOnly |= script.NoWrites;
         var keys = new ReadOnlySpan<ArgSlice>(_args, 3, keyCount);
         debugger.Database = EnterScript(keys, readOnly);
+        debugger.ScriptLocks = _scriptLocked ? _lockRequests.AsSpan(0, _scriptLockCount).ToArray() : Array.Empty<KeyLockRequest>();
         debugger.TakesInput = true;
         bool finished = true;
         try
@@ -98,6 +116,8 @@ public sealed unsafe partial class RespServerSession
         {
             if (finished)
                 EndDebugSession(debugger);
+            else
+                UnlockScriptKeys();
         }
         // The command loop stops here (it ends on a close request); ConsumeBatch hands the rest of the input to the debugger.
         if (!finished)
@@ -136,6 +156,7 @@ public sealed unsafe partial class RespServerSession
         if (parse == DebugCommandParser.Result.Incomplete)
             return;
         BeginBatch();
+        RelockDebuggedScript(debugger);
         try
         {
             bool finished;
@@ -153,6 +174,7 @@ public sealed unsafe partial class RespServerSession
         }
         finally
         {
+            UnlockScriptKeys();
             EndBatch();
         }
         ReleaseHeldReplies(); // Durability: as at the end of a batch
@@ -172,6 +194,7 @@ public sealed unsafe partial class RespServerSession
             return;
         debugger.Disconnect();
         BeginBatch();
+        RelockDebuggedScript(debugger);
         try
         {
             if (_lua.ResumeDebugRun(ref _writer) == LuaRunner.DebugOutcome.Finished)
@@ -179,7 +202,19 @@ public sealed unsafe partial class RespServerSession
         }
         finally
         {
+            UnlockScriptKeys();
             EndBatch();
         }
+    }
+
+    /// <summary>Takes the stopped script's key locks again before it (or a debugger command) runs; as at its start, outside any transaction.</summary>
+    private void RelockDebuggedScript(LuaDebugger debugger)
+    {
+        int count = 0;
+        foreach (var request in debugger.ScriptLocks)
+            AddLockRequest(ref count, request);
+        _scriptLockCount = count;
+        LockKeys(count, keyspace: true);
+        _scriptLocked = true;
     }
 }

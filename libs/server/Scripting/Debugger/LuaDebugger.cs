@@ -3,11 +3,12 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
 using Garnet.common;
+using Tsavorite;
 
 namespace Garnet.server.Scripting;
 
 /// <summary>
-/// One client's Lua debugger (LDB), made by SCRIPT DEBUG SYNC: what the debugging session knows besides the Lua state
+/// One client's Lua debugger (LDB), made by SCRIPT DEBUG SYNC (or YES, see <see cref="RollsBack"/>): what the debugging session knows besides the Lua state
 /// itself — the script's source lines, the breakpoints, whether the next line stops (stepping), the log lines waiting
 /// to be sent and the debugger commands received but not yet run.
 /// </summary>
@@ -34,6 +35,12 @@ internal sealed class LuaDebugger
     private byte[] _input = Array.Empty<byte>();
     private int _inputLength;
 
+    /// <summary>
+    /// SCRIPT DEBUG YES: the client asked for a session whose changes are rolled back, which this server cannot run
+    /// (the EVAL is refused unrun); SYNC otherwise.
+    /// </summary>
+    public bool RollsBack { get; init; }
+
     /// <summary>Whether the script stops at the next line it runs (the session starts stepping).</summary>
     public bool Step { get; set; } = true;
 
@@ -56,6 +63,9 @@ internal sealed class LuaDebugger
 
     /// <summary>The database the client had selected when the debugged EVAL began (restored at its end).</summary>
     public int Database { get; set; }
+
+    /// <summary>The debugged script's key locks, taken again each time it runs (it holds none while stopped).</summary>
+    public KeyLockRequest[] ScriptLocks { get; set; } = Array.Empty<KeyLockRequest>();
 
     /// <summary>The script being debugged, by digest (for error messages).</summary>
     public ScriptDigest Digest { get; set; }
