@@ -304,6 +304,33 @@ public class ScriptDebugTests : ServerTestBase
     }
 
     [Test]
+    public void ALoopingScriptStopsAtTheTimeLimit()
+    {
+        using var admin = ConnectRaw();
+        Assert.That(admin.Execute("CONFIG", "SET", "lua-time-limit", "100"), Is.EqualTo("+OK\r\n"));
+        using var client = StartSession("local i = 0\nwhile true do\n  i = i + 1\nend");
+        client.ReadReply();
+        string stop = client.Execute("c");
+        Assert.That(stop, Does.StartWith("*2\r\n+* Stopped at ").And.Contain(", stop reason = timeout reached, infinite loop?\r\n"));
+        Assert.That(client.Execute("p", "i"), Does.StartWith("*1\r\n+<value> "));
+        Assert.That(client.Execute("a"), Is.EqualTo(Log("<endsession>")));
+        Assert.That(client.ReadReply(), Does.StartWith("-ERR script aborted for user request script: "));
+    }
+
+    [Test]
+    public void ALoopingScriptOfADisconnectedClientEndsAtTheTimeLimit()
+    {
+        using var admin = ConnectRaw();
+        Assert.That(admin.Execute("CONFIG", "SET", "lua-time-limit", "100"), Is.EqualTo("+OK\r\n"));
+        var client = StartSession("redis.call('set', KEYS[1], 'looping')\nwhile true do end", "loopkey");
+        client.ReadReply();
+        client.Execute("s");
+        client.Dispose();
+        Assert.That(() => admin.Execute("GET", "loopkey"), Is.EqualTo(Bulk("looping")).After(5000, 20));
+        Assert.That(admin.Execute("EVAL", "return redis.call('set', KEYS[1], 'free')", "1", "loopkey"), Is.EqualTo("+OK\r\n"));
+    }
+
+    [Test]
     public void RedisCliLdbCannotStartAYesSession()
     {
         string output = RunRedisCli("--ldb", "s\nc\n");
