@@ -141,6 +141,8 @@ public class ScriptDebugTests : ServerTestBase
         Assert.That(client.Execute("r", "incr", "dk"), Is.EqualTo(Log("<redis> incr dk", "<reply> 2")));
         Assert.That(client.Execute("r", "rpush", "dl", "x", "y"), Is.EqualTo(Log("<redis> rpush dl x y", "<reply> 2")));
         Assert.That(client.Execute("r", "lrange", "dl", "0", "-1"), Is.EqualTo(Log("<redis> lrange dl 0 -1", "<reply> [\"x\",\"y\"]")));
+        Assert.That(client.Execute("r", "lpush", "dk", "x"), Is.EqualTo(Log("<redis> lpush dk x", "<error> -WRONGTYPE Operation against a key holding the wrong kind of value",
+            "<reply> \"-WRONGTYPE Operation against a key holding the wrong kind of value\"")));
         Assert.That(client.Execute("r", "nosuch"), Is.EqualTo(Log("<redis> nosuch", "<error> Unknown Redis command called from script")));
         Assert.That(client.Execute("r"), Is.EqualTo(Log("<error> Unknown Redis Lua debugger command or wrong number of arguments.")));
 

@@ -223,17 +223,26 @@ internal sealed unsafe partial class LuaRunner
         debugger.Log(text.ToString());
     }
 
-    /// <summary>"&lt;reply&gt; ..." after a call made while stepping; a call refused before it ran logs "&lt;error&gt; ..." instead.</summary>
+    /// <summary>
+    /// "&lt;reply&gt; ..." after a call made while stepping, after "&lt;error&gt; -CODE ..." when the command replied an
+    /// error (as Redis logs the error redis.call raises); a call refused before it ran logs only "&lt;error&gt; ...", without
+    /// the error code, as Redis words its refusals.
+    /// </summary>
     private static void LogRedisReply(LuaDebugger debugger, ReadOnlySpan<byte> reply, bool ran)
     {
-        if (!ran && reply.Length > 0 && reply[0] == '-')
+        if (reply.Length > 0 && reply[0] == '-')
         {
-            var message = reply.Slice(1);
-            if (message.StartsWith("ERR "u8))
-                message = message.Slice(4);
-            int end = message.IndexOf("\r\n"u8);
-            debugger.Log("<error> " + Encoding.UTF8.GetString(end < 0 ? message : message.Slice(0, end)));
-            return;
+            int end = reply.IndexOf("\r\n"u8);
+            var line = end < 0 ? reply : reply.Slice(0, end);
+            if (!ran)
+            {
+                line = line.Slice(1);
+                if (line.StartsWith("ERR "u8))
+                    line = line.Slice(4);
+                debugger.Log("<error> " + Encoding.UTF8.GetString(line));
+                return;
+            }
+            debugger.Log("<error> " + Encoding.UTF8.GetString(line));
         }
         debugger.LogTrimmed("<reply> " + ReplyText.Of(reply));
     }
