@@ -40,14 +40,31 @@ internal static unsafe partial class LuaNative
     public const int TypeString = 4;
     public const int TypeTable = 5;
     public const int TypeFunction = 6;
+    public const int TypeUserData = 7;
+    public const int TypeThread = 8;
 
     public const int MaskCount = 1 << 3;
+
+    /// <summary>lua_sethook mask: call the hook when the interpreter starts a new line (the debugger's stepping).</summary>
+    public const int MaskLine = 1 << 2;
+
+    /// <summary>lua_Debug.event of a line hook call.</summary>
+    public const int HookLine = 2;
+
+    /// <summary>lua_Debug.event of a count hook call.</summary>
+    public const int HookCount = 3;
 
     /// <summary>Size of <c>lua_Debug</c> (136 bytes on 64-bit) with room to spare.</summary>
     public const int DebugSize = 256;
     public const int DebugCurrentLineOffset = 48;
     public const int DebugSourceOffset = 32;
     public const int DebugWhatOffset = 24;
+
+    /// <summary>Offset of lua_Debug.event (int).</summary>
+    public const int DebugEventOffset = 0;
+
+    /// <summary>Offset of lua_Debug.name (const char*, filled by "n").</summary>
+    public const int DebugNameOffset = 8;
 
     [LibraryImport(Library, EntryPoint = "luaL_newstate")]
     public static partial nint NewState();
@@ -215,6 +232,16 @@ internal static unsafe partial class LuaNative
     [LibraryImport(Library, EntryPoint = "lua_getinfo")]
     [SuppressGCTransition]
     public static partial int GetInfo(nint L, byte* what, byte* debug);
+
+    /// <summary>Pushes the value of local <paramref name="n"/> of the frame <paramref name="debug"/> describes and returns its name, or returns null (pushing nothing).</summary>
+    [LibraryImport(Library, EntryPoint = "lua_getlocal")]
+    [SuppressGCTransition]
+    public static partial byte* GetLocal(nint L, byte* debug, int n);
+
+    /// <summary>The address a function, table, thread or userdata value has (for the debugger's dumps).</summary>
+    [LibraryImport(Library, EntryPoint = "lua_topointer")]
+    [SuppressGCTransition]
+    public static partial nint ToPointer(nint L, int index);
 
     [LibraryImport(Library, EntryPoint = "luaL_loadbufferx")]
     public static partial int LoadBufferX(nint L, byte* buffer, nuint size, byte* name, byte* mode);

@@ -16,7 +16,7 @@ namespace Garnet.server.Scripting;
 internal static class LuaPrelude
 {
     public const string Source = """
-local rcall, sha1hex, setresp, armhook, null, version, versionnum = ...
+local rcall, sha1hex, setresp, armhook, null, version, versionnum, ldb = ...
 
 local error, type, select, tostring, tonumber, setmetatable, getmetatable, rawset, rawget, rawequal, pairs, next =
       error, type, select, tostring, tonumber, setmetatable, getmetatable, rawset, rawget, rawequal, pairs, next
@@ -488,8 +488,10 @@ redis.set_repl = function(...)
   if type(v) ~= 'number' or v < 0 or v > 3 then error(err_table('ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.'), 0) end
 end
 redis.replicate_commands = function() return true end
-redis.breakpoint = function() return false end
-redis.debug = function() end
+-- The Lua debugger's hooks (SCRIPT DEBUG): ldb(1, ...) logs the values, ldb(2) stops at the next line; outside a
+-- debugging session they do nothing (breakpoint returns false).
+redis.breakpoint = function() return ldb(2) end
+redis.debug = function(...) ldb(1, ...) end
 redis.REDIS_VERSION = version
 redis.REDIS_VERSION_NUM = versionnum
 

@@ -88,7 +88,8 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         PushBytes(_state, ServerStrings.RedisVersion);
         var version = ServerStrings.RedisVersionText.Split('.');
         PushInteger(_state, (int.Parse(version[0]) << 16) | (int.Parse(version[1]) << 8) | int.Parse(version[2]));
-        if (PCallK(_state, 7, 5, 0, 0, 0) != Ok)
+        PushCClosure(_state, &DebuggerCallback, 0);
+        if (PCallK(_state, 8, 5, 0, 0, 0) != Ok)
             throw new InvalidOperationException("The Lua prelude failed: " + _lua.ToString(-1));
         _endLoadRef = Ref(_state, RegistryIndex);
         _beginLoadRef = Ref(_state, RegistryIndex);
@@ -383,7 +384,14 @@ internal sealed unsafe partial class LuaRunner : IDisposable
     /// </summary>
     private void Execute(int argumentCount, bool readOnly, ref RespWriter writer, in ScriptDigest digest)
     {
-        nint L = _thread;
+        BeginRun(readOnly);
+        int status = ResumeScript(argumentCount, out int results);
+        FinishRun(status, results, ref writer, digest, abortMessage: null);
+    }
+
+    /// <summary>Resets what a run tracks (writes, kill, time limit) before it starts.</summary>
+    private void BeginRun(bool readOnly)
+    {
         _readOnly = readOnly;
         _wrote = false;
         _killRequested = false;
@@ -392,13 +400,16 @@ internal sealed unsafe partial class LuaRunner : IDisposable
         long limit = _scripting.TimeLimitMilliseconds;
         _limitMilliseconds = limit <= 0 ? long.MaxValue : limit;
         _startTicks = Environment.TickCount64;
+    }
+
+    /// <summary>Resumes the script thread (starting it, with <paramref name="argumentCount"/> arguments, or going on after a yield); returns Lua's status.</summary>
+    private int ResumeScript(int argumentCount, out int results)
+    {
         var previous = t_current;
         t_current = this;
-        int status;
-        int results;
         try
         {
-            status = Resume(L, _state, argumentCount, out results);
+            return Resume(_thread, _state, argumentCount, out results);
         }
         finally
         {
@@ -406,11 +417,19 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             if (_timedOut)
                 _scripting.RemoveTimedOut(this);
         }
+    }
 
+    /// <summary>
+    /// Writes the reply of a run that ended with <paramref name="status"/>, or its error; <paramref name="abortMessage"/>,
+    /// when set, is the error of a script the debugger stopped (it is suspended where it stopped).
+    /// </summary>
+    private void FinishRun(int status, int results, ref RespWriter writer, in ScriptDigest digest, string? abortMessage)
+    {
+        nint L = _thread;
         // A kill that yielded a coroutine of the script ends the script too.
         if (status == Ok && _killRequested)
             status = Yield;
-        if (status == Ok)
+        if (status == Ok && abortMessage == null)
         {
             if (results == 0)
                 writer.WriteNull();
@@ -423,7 +442,11 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             string message;
             // A raised error of a command the script called (redis.call) was counted when the command replied.
             bool counted = false;
-            if (status == Yield)
+            if (abortMessage != null)
+            {
+                message = abortMessage;
+            }
+            else if (status == Yield)
             {
                 message = _killRequested ? "ERR Script killed by user with SCRIPT KILL..." : "ERR attempt to yield from outside a coroutine";
             }
@@ -560,17 +583,17 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             }
         }
         return 0;
+    }
 
-        // Compared up to the C string's end, so a shorter source is never read past.
-        static bool IsChunk(byte* source, ReadOnlySpan<byte> chunk)
+    /// <summary>Whether the C string <paramref name="source"/> is <paramref name="chunk"/>; compared up to the C string's end, so a shorter source is never read past.</summary>
+    private static bool IsChunk(byte* source, ReadOnlySpan<byte> chunk)
+    {
+        for (int i = 0; i < chunk.Length; i++)
         {
-            for (int i = 0; i < chunk.Length; i++)
-            {
-                if (source[i] != chunk[i])
-                    return false;
-            }
-            return source[chunk.Length] == 0;
+            if (source[i] != chunk[i])
+                return false;
         }
+        return source[chunk.Length] == 0;
     }
 
     /// <summary>
@@ -713,9 +736,15 @@ internal sealed unsafe partial class LuaRunner : IDisposable
             _callArgs[i - 1] = new ArgSlice(p, (int)length);
         }
 
+        // Scripting/Debugger: while the debugger steps, each call and its reply are logged.
+        var debugger = _debugger;
+        if (debugger is { Step: true })
+            LogRedisCall(debugger, count);
         _reply.Reset();
-        _session.RunCommandFromScript(_callArgs, count, _reply, _resp3, _readOnly, ref _wrote);
+        bool ran = _session.RunCommandFromScript(_callArgs, count, _reply, _resp3, _readOnly, ref _wrote);
         var reply = _reply.Written;
+        if (debugger is { Step: true })
+            LogRedisReply(debugger, reply, ran);
         if (CheckStack(L, 8) == 0)
             return 0;
         int position = 0;

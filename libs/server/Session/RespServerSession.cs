@@ -146,6 +146,12 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             }
             if (HasBlockedInput)
                 return ConsumeWhileBlocked(buffer, bytesRead);
+            // Scripting/Debugger: while a debugged script is stopped, input is debugger commands.
+            if (_luaDebugger is { TakesInput: true })
+            {
+                FeedDebugger(buffer, bytesRead);
+                return bytesRead;
+            }
             int position = ConsumeBatch(buffer, bytesRead);
             if (_blockedOn == null && _pausedCommand == null)
                 return position;
@@ -212,6 +218,14 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             CountMemoryAfterBatch();
         if (_closeRequested)
         {
+            // Scripting/Debugger: a debugged EVAL ends the command loop this way; what follows it is debugger input.
+            if (_luaDebugger is { TakesInput: true })
+            {
+                _closeRequested = false;
+                if (position < bytesRead)
+                    FeedDebugger(buffer + position, bytesRead - position);
+                return bytesRead;
+            }
             _sender.CloseAfterSend();
             return bytesRead;
         }
@@ -362,6 +376,14 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             if (_disposed)
                 return;
             _disposed = true;
+            try
+            {
+                FinishDebugSessionOnDisconnect(); // Scripting/Debugger: a stopped script runs to its end
+            }
+            catch (Exception)
+            {
+                // The connection is gone either way; what follows frees the session's state.
+            }
             CancelBlocking();
             ForgetPause(); // Clients/RespServerSession.Pause.cs
             StopMonitoring(); // Monitor/RespServerSession.Monitor.cs

@@ -47,7 +47,7 @@ public class ScriptCommandTests : ServerTestBase
         Assert.That(client.Execute("SCRIPT"), Is.EqualTo("-ERR wrong number of arguments for 'script' command\r\n"));
         Assert.That(client.Execute("SCRIPT", "NOPE"), Is.EqualTo("-ERR unknown subcommand 'NOPE'. Try SCRIPT HELP.\r\n"));
         string help = client.Execute("SCRIPT", "HELP");
-        Assert.That(help, Does.StartWith("*15\r\n+SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n").And.Contain("+LOAD <script>\r\n").And.Contain("+KILL\r\n"));
+        Assert.That(help, Does.StartWith("*17\r\n+SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n").And.Contain("+LOAD <script>\r\n").And.Contain("+KILL\r\n"));
     }
 
     [Test]

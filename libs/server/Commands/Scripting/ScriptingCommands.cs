@@ -28,6 +28,8 @@ public sealed unsafe partial class RespServerSession
 
     private static readonly string[] s_scriptHelp =
     [
+        "DEBUG (YES|SYNC|NO)",
+        "    Set the debug mode for subsequent scripts executed.",
         "EXISTS <sha1> [<sha1> ...]",
         "    Return information about the existence of the scripts in the script cache.",
         "FLUSH [ASYNC|SYNC]",
@@ -73,6 +75,12 @@ public sealed unsafe partial class RespServerSession
     /// <summary>EVAL script numkeys [key ...] [arg ...], and its SHA and read-only variants.</summary>
     private void Eval(bool bySha, bool readOnly)
     {
+        // Scripting/Debugger: after SCRIPT DEBUG SYNC the next EVAL is debugged (not inside EXEC: see ScriptDebugCommands.cs).
+        if (_luaDebugger != null && !_inExec)
+        {
+            EvalUnderDebugger(bySha, readOnly);
+            return;
+        }
         if (!TryReadScriptKeyCount(RespStrings.ErrNotInteger, out int keyCount))
             return;
 
@@ -112,20 +120,30 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private bool TryReadScriptKeyCount(ReadOnlySpan<byte> notANumber, out int keyCount)
     {
+        if (TryParseScriptKeyCount(notANumber, out keyCount, out var error))
+            return true;
+        _writer.WriteError(error);
+        return false;
+    }
+
+    /// <summary><see cref="TryReadScriptKeyCount"/> without writing: the error is returned in <paramref name="error"/>.</summary>
+    private bool TryParseScriptKeyCount(ReadOnlySpan<byte> notANumber, out int keyCount, out ReadOnlySpan<byte> error)
+    {
         keyCount = 0;
+        error = default;
         if (!NumberFormat.TryParseLong(_args[2].Span, out long count))
         {
-            _writer.WriteError(notANumber);
+            error = notANumber;
             return false;
         }
         if (count > _argCount - 3)
         {
-            _writer.WriteError("ERR Number of keys can't be greater than number of args"u8);
+            error = "ERR Number of keys can't be greater than number of args"u8;
             return false;
         }
         if (count < 0)
         {
-            _writer.WriteError("ERR Number of keys can't be negative"u8);
+            error = "ERR Number of keys can't be negative"u8;
             return false;
         }
         keyCount = (int)count;
@@ -188,10 +206,12 @@ public sealed unsafe partial class RespServerSession
     /// <summary>
     /// Runs one command for redis.call: the arguments are the script's, the reply goes into
     /// <paramref name="reply"/> in the script's protocol. Script-specific refusals (unknown command,
-    /// no-script commands, arity, writes from a read-only script) are written there as errors too.
+    /// no-script commands, arity, writes from a read-only script) are written there as errors too; false then (the
+    /// command did not run).
     /// </summary>
-    internal void RunCommandFromScript(ArgSlice[] args, int count, ReplyBuffer reply, bool resp3, bool readOnly, ref bool wrote)
+    internal bool RunCommandFromScript(ArgSlice[] args, int count, ReplyBuffer reply, bool resp3, bool readOnly, ref bool wrote)
     {
+        bool ran = false;
         var savedArgs = _args;
         int savedCount = _argCount;
         var savedCommand = _currentCommand;
@@ -227,6 +247,7 @@ public sealed unsafe partial class RespServerSession
             {
                 if ((flags & CommandFlags.Write) != 0)
                     wrote = true;
+                ran = true;
                 _currentCommand = info;
 
                 // SELECT, FLUSHDB, FLUSHALL and SWAPDB run with no key locks held (they may replace the
@@ -256,6 +277,7 @@ public sealed unsafe partial class RespServerSession
             EndRedirect(savedWriter);
             _currentCommand = savedCommand;
         }
+        return ran;
     }
 
     /// <summary>
@@ -340,6 +362,10 @@ public sealed unsafe partial class RespServerSession
                 return;
             }
             WriteKillResult(Scripting.Kill(function: false));
+        }
+        else if (sub.EqualsUpper("DEBUG"u8))
+        {
+            ScriptDebug();
         }
         else if (sub.EqualsUpper("HELP"u8))
         {
