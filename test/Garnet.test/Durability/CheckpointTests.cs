@@ -463,7 +463,13 @@ public sealed class CheckpointTests
         Ok(c, "SET", "k", "v");
         // A running script holds the key-lock gate, under which alone a checkpoint moves the version: the save waits there.
         script.Send("EVAL", "local i = 0 while i < 100000000 do i = i + 1 end return i", "0");
-        Thread.Sleep(100);
+        // The script runs once its connection's last command is EVAL (on a busy machine that may take a while).
+        var started = DateTime.UtcNow.AddSeconds(60);
+        while (!c.Execute("CLIENT", "LIST").Contains("cmd=eval", StringComparison.Ordinal))
+        {
+            Assert.That(DateTime.UtcNow, Is.LessThan(started));
+            Thread.Sleep(5);
+        }
         Assert.That(c.Execute("BGSAVE"), Is.EqualTo("+Background saving started\r\n"));
         Assert.That(c.Execute("BGSAVE"), Is.EqualTo("-ERR Background save already in progress\r\n"));
         Assert.That(c.Execute("BGSAVE", "SCHEDULE"), Is.EqualTo("-ERR Background save already in progress\r\n"));
