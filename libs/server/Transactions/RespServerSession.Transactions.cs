@@ -279,7 +279,11 @@ public sealed unsafe partial class RespServerSession
         }
         try
         {
-            Dispatch(command);
+            // GET, the commonest command, goes straight to its handler (two calls and two switches less per GET).
+            if (command == RespCommand.GET)
+                Get();
+            else
+                Dispatch(command);
         }
         catch (TsavoriteException e)
         {
