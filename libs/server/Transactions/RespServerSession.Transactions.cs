@@ -187,7 +187,16 @@ public sealed unsafe partial class RespServerSession
                 armed = true;
             }
         }
+        RunCommandUnderKeys(info, blockingRetry, write, armed);
+    }
 
+    /// <summary>
+    /// The rest of <see cref="RunCommandWithKeys"/>: commands of several keys, logged writes and writes a watch may see.
+    /// Apart because its loops keep the JIT from tiering its method up with profile data, which the one-key paths above
+    /// (every GET and SET) then would lose too.
+    /// </summary>
+    private void RunCommandUnderKeys(RespCommandInfo info, bool blockingRetry, bool write, bool armed)
+    {
         var keys = _commandKeys ??= new KeyList();
         KeyExtraction.Extract(info, _args, _argCount, keys);
         bool logged = write && _oplog != null && _gateMode == 0;
