@@ -260,4 +260,31 @@ public sealed class ServerOptions
 
     /// <summary>Length of the queue of connections not yet accepted (Redis's tcp-backlog). Default 511, as Redis.</summary>
     public int TcpBacklog { get; set; } = 511;
+    /// <summary>
+    /// The options of a server forked for a SCRIPT DEBUG YES session (Scripting/Debugger/DebugFork.cs): these values,
+    /// but kept in memory only and doing nothing by itself — no log files, operation log, checkpoints, save points,
+    /// active expiration, idle timeout, ACL file or start-up parameters — so the copy can touch nothing of the server's.
+    /// </summary>
+    internal ServerOptions ForDebugFork()
+    {
+        var fork = (ServerOptions)MemberwiseClone();
+        fork.LogDir = null;
+        fork.StorageTier = false;
+        fork.LogTiers = null;
+        fork.LogDeviceFactory = null;
+        fork.CompactionFrequencySecs = 0;
+        fork.CheckpointDir = null;
+        fork.EnableAof = false;
+        fork.AofSizeLimit = 0;
+        fork.CheckpointFrequencySecs = 0;
+        fork.SavePoints = null;
+        fork.Recover = false;
+        fork.ExpiredKeyDeletionScanFrequencySecs = 0;
+        fork.AclFile = null;
+        fork.TimeoutSeconds = 0;
+        fork.ExtensionDirectories = [];
+        fork.ConfigFile = null;
+        fork.ConfigParameters = new(System.StringComparer.OrdinalIgnoreCase);
+        return fork;
+    }
 }

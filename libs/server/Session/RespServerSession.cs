@@ -222,7 +222,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             if (_luaDebugger is { TakesInput: true })
             {
                 _closeRequested = false;
-                if (position < bytesRead)
+                // With YES the EVAL itself goes to the forked session too, with or without input after it.
+                if (position < bytesRead || _debugFork != null)
                     FeedDebugger(buffer + position, bytesRead - position);
                 return bytesRead;
             }

@@ -225,6 +225,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Registered custom commands and procedures (see Extensions/).</summary>
     public ExtensionRegistry Extensions { get; } = new();
 
+    /// <summary>SCRIPT DEBUG YES sessions running on copies of the data (Scripting/Debugger/DebugFork.cs).</summary>
+    public ForkedDebugSessions ForkedDebugSessions { get; } = new();
+
     /// <summary>Pub/sub channels and patterns and their subscribers.</summary>
     public PubSubBroker PubSub { get; } = new();
 

@@ -7,7 +7,7 @@ namespace Garnet.server;
 
 /// <summary>
 /// SCRIPT DEBUG and the debugging session it turns on (the Lua debugger, <see cref="LuaDebugger"/>). After SCRIPT DEBUG
-/// SYNC the client's next EVAL stops before its first line; from then on every byte the client sends is debugger input
+/// SYNC (or YES, on a copy of the data: see <c>ScriptDebugFork.cs</c>) the client's next EVAL stops before its first line; from then on every byte the client sends is debugger input
 /// (<see cref="FeedDebugger"/>), answered with log arrays, until the script ends: then the last log (ending with
 /// &lt;endsession&gt;) and the EVAL's reply are sent and the connection closes, as Redis does.
 /// </summary>
@@ -18,17 +18,11 @@ namespace Garnet.server;
 /// event-loop thread (it would spin on the gate while the thread is the only one that could read the next debugger
 /// command). So the script is atomic between two stops, not across them; Redis's SYNC mode blocks the whole server
 /// instead. The session's thread is free between debugger commands (the coroutine is suspended, not waited on).
-/// SCRIPT DEBUG YES (Redis forks a copy of the data set for the session and throws the copy's changes away) is not
-/// supported: it is accepted as in Redis, but the EVAL it applies to ends at once with an error, unrun (as Redis
-/// answers when its fork fails), so that no script writes data its client expects to be rolled back.
 /// </remarks>
 public sealed unsafe partial class RespServerSession
 {
     /// <summary>The Lua debugger after SCRIPT DEBUG SYNC (until SCRIPT DEBUG NO), or null.</summary>
     private LuaDebugger? _luaDebugger;
-
-    private static ReadOnlySpan<byte> ErrRollBackUnsupported
-        => "ERR can't run EVAL in debugging mode: SCRIPT DEBUG YES (a forked session whose changes are rolled back) is not supported by this server, use SCRIPT DEBUG SYNC (its changes are kept)"u8;
 
     /// <summary>SCRIPT DEBUG YES|SYNC|NO.</summary>
     private void ScriptDebug()
@@ -58,7 +52,6 @@ public sealed unsafe partial class RespServerSession
         }
         else if (mode.EqualsUpper("YES"u8))
         {
-            // Accepted as in Redis; the session it asks for cannot start here (see EvalUnderDebugger).
             _luaDebugger = new LuaDebugger { RollsBack = true };
             _writer.WriteOk();
         }
@@ -82,10 +75,7 @@ public sealed unsafe partial class RespServerSession
         var debugger = _luaDebugger!;
         if (debugger.RollsBack)
         {
-            // Redis runs a YES session in a forked child whose changes are thrown away; this server has no such
-            // copy, so the script is not run at all (as when Redis's fork fails) rather than run with its changes kept.
-            EndDebugSessionBeforeRun(debugger);
-            _writer.WriteError(ErrRollBackUnsupported);
+            EvalInDebugFork(debugger);
             return;
         }
         debugger.Begin(_args[1].Span);
@@ -148,6 +138,11 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void FeedDebugger(byte* bytes, int length)
     {
+        if (_debugFork is { } fork)
+        {
+            FeedDebugFork(fork, bytes, length);
+            return;
+        }
         var debugger = _luaDebugger!;
         var runner = _lua!;
         bool tooMuch = !debugger.AppendInput(bytes, length);
@@ -185,10 +180,15 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// The client left while its script was stopped: as in Redis, the script runs on to its end without stopping (its
-    /// changes are kept; one that loops past the time limit is ended), so its locks are released.
+    /// changes are kept, or with YES dropped with the copy; one that loops past the time limit is ended), so its locks are released.
     /// </summary>
     private void FinishDebugSessionOnDisconnect()
     {
+        if (_debugFork != null)
+        {
+            EndDebugFork();
+            return;
+        }
         var debugger = _luaDebugger;
         if (debugger is not { TakesInput: true } || _lua == null)
             return;

@@ -35,10 +35,7 @@ internal sealed class LuaDebugger
     private byte[] _input = Array.Empty<byte>();
     private int _inputLength;
 
-    /// <summary>
-    /// SCRIPT DEBUG YES: the client asked for a session whose changes are rolled back, which this server cannot run
-    /// (the EVAL is refused unrun); SYNC otherwise.
-    /// </summary>
+    /// <summary>SCRIPT DEBUG YES: the EVAL runs on a copy of the data, dropped at its end (<see cref="DebugFork"/>); SYNC otherwise.</summary>
     public bool RollsBack { get; init; }
 
     /// <summary>Whether the script stops at the next line it runs (the session starts stepping).</summary>
