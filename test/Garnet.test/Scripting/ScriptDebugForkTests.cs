@@ -100,7 +100,8 @@ public class ScriptDebugForkTests : ServerTestBase
         using var admin = ConnectRaw();
         Assert.That(admin.Execute("CONFIG", "SET", "notify-keyspace-events", "KA"), Is.EqualTo("+OK\r\n"));
         using var subscriber = ConnectRaw();
-        Assert.That(subscriber.Execute("PSUBSCRIBE", "__keyspace@0__:*"), Does.StartWith("*3\r\n"));
+        Assert.That(subscriber.Execute("PSUBSCRIBE", "__keyspace@0__:*", "chan"), Does.StartWith("*3\r\n"));
+        Assert.That(subscriber.ReadReply(), Does.Contain("chan"));
         // A tracking client reads the keys, its invalidations going to another connection.
         using var invalidations = ConnectRaw();
         string invalidationsId = invalidations.Execute("CLIENT", "ID").Trim(':', '\r', '\n');
@@ -112,10 +113,10 @@ public class ScriptDebugForkTests : ServerTestBase
         Assert.That(tracker.Execute("GET", "watched"), Is.EqualTo(Bulk("v")));
         Assert.That(tracker.Execute("GET", "marker"), Is.EqualTo("$-1\r\n"));
 
-        using var client = StartForkedSession("redis.call('set', KEYS[1], 'fork')\nredis.call('del', KEYS[1])\nreturn 1", "watched");
+        using var client = StartForkedSession("redis.call('set', KEYS[1], 'fork')\nredis.call('del', KEYS[1])\nreturn redis.call('publish', 'chan', 'fork')", "watched");
         client.ReadReply();
         Assert.That(client.Execute("c"), Is.EqualTo(Log("<endsession>")));
-        Assert.That(client.ReadReply(), Is.EqualTo(":1\r\n"));
+        Assert.That(client.ReadReply(), Is.EqualTo(":0\r\n"), "nobody hears the copy's PUBLISH, as in a forked child");
         Assert.That(client.IsClosedByServer(), Is.True);
 
         // The next event each connection gets is from a write made after the session, not from the script's.
@@ -151,6 +152,28 @@ public class ScriptDebugForkTests : ServerTestBase
         leaving.Dispose();
         Assert.That(() => forks.Count, Is.EqualTo(0).After(5000, 20));
         Assert.That(other.Execute("STRLEN", "mem0"), Is.EqualTo(":1000\r\n"));
+    }
+
+    [Test]
+    public void ACopyThatDoesNotFitFailsLikeAFork()
+    {
+        using var client = ConnectRaw();
+        for (int i = 0; i < 50; i++)
+            client.Execute("SET", "big" + i, new string('x', 1000));
+        // Below what the data takes now: the copy, which never evicts, cannot be made.
+        Assert.That(client.Execute("CONFIG", "SET", "maxmemory", "10000"), Is.EqualTo("+OK\r\n"));
+        try
+        {
+            Assert.That(client.Execute("SCRIPT", "DEBUG", "YES"), Is.EqualTo("+OK\r\n"));
+            Assert.That(client.Execute("EVAL", "return redis.call('set', 'big0', 'changed')", "0"),
+                Is.EqualTo("-ERR Fork() failed: can't run EVAL in debugging mode: Cannot allocate memory\r\n"));
+            Assert.That(Server.Store.ForkedDebugSessions.Count, Is.EqualTo(0));
+            Assert.That(client.Execute("EVAL", "return redis.call('strlen', 'big0')", "0"), Is.EqualTo(":1000\r\n"), "the debugger is off and the connection stays");
+        }
+        finally
+        {
+            client.Execute("CONFIG", "SET", "maxmemory", "0");
+        }
     }
 
     [Test]

@@ -39,6 +39,9 @@ public sealed unsafe partial class RespServerSession
         try
         {
             ScriptingState.Of(fork).TimeLimitMilliseconds = Scripting.TimeLimitMilliseconds;
+            // maxmemory as it is now; never evicting, so the copy cannot lose keys to make room (a fork copies them all).
+            fork.MemoryBudget.Limit = _server.MemoryBudget.Limit;
+            fork.MemoryBudget.Policy = EvictionPolicy.NoEviction;
             if (!TryCopyDataInto(fork))
             {
                 fork.Dispose();
@@ -108,7 +111,7 @@ public sealed unsafe partial class RespServerSession
         {
             for (int index = 0; index < _server.DatabaseCount; index++)
             {
-                if (_server.PeekDatabase(index) is { NeverWritten: false } && !TryCopyDatabase(index, fork.GetDatabase(index)))
+                if (_server.PeekDatabase(index) is { NeverWritten: false } && !TryCopyDatabase(index, fork.GetDatabase(index), fork.MemoryBudget))
                     return false;
             }
             return true;
@@ -119,8 +122,8 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>Copies the live keys of database <paramref name="index"/> into <paramref name="target"/>.</summary>
-    private bool TryCopyDatabase(int index, GarnetDatabase target)
+    /// <summary>Copies the live keys of database <paramref name="index"/> into <paramref name="target"/>; false when they do not fit in <paramref name="budget"/>.</summary>
+    private bool TryCopyDatabase(int index, GarnetDatabase target, MemoryBudget budget)
     {
         var keys = EmptyKeyBuffer();
         ClientSession<StringInput, StringOutput, MainStoreFunctions> source;
@@ -151,10 +154,16 @@ public sealed unsafe partial class RespServerSession
                         return false;
                     if (i % ForkCopyRefreshInterval == ForkCopyRefreshInterval - 1)
                     {
+                        // The store refuses a write only when it needs a page it cannot have; maxmemory is checked here, as
+                        // before a client's write.
+                        if (budget.OverLimit)
+                            return false;
                         source.Refresh();
                         targetStrings.Refresh();
                     }
                 }
+                if (budget.OverLimit)
+                    return false;
             }
             finally
             {
