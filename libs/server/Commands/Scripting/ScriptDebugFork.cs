@@ -36,28 +36,33 @@ public sealed unsafe partial class RespServerSession
     {
         var fork = new StoreWrapper(_server.Options.ForDebugFork());
         RespServerSession? session = null;
+        bool copied;
         try
         {
             ScriptingState.Of(fork).TimeLimitMilliseconds = Scripting.TimeLimitMilliseconds;
             // maxmemory as it is now; never evicting, so the copy cannot lose keys to make room (a fork copies them all).
             fork.MemoryBudget.Limit = _server.MemoryBudget.Limit;
             fork.MemoryBudget.Policy = EvictionPolicy.NoEviction;
-            if (!TryCopyDataInto(fork))
+            copied = TryCopyDataInto(fork);
+            if (copied)
             {
-                fork.Dispose();
-                _luaDebugger = null;
-                _writer.WriteError("ERR Fork() failed: can't run EVAL in debugging mode: Cannot allocate memory"u8);
-                return;
+                session = new RespServerSession(fork, _sender);
+                session.TakeOverForDebugging(this);
+                _debugFork = new DebugFork(_server.ForkedDebugSessions, fork, session, EncodeCurrentCommand());
             }
-            session = new RespServerSession(fork, _sender);
-            session.TakeOverForDebugging(this);
-            _debugFork = new DebugFork(_server.ForkedDebugSessions, fork, session, EncodeCurrentCommand());
         }
         catch
         {
             session?.Dispose();
             fork.Dispose();
             throw;
+        }
+        if (!copied)
+        {
+            fork.Dispose();
+            _luaDebugger = null;
+            _writer.WriteError("ERR Fork() failed: can't run EVAL in debugging mode: Cannot allocate memory"u8);
+            return;
         }
         // As Redis's parent frees the client once the child has its connection: it leaves this server's client list.
         _server.Clients.Remove(this);
