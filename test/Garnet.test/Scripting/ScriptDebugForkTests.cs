@@ -177,6 +177,18 @@ public class ScriptDebugForkTests : ServerTestBase
     }
 
     [Test]
+    public void StoppingTheServerEndsASessionItsLoopingScriptToo()
+    {
+        var forks = Server.Store.ForkedDebugSessions;
+        using var client = StartForkedSession("local i = 0\nwhile true do\n  i = i + 1\nend");
+        client.ReadReply();
+        Assert.That(forks.Count, Is.EqualTo(1));
+        Server.Dispose();
+        Assert.That(client.IsClosedByServer(), Is.True);
+        Assert.That(forks.Count, Is.EqualTo(0), "the server stops only once the session's copy is gone");
+    }
+
+    [Test]
     public void ErrorsBeforeTheScriptRunsEndTheSession()
     {
         using var client = ConnectRaw();
