@@ -7,9 +7,10 @@ namespace Garnet.server;
 
 /// <summary>
 /// SCRIPT DEBUG and the debugging session it turns on (the Lua debugger, <see cref="LuaDebugger"/>). After SCRIPT DEBUG
-/// SYNC (or YES, on a copy of the data: see <c>ScriptDebugFork.cs</c>) the client's next EVAL stops before its first line; from then on every byte the client sends is debugger input
-/// (<see cref="FeedDebugger"/>), answered with log arrays, until the script ends: then the last log (ending with
-/// &lt;endsession&gt;) and the EVAL's reply are sent and the connection closes, as Redis does.
+/// SYNC (or YES, on a copy of the data: see <c>ScriptDebugFork.cs</c>) the client's next EVAL stops before its first
+/// line; from then on every byte the client sends is debugger input (<see cref="FeedDebugger"/>), answered with log
+/// arrays, until the script ends: then the last log (ending with &lt;endsession&gt;) and the EVAL's reply are sent and
+/// the connection closes, as Redis does.
 /// </summary>
 /// <remarks>
 /// The debugged script holds its key locks (and the server's key-lock gate, exclusively, as every script does) while
@@ -21,7 +22,7 @@ namespace Garnet.server;
 /// </remarks>
 public sealed unsafe partial class RespServerSession
 {
-    /// <summary>The Lua debugger after SCRIPT DEBUG SYNC (until SCRIPT DEBUG NO), or null.</summary>
+    /// <summary>The Lua debugger after SCRIPT DEBUG SYNC or YES (until SCRIPT DEBUG NO or the session's end), or null.</summary>
     private LuaDebugger? _luaDebugger;
 
     /// <summary>SCRIPT DEBUG YES|SYNC|NO.</summary>
@@ -180,7 +181,8 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// The client left while its script was stopped: as in Redis, the script runs on to its end without stopping (its
-    /// changes are kept, or with YES dropped with the copy; one that loops past the time limit is ended), so its locks are released.
+    /// changes are kept, or with YES dropped with the copy; one that loops past the time limit is ended), so its locks
+    /// are released.
     /// </summary>
     private void FinishDebugSessionOnDisconnect()
     {
