@@ -262,16 +262,21 @@ public sealed class ServerOptions
     public int TcpBacklog { get; set; } = 511;
     /// <summary>
     /// The options of a server forked for a SCRIPT DEBUG YES session (Scripting/Debugger/DebugFork.cs): these values,
-    /// but kept in memory only and doing nothing by itself — no log files, operation log, checkpoints, save points,
-    /// active expiration, idle timeout, ACL file or start-up parameters — so the copy can touch nothing of the server's.
+    /// but doing nothing by itself — no operation log, checkpoints, save points, active expiration, idle timeout, ACL
+    /// file or start-up parameters — so the copy can touch nothing of the server's. With a storage tier, the copy has
+    /// one of its own in a new directory under the server's first log directory (the caller deletes it); else it is in
+    /// memory only.
     /// </summary>
     internal ServerOptions ForDebugFork()
     {
         var fork = (ServerOptions)MemberwiseClone();
-        fork.LogDir = null;
-        fork.StorageTier = false;
+        fork.LogDir = StorageTier
+            ? System.IO.Path.Combine(LogTiers is { Count: > 0 } tiers ? tiers[0].Directory : LogDir!, "debug-fork-" + System.Guid.NewGuid().ToString("N"))
+            : null;
         fork.LogTiers = null;
         fork.LogDeviceFactory = null;
+        fork.CopyReadsToTail = false;
+        fork.ReadCache = false;
         fork.CompactionFrequencySecs = 0;
         fork.CheckpointDir = null;
         fork.EnableAof = false;

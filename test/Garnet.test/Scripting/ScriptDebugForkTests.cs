@@ -255,3 +255,50 @@ public sealed class ScriptDebugForkOperationLogTests
         Assert.That(restarted.Execute("MGET", "kept", "forked", "after"), Is.EqualTo("*3\r\n" + Bulk("before") + "$-1\r\n" + Bulk("1")));
     }
 }
+
+/// <summary>
+/// On a server with a storage tier, whose data is mostly on disk: the copy reads it back and keeps its own pages in files
+/// of its own, so a data set larger than memory can be debugged, and rolled back.
+/// </summary>
+public sealed class ScriptDebugForkStorageTierTests : ServerTestBase
+{
+    private const long Memory = 4L << 20;
+
+    protected override TestServerOptions ServerOptions => new()
+    {
+        MemorySize = Memory,
+        PageSize = 16L << 10,
+        MaxMemory = Memory,
+        Databases = 2,
+        StorageTier = true,
+    };
+
+    [Test]
+    public void DataOnDiskIsCopiedAndRolledBack()
+    {
+        using var client = ConnectRaw();
+        string value = new('v', 500);
+        const int Keys = 30_000; // about four times the memory
+        for (int start = 0; start < Keys; start += 500)
+        {
+            var batch = new System.Text.StringBuilder();
+            for (int i = start; i < start + 500; i++)
+                batch.Append(RawClient.Encode("SET", "disk:" + i, value));
+            client.SendRaw(batch.ToString());
+            for (int i = start; i < start + 500; i++)
+                Assert.That(client.ReadReply(), Is.EqualTo("+OK\r\n"));
+        }
+
+        using var session = ConnectRaw();
+        Assert.That(session.Execute("SCRIPT", "DEBUG", "YES"), Is.EqualTo("+OK\r\n"));
+        session.Send("EVAL", "redis.call('set', 'disk:0', 'changed')\nreturn {redis.call('dbsize'), redis.call('get', 'disk:0'), redis.call('strlen', 'disk:29999')}", "0");
+        session.ReadReply();
+        Assert.That(session.Execute("c"), Is.EqualTo("*1\r\n+<endsession>\r\n"));
+        Assert.That(session.ReadReply(), Is.EqualTo("*3\r\n:30000\r\n$7\r\nchanged\r\n:500\r\n"));
+        Assert.That(session.IsClosedByServer(), Is.True);
+
+        Assert.That(client.Execute("STRLEN", "disk:0"), Is.EqualTo(":500\r\n"));
+        Assert.That(() => Server.Store.ForkedDebugSessions.Count, Is.EqualTo(0).After(5000, 20));
+        Assert.That(System.IO.Directory.GetDirectories(LogDirectory!, "debug-fork-*"), Is.Empty, "the copy's files are gone");
+    }
+}

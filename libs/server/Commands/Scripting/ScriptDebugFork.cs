@@ -116,7 +116,11 @@ public sealed unsafe partial class RespServerSession
         {
             for (int index = 0; index < _server.DatabaseCount; index++)
             {
-                if (_server.PeekDatabase(index) is { NeverWritten: false } && !TryCopyDatabase(index, fork.GetDatabase(index), fork.MemoryBudget))
+                if (_server.PeekDatabase(index) is not { NeverWritten: false } database)
+                    continue;
+                // Its index sized for the keys at once, as recovery does, rather than doubled again and again.
+                fork.CreateDatabaseFor(index, database.MainStore.KeyCount);
+                if (!TryCopyDatabase(index, fork.GetDatabase(index), fork.MemoryBudget))
                     return false;
             }
             return true;
@@ -160,14 +164,14 @@ public sealed unsafe partial class RespServerSession
                     if (i % ForkCopyRefreshInterval == ForkCopyRefreshInterval - 1)
                     {
                         // The store refuses a write only when it needs a page it cannot have; maxmemory is checked here, as
-                        // before a client's write.
-                        if (budget.OverLimit)
+                        // before a client's write (with a storage tier the copy's pages go to its own files instead).
+                        if (budget.OverLimit && !target.MainStore.Log.StorageTier)
                             return false;
                         source.Refresh();
                         targetStrings.Refresh();
                     }
                 }
-                if (budget.OverLimit)
+                if (budget.OverLimit && !target.MainStore.Log.StorageTier)
                     return false;
             }
             finally

@@ -4,7 +4,7 @@ namespace Garnet.server.Scripting;
 
 /// <summary>
 /// A SCRIPT DEBUG YES session: what Redis gets by forking, made without a fork. A server of its own (<see cref="Server"/>,
-/// memory only, no operation log, checkpoints or timers) holds a copy of every database as it was when the debugged EVAL
+/// no operation log, checkpoints or timers; see <see cref="ServerOptions.ForDebugFork"/>) holds a copy of every database as it was when the debugged EVAL
 /// came, and a session on it (<see cref="Session"/>) runs that EVAL under the debugger (as SCRIPT DEBUG SYNC runs it),
 /// answering the client on the client's own connection. The script's writes, keyspace events, tracking invalidations and
 /// wake-ups of blocked clients all happen in that copy, where nobody else is; ending the session drops the copy, which is
@@ -78,10 +78,26 @@ internal sealed unsafe class DebugFork : IDisposable
         finally
         {
             Server.Dispose();
+            DeleteLogDirectory();
             _registry.Remove(this);
         }
     }
 
     /// <inheritdoc/>
     public void Dispose() => Dispose(serverStopping: false);
+
+    /// <summary>With a storage tier, the copy's files were in a directory of its own (their files are deleted as they close).</summary>
+    private void DeleteLogDirectory()
+    {
+        if (Server.Options.LogDir is not { } directory)
+            return;
+        try
+        {
+            System.IO.Directory.Delete(directory, recursive: true);
+        }
+        catch (Exception e) when (e is System.IO.IOException or UnauthorizedAccessException)
+        {
+            // Left behind: empty directories, or files a device still holds open; they do no harm.
+        }
+    }
 }
