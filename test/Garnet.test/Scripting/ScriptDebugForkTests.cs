@@ -37,6 +37,8 @@ public class ScriptDebugForkTests : ServerTestBase
         other.Execute("HSET", "h", "f", "v");
         other.Execute("SADD", "set", "m");
         other.Execute("ZADD", "z", "1", "one");
+        using var watcher = ConnectRaw();
+        Assert.That(watcher.Execute("WATCH", "s", "l", "h"), Is.EqualTo("+OK\r\n"));
 
         const string script = "redis.call('set', 's', 'new')\nredis.call('del', 'gone')\nredis.call('incr', 'n')\n"
             + "redis.call('rpush', 'l', 'c')\nredis.call('hset', 'h', 'f', 'w')\nredis.call('sadd', 'set', 'm2')\n"
@@ -67,6 +69,9 @@ public class ScriptDebugForkTests : ServerTestBase
         Assert.That(other.Execute("HGETALL", "h"), Is.EqualTo("*2\r\n" + Bulk("f") + Bulk("v")));
         Assert.That(other.Execute("SMEMBERS", "set"), Is.EqualTo("*1\r\n" + Bulk("m")));
         Assert.That(other.Execute("ZRANGE", "z", "0", "-1"), Is.EqualTo("*1\r\n" + Bulk("one")));
+        Assert.That(watcher.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+        Assert.That(watcher.Execute("GET", "s"), Is.EqualTo("+QUEUED\r\n"));
+        Assert.That(watcher.Execute("EXEC"), Is.EqualTo("*1\r\n" + Bulk("orig")), "the copy's writes do not touch a watch on the real keys");
     }
 
     [Test]
@@ -113,7 +118,12 @@ public class ScriptDebugForkTests : ServerTestBase
         Assert.That(tracker.Execute("GET", "watched"), Is.EqualTo(Bulk("v")));
         Assert.That(tracker.Execute("GET", "marker"), Is.EqualTo("$-1\r\n"));
 
-        using var client = StartForkedSession("redis.call('set', KEYS[1], 'fork')\nredis.call('del', KEYS[1])\nreturn redis.call('publish', 'chan', 'fork')", "watched");
+        using var blocked = ConnectRaw();
+        blocked.Send("BLPOP", "queue", "0");
+        Assert.That(() => admin.Execute("CLIENT", "LIST"), Does.Contain("cmd=blpop").After(5000, 20));
+
+        using var client = StartForkedSession("redis.call('set', KEYS[1], 'fork')\nredis.call('del', KEYS[1])\nredis.call('rpush', 'queue', 'fork')\n"
+            + "return redis.call('publish', 'chan', 'fork')", "watched");
         client.ReadReply();
         Assert.That(client.Execute("c"), Is.EqualTo(Log("<endsession>")));
         Assert.That(client.ReadReply(), Is.EqualTo(":0\r\n"), "nobody hears the copy's PUBLISH, as in a forked child");
@@ -124,6 +134,8 @@ public class ScriptDebugForkTests : ServerTestBase
         Assert.That(subscriber.ReadReply(), Does.Contain("__keyspace@0__:marker"));
         Assert.That(invalidations.ReadReply(), Does.Contain("marker").And.Not.Contain("watched"));
         Assert.That(admin.Execute("GET", "watched"), Is.EqualTo(Bulk("v")));
+        Assert.That(admin.Execute("RPUSH", "queue", "real"), Is.EqualTo(":1\r\n"));
+        Assert.That(blocked.ReadReply(), Is.EqualTo("*2\r\n" + Bulk("queue") + Bulk("real")), "the copy's push woke nobody");
     }
 
     [Test]
