@@ -147,9 +147,13 @@ public class ScriptDebugForkTests : ServerTestBase
         var forks = Server.Store.ForkedDebugSessions;
         Assert.That(forks.Count, Is.EqualTo(0));
 
-        using var client = StartForkedSession("return redis.call('dbsize')");
+        using var client = ConnectRaw();
+        string id = client.Execute("CLIENT", "ID").Trim(':', '\r', '\n');
+        Assert.That(client.Execute("SCRIPT", "DEBUG", "YES"), Is.EqualTo("+OK\r\n"));
+        client.Send("EVAL", "return redis.call('dbsize')", "0");
         client.ReadReply();
         Assert.That(forks.Count, Is.EqualTo(1));
+        Assert.That(other.Execute("CLIENT", "LIST"), Does.Not.Contain("id=" + id + " "), "as Redis's parent frees the client it forked for");
         Assert.That(forks.MemoryBytes, Is.GreaterThan(200 * 1000), "the copy holds the values");
         Assert.That(client.Execute("c"), Is.EqualTo(Log("<endsession>")));
         Assert.That(client.ReadReply(), Is.EqualTo(":200\r\n"));
