@@ -3,10 +3,10 @@ using System;
 namespace Garnet.server.Scripting;
 
 /// <summary>
-/// A SCRIPT DEBUG YES session: what Redis gets by forking, made without a fork. A server of its own (<see cref="Server"/>,
-/// no operation log, checkpoints or timers; see <see cref="ServerOptions.ForDebugFork"/>) holds a copy of every database as it was when the debugged EVAL
-/// came, and a session on it (<see cref="Session"/>) runs that EVAL under the debugger (as SCRIPT DEBUG SYNC runs it),
-/// answering the client on the client's own connection. The script's writes, keyspace events, tracking invalidations and
+/// A SCRIPT DEBUG YES session: what Redis gets by forking, made without a fork. A server of its own (<see cref="Server"/>:
+/// no operation log, checkpoints or timers, see <see cref="ServerOptions.ForDebugFork"/>) holds a copy of every database
+/// as it was when the debugged EVAL came, and a session on it (<see cref="Session"/>) runs that EVAL under the debugger
+/// (as SCRIPT DEBUG SYNC runs it), answering the client on the client's own connection. The script's writes, keyspace events, tracking invalidations and
 /// wake-ups of blocked clients all happen in that copy, where nobody else is; ending the session drops the copy, which is
 /// the rollback. Meanwhile the server goes on serving its other clients: none of their keys is locked.
 /// </summary>
