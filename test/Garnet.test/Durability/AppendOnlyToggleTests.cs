@@ -294,6 +294,37 @@ public sealed class AppendOnlyToggleTests
     }
 
     [Test]
+    public void ALogThatCannotBeOpenedIsAnErrorAndStaysOff()
+    {
+        StartWithoutLog();
+        // A file where the AOF directory would be.
+        File.WriteAllBytes(_server.AofDirectory, []);
+        using var c = _server.Connect();
+        Assert.That(c.Execute("CONFIG", "SET", "appendonly", "yes"),
+            Does.StartWith("-ERR CONFIG SET failed (possibly related to argument 'appendonly') - Unable to turn on AOF: "));
+        Assert.That(c.Execute("CONFIG", "GET", "appendonly"), Is.EqualTo("*2\r\n$10\r\nappendonly\r\n$2\r\nno\r\n"));
+        Assert.That(Persistence(c), Does.Contain("aof_enabled:0\r\n").And.Contain("aof_rewrite_scheduled:0\r\n"));
+        Assert.That(c.Execute("SET", "k", "v"), Is.EqualTo("+OK\r\n"));
+    }
+
+    [TestCase("{\n  \"EnableAOF\": false\n}\n", "\"EnableAOF\": true", "conf.json")]
+    [TestCase("port 0\n", "appendonly yes", "redis.conf")]
+    public void ConfigRewriteKeepsItForTheNextStart(string file, string expected, string name)
+    {
+        string path = Path.Combine(_server.Directory, name);
+        File.WriteAllText(path, file);
+        _server.Start(configure: o =>
+        {
+            o.EnableAof = false;
+            o.ConfigFile = path;
+        });
+        using var c = _server.Connect();
+        Assert.That(c.Execute("CONFIG", "SET", "appendonly", "yes"), Is.EqualTo("+OK\r\n"));
+        Assert.That(c.Execute("CONFIG", "REWRITE"), Is.EqualTo("+OK\r\n"));
+        Assert.That(File.ReadAllText(path), Does.Contain(expected));
+    }
+
+    [Test]
     public void ALogWhoseBaseNeverCompletedIsRefusedAtRecovery()
     {
         _server.Start(configure: EnableLog);
