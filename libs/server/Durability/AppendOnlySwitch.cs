@@ -111,20 +111,20 @@ internal sealed class AppendOnlySwitch : IDisposable
     /// </summary>
     public void TurnOff()
     {
-        OperationLog? log;
         lock (_lock)
         {
-            log = _server.OperationLog;
+            var log = _server.OperationLog;
             if (log == null)
                 return;
             _server.Options.EnableAof = false;
             _server.OperationLog = null;
             _changes++;
             _basePending = false;
+            // As Redis's stopAppendOnly fsyncs before it replies (a failed log has told its waiters already); under the
+            // lock, so the worker cannot close the log meanwhile.
+            log.CommitAll();
             StartWorker();
         }
-        // As Redis's stopAppendOnly fsyncs before it replies (a failed log has told its waiters already).
-        log.CommitAll();
     }
 
     private void StartWorker()

@@ -40,15 +40,18 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// Logs to <paramref name="log"/> (null: no more) from now on: called under the gate, between batches, so no command,
-    /// transaction or script is half logged. A session whose replies wait for its old log's commit keeps that log until
-    /// they went (false), so none is sent before its write is durable.
+    /// transaction or script is half logged (a script stopped in the debugger, across batches, ends first). A session
+    /// whose replies wait for its old log's commit keeps that log until they went (false), so none is sent before its
+    /// write is durable.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool FollowOperationLog(OperationLog? log)
     {
         if (_replaying || _oplog?.Log == log)
             return true;
-        if (_oplog is { } old && (old.HasHeldReplies || old.ReleasePending || old.Depth != 0 || old.Entry.Count != 0 || _gateMode != 0))
+        if (_gateMode != 0 || _luaDebugger is { TakesInput: true })
+            return false;
+        if (_oplog is { } old && (old.HasHeldReplies || old.ReleasePending || old.Depth != 0 || old.Entry.Count != 0))
             return false;
         _oplog = log == null ? null : new SessionOperationLog(log, _server.Options.AofCommitWait);
         _durable = _oplog != null;

@@ -221,6 +221,25 @@ public sealed class AppendOnlyToggleTests
     }
 
     [Test]
+    public void ACommandBlockedBeforeTurningOnIsLoggedWhenServed()
+    {
+        StartWithoutLog();
+        using var blocked = _server.Connect();
+        using var admin = _server.Connect();
+        blocked.Send("BLPOP", "queue", "0");
+        WaitUntil(() => admin.Execute("INFO", "clients").Contains("blocked_clients:1\r\n", StringComparison.Ordinal), "BLPOP blocks");
+        Assert.That(admin.Execute("CONFIG", "SET", "appendonly", "yes"), Is.EqualTo("+OK\r\n"));
+        WaitForBase(admin);
+        Assert.That(admin.Execute("RPUSH", "queue", "a", "b"), Is.EqualTo(":2\r\n"));
+        Assert.That(blocked.ReadReply(), Is.EqualTo("*2\r\n$5\r\nqueue\r\n$1\r\na\r\n"));
+        Assert.That(admin.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+
+        _server.Restart(EnableLog);
+        using var check = _server.Connect();
+        Assert.That(check.Execute("LRANGE", "queue", "0", "-1"), Is.EqualTo("*1\r\n$1\r\nb\r\n"), "the pop served after the switch was logged");
+    }
+
+    [Test]
     public void TurnedOffLogsNothingMore()
     {
         _server.Start(configure: EnableLog);
