@@ -152,10 +152,18 @@ internal sealed class AppendOnlySwitch : IDisposable
                 if (_server.OperationLog == null)
                     closing = _open;
             }
-            if (closing != null)
-                Close(closing, changes);
-            else
-                MakeBase(changes);
+            try
+            {
+                if (closing != null)
+                    Close(closing, changes);
+                else
+                    MakeBase(changes);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // The directory could not be synced or the marker removed: the step is taken again.
+                Thread.Sleep(RetryMilliseconds);
+            }
         }
     }
 

@@ -259,7 +259,7 @@ public sealed unsafe partial class RespServerSession
         {
             server.AppendOnly.TurnOn();
         }
-        catch (Exception e) when (e is System.IO.IOException or UnauthorizedAccessException or ArgumentException)
+        catch (Exception e) when (e is System.IO.IOException or UnauthorizedAccessException or ArgumentException or ObjectDisposedException)
         {
             // Redis says "Check server logs"; the reason is said here instead.
             throw new ConfigApplyException("Unable to turn on AOF: " + e.Message);
