@@ -266,6 +266,79 @@ public sealed class AppendOnlyToggleTests
     }
 
     [Test]
+    public void TurnedOffUnderWritersKeepsEveryWriteAcknowledgedBefore()
+    {
+        // Commit-before-ack: replies wait for their commit as the sessions switch off.
+        _server.Start(configure: o =>
+        {
+            EnableLog(o);
+            o.AofCommitFrequencyMs = 0;
+        });
+        const int Writers = 4;
+        var acknowledged = new int[Writers];
+        using var stop = new CancellationTokenSource();
+        var writers = new Thread[Writers];
+        for (int w = 0; w < Writers; w++)
+        {
+            int writer = w;
+            writers[w] = new Thread(() =>
+            {
+                using var client = _server.Connect();
+                for (int next = 0; !stop.IsCancellationRequested; next += 8)
+                {
+                    for (int i = 0; i < 8; i++)
+                        client.Send("RPUSH", "list", $"{writer}:{next + i}");
+                    for (int i = 0; i < 8; i++)
+                    {
+                        Assert.That(client.ReadReply(), Does.StartWith(":"));
+                        Volatile.Write(ref acknowledged[writer], next + i + 1);
+                    }
+                }
+            });
+            writers[w].Start();
+        }
+        WaitUntil(() => !Array.Exists(acknowledged, count => count < 32), "every writer pushes while the log is on");
+        int[] atOff;
+        using (var admin = _server.Connect())
+        {
+            // Acknowledged before "no" was asked for (a push acknowledged while it runs may already be unlogged).
+            atOff = (int[])acknowledged.Clone();
+            Assert.That(admin.Execute("CONFIG", "SET", "appendonly", "no"), Is.EqualTo("+OK\r\n"));
+            WaitUntil(() =>
+            {
+                for (int w = 0; w < Writers; w++)
+                {
+                    if (Volatile.Read(ref acknowledged[w]) < atOff[w] + 32)
+                        return false;
+                }
+                return true;
+            }, "every writer pushes after the log is off");
+            WaitForClose(admin);
+        }
+        stop.Cancel();
+        foreach (var writer in writers)
+            writer.Join();
+
+        // The log holds each writer's pushes up to where its session stopped logging: a prefix, at least what was
+        // acknowledged before "no", and not what came after the log closed.
+        _server.Restart(EnableLog);
+        using var reader = _server.Connect();
+        var seen = new int[Writers];
+        foreach (string element in Keyspace.Resp.Strings(reader.Execute("LRANGE", "list", "0", "-1")))
+        {
+            int colon = element.IndexOf(':');
+            int writer = int.Parse(element.AsSpan(0, colon));
+            Assert.That(int.Parse(element.AsSpan(colon + 1)), Is.EqualTo(seen[writer]), $"writer {writer}'s pushes come back in order, once each");
+            seen[writer]++;
+        }
+        for (int w = 0; w < Writers; w++)
+        {
+            Assert.That(seen[w], Is.GreaterThanOrEqualTo(atOff[w]), $"writer {w}: every push acknowledged before the log was turned off");
+            Assert.That(seen[w], Is.LessThan(acknowledged[w]), $"writer {w}: the pushes after the log closed are not in it");
+        }
+    }
+
+    [Test]
     public void ToggledRepeatedlyRecoversEverythingFromTheLastBase()
     {
         StartWithoutLog();
