@@ -568,10 +568,8 @@ public static class OptionsParser
                 throw new OptionsException($"--save: '{options.Save}' is not pairs of <seconds> <changes> (or \"\" for none)");
             server.SavePoints = points;
         }
-        if (!server.EnableAof && (options.AofSegmentSize != null || options.AofSizeLimit != null))
-            throw new OptionsException("--aof-segment-size and --aof-size-limit need --aof");
-        if (!server.EnableAof && (options.CommitFrequencyMs != null || server.AofCommitWait || options.AofMemorySize != null || options.AofPageSize != null))
-            throw new OptionsException("--aof-commit-freq, --aof-commit-wait, --aof-memory and --aof-page-size need --aof");
+        // The --aof-* options are taken without --aof too: they apply to a log CONFIG SET appendonly yes turns on, as Redis
+        // keeps its AOF settings while the AOF is off.
         if (server.AofPageSize > server.AofMemorySize)
             throw new OptionsException($"--aof-page-size ({server.AofPageSize} bytes) must not exceed --aof-memory ({server.AofMemorySize} bytes)");
         if (server.AofCommitWait && server.AofCommitFrequencyMs <= 0)

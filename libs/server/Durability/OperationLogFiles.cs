@@ -136,6 +136,28 @@ internal sealed class OperationLogFiles : IDisposable
         return removed;
     }
 
+    /// <summary>
+    /// Removes every file and continues the stream at the start of a new one past them (the log turned on while the server
+    /// runs: what the files held is older than writes made while it was off, and their end may still be zeros after a crash).
+    /// </summary>
+    public void StartAfresh()
+    {
+        CloseDirect();
+        int next = _segments.Count;
+        for (int i = _first; i < _segments.Count; i++)
+        {
+            _segments[i]!.Dispose();
+            _segments[i] = null;
+            File.Delete(Path.Combine(_directory, SegmentName(i)));
+        }
+        _unsynced.Clear();
+        _first = next;
+        _segments.Add(OpenSegment(next));
+        _tail = (long)next * _segmentSize;
+        _zeroedUntil = _tail;
+        FileSync.SyncDirectory(_directory);
+    }
+
     /// <summary>The directory of the files.</summary>
     public string DirectoryPath => _directory;
 

@@ -16,14 +16,48 @@ namespace Garnet.server;
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
-    /// <summary>This session's part of the operation log, or null when the log is off (or this session replays it).</summary>
-    private readonly SessionOperationLog? _oplog;
+    /// <summary>
+    /// This session's part of the operation log, or null when the log is off (or this session replays it). Changes only
+    /// between batches, under the session's gate (<see cref="FollowOperationLog"/>).
+    /// </summary>
+    private SessionOperationLog? _oplog;
 
     /// <summary>This session replays the operation log at recovery: it logs nothing and never blocks.</summary>
     private readonly bool _replaying;
 
     /// <summary>The log is on or replayed: <see cref="DispatchOrRetry"/> goes through <see cref="DispatchDurable"/> (one test on every command's path).</summary>
-    private readonly bool _durable;
+    private bool _durable;
+
+    /// <summary>
+    /// For <see cref="AppendOnlySwitch"/>: takes the log the server publishes now, between this session's batches (or while
+    /// it is blocked); false while it cannot yet (see <see cref="FollowOperationLog"/>).
+    /// </summary>
+    internal bool FollowPublishedLog()
+    {
+        lock (_gate)
+            return _disposed || FollowOperationLog(_server.OperationLog);
+    }
+
+    /// <summary>
+    /// Logs to <paramref name="log"/> (null: no more) from now on: called under the gate, between batches, so no command,
+    /// transaction or script is half logged (a script stopped in the debugger, across batches, ends first). A session
+    /// whose replies wait for its old log's commit keeps that log until they went (false), so none is sent before its
+    /// write is durable.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool FollowOperationLog(OperationLog? log)
+    {
+        if (_replaying || _oplog?.Log == log)
+            return true;
+        if (_gateMode != 0 || _luaDebugger is { TakesInput: true })
+            return false;
+        if (_oplog is { } old && (old.HasHeldReplies || old.ReleasePending || old.Depth != 0 || old.Entry.Count != 0))
+            return false;
+        _oplog = log == null ? null : new SessionOperationLog(log, _server.Options.AofCommitWait);
+        _durable = _oplog != null;
+        _sink.Log = _oplog;
+        return true;
+    }
 
     /// <summary>Commands that failed when replayed (they had not failed when logged).</summary>
     internal long ReplayFailures { get; private set; }

@@ -15,8 +15,8 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
 {
     private readonly INetworkSender _sender;
     // The session's log; its replies wait for commits while its policy says so (it may change between batches: CONFIG
-    // SET appendfsync).
-    private readonly SessionOperationLog? _log;
+    // SET appendfsync, and the log itself with CONFIG SET appendonly).
+    private SessionOperationLog? _log;
     private readonly ICommitWaiter? _release;
 
     public NetworkResponseSink(INetworkSender sender, SessionOperationLog? log, ICommitWaiter? release)
@@ -25,6 +25,12 @@ internal sealed unsafe class NetworkResponseSink : IResponseSink
         _log = log;
         // Only transports whose sends never block may be sent to from the log's notifier thread.
         _release = sender.SendMayBlock ? null : release;
+    }
+
+    /// <summary>The session's log, set by the session between its batches (<see cref="RespServerSession"/>'s FollowOperationLog).</summary>
+    public SessionOperationLog? Log
+    {
+        set => _log = value;
     }
 
     public byte* BufferStart => _sender.SendBufferStart;

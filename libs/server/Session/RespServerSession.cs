@@ -45,7 +45,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         if (!replaying && server.OperationLog is { } log)
             _oplog = new SessionOperationLog(log, server.Options.AofCommitWait);
         _durable = _oplog != null || replaying;
-        _sink = new NetworkResponseSink(sender, _oplog, _oplog != null ? new HeldReplyRelease(this) : null);
+        _sink = new NetworkResponseSink(sender, _oplog, new HeldReplyRelease(this));
         _writer.Attach(_sink);
         _writer.ErrorListener = this;
         ClientId = server.Clients.NextId();
@@ -167,7 +167,9 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         int commands = 0;
         BeginBatch();
         BeginTiming(buffer, bytesRead);
-        // CONFIG SET appendfsync: a changed commit policy is taken between batches.
+        // CONFIG SET appendonly / appendfsync: the log turned on or off, and a changed commit policy, are taken between batches.
+        if (_server.OperationLog != _oplog?.Log)
+            FollowOperationLog(_server.OperationLog);
         _oplog?.RefreshPolicy();
         // CLIENT PAUSE: the one look per batch at whether one is on (Clients/RespServerSession.Pause.cs).
         _pauseSeen = _server.ClientPause.IsActive;

@@ -38,6 +38,7 @@ public sealed class StoreWrapper : IDisposable
         KeyspaceNotifications = new KeyspaceNotifications(PubSub, options.NotifyKeyspaceEvents);
         KeyRemovals = new KeyRemovalHook(WatchVersions, Tracking, KeyspaceNotifications);
         Checkpoints = new Checkpointer(this);
+        AppendOnly = new AppendOnlySwitch(this);
         CheckpointSchedule = new CheckpointSchedule(this);
         _idleClientTimeout = new IdleClientTimeout(this);
         Acl = new AccessControlList(options.Password, options.AclFile, Extensions);
@@ -58,8 +59,20 @@ public sealed class StoreWrapper : IDisposable
         RespServerSession.ApplyStartupConfig(this);
     }
 
-    /// <summary>The operation log (AOF), once <see cref="Recover"/> opened it; null when it is off.</summary>
-    public OperationLog? OperationLog { get; private set; }
+    /// <summary>
+    /// The operation log (AOF) sessions log to, once <see cref="Recover"/> opened it or CONFIG SET appendonly turned it on;
+    /// null when it is off. Each session takes the one published here at its next batch (see <see cref="AppendOnly"/>).
+    /// </summary>
+    public OperationLog? OperationLog
+    {
+        get => _operationLog;
+        internal set => _operationLog = value;
+    }
+
+    private volatile OperationLog? _operationLog;
+
+    /// <summary>Turns the operation log on and off while the server runs (CONFIG SET appendonly).</summary>
+    internal AppendOnlySwitch AppendOnly { get; }
 
     /// <summary>The AOF's directory: AOF under the checkpoint directory, else under the log directory, else the current one.</summary>
     public string AofDirectory => System.IO.Path.Combine(Options.CheckpointDir ?? Options.LogDir ?? ".", "AOF");
@@ -104,6 +117,22 @@ public sealed class StoreWrapper : IDisposable
         try
         {
             files = new OperationLogFiles(AofDirectory, Options.EffectiveAofSegmentSize, Options.AofPageSize);
+            string basePending = System.IO.Path.Combine(AofDirectory, AppendOnlySwitch.BasePendingFile);
+            if (System.IO.File.Exists(basePending))
+            {
+                // CONFIG SET appendonly yes turned the log on, and its base checkpoint never completed: the log lacks the
+                // writes made before it, which no checkpoint holds.
+                if (Options.Recover && files.Tail > files.Start)
+                {
+                    throw new RecoveryException($"the AOF in {System.IO.Path.GetFullPath(AofDirectory)} was turned on while the server ran (CONFIG SET appendonly yes) "
+                        + "and stopped before its base checkpoint was complete, so it lacks the writes made before it: remove the directory to recover from the newest checkpoint alone.");
+                }
+                if (files.Tail == files.Start)
+                {
+                    System.IO.File.Delete(basePending);
+                    FileSync.SyncDirectory(AofDirectory);
+                }
+            }
             if (files.Tail > files.Start)
             {
                 if (!Options.Recover)
@@ -122,7 +151,7 @@ public sealed class StoreWrapper : IDisposable
                 if (report.LastVersion > Versions.Version)
                     Versions.Restore(report.LastVersion);
             }
-            OperationLog = new OperationLog(files, Options.AofMemorySize, Options.AofCommitFrequencyMs) { LatencyMonitor = LatencyMonitor };
+            AppendOnly.Opened(new OperationLog(files, Options.AofMemorySize, Options.AofCommitFrequencyMs) { LatencyMonitor = LatencyMonitor });
         }
         catch (Exception e) when (e is System.IO.IOException or System.IO.InvalidDataException or UnauthorizedAccessException)
         {
@@ -397,7 +426,7 @@ public sealed class StoreWrapper : IDisposable
             }
         }
         // After the connections: everything they appended is written and made durable.
-        OperationLog?.Dispose();
+        AppendOnly.Dispose();
         Statistics.Dispose();
         WatchArming.Dispose();
     }

@@ -412,7 +412,7 @@ public sealed class OperationLogRecoveryTests
     {
         _server.Start(configure: o => o.EnableAof = false);
         using var c = _server.Connect();
-        Assert.That(c.Execute("COMMITAOF"), Is.EqualTo("-ERR the append-only file is off (start the server with --aof)\r\n"));
+        Assert.That(c.Execute("COMMITAOF"), Is.EqualTo("-ERR the append-only file is off (start the server with --aof, or CONFIG SET appendonly yes)\r\n"));
         Assert.That(c.Execute("INFO", "persistence"), Does.Contain("aof_enabled:0\r\n").And.Not.Contain("aof_current_size"));
     }
 }

@@ -45,11 +45,22 @@ public sealed class AofOptionsTests
         Assert.That(Settings("--aof", "--aof-page-size", "64m").Server.AofPageSize, Is.EqualTo(64L << 20), "up to --aof-memory");
     }
 
+    [Test]
+    public void AofSettingsAreTakenWithoutTheAofForCONFIGSETAppendOnly()
+    {
+        var server = Settings("--aof-commit-freq", "10", "--aof-page-size", "64k", "--aof-segment-size", "16m").Server;
+        Assert.Multiple(() =>
+        {
+            Assert.That(server.EnableAof, Is.False);
+            Assert.That(server.AofCommitFrequencyMs, Is.EqualTo(10));
+            Assert.That(server.AofPageSize, Is.EqualTo(64L << 10));
+            Assert.That(server.EffectiveAofSegmentSize, Is.EqualTo(16L << 20));
+        });
+    }
+
     [TestCase(new[] { "--aof", "--aof-commit-freq", "-2" }, "--aof-commit-freq: -2 is out of range")]
     [TestCase(new[] { "--aof", "--aof-commit-freq", "soon" }, "--aof-commit-freq: 'soon' is not a whole number")]
     [TestCase(new[] { "--aof", "--aof-memory", "1k" }, "--aof-memory: 1k is out of range")]
-    [TestCase(new[] { "--aof-commit-freq", "10" }, "need --aof")]
-    [TestCase(new[] { "--aof-page-size", "64k" }, "need --aof")]
     [TestCase(new[] { "--aof", "--aof-page-size", "1k" }, "--aof-page-size: 1k is out of range")]
     [TestCase(new[] { "--aof", "--aof-memory", "1m", "--aof-page-size", "2m" }, "--aof-page-size (2097152 bytes) must not exceed --aof-memory (1048576 bytes)")]
     [TestCase(new[] { "--aof", "--aof-commit-wait" }, "--aof-commit-wait: replies wait for the periodic commit")]

@@ -20,6 +20,7 @@ public sealed unsafe partial class RespServerSession
     private static readonly Dictionary<string, string[]> s_configFileNames = new(StringComparer.OrdinalIgnoreCase)
     {
         ["requirepass"] = ["password"],
+        ["appendonly"] = ["EnableAOF"],
         ["busy-reply-threshold"] = ["lua-time-limit", "LuaTimeLimit"],
         ["proto-max-bulk-len"] = ["ProtoMaxBulkLength"],
     };

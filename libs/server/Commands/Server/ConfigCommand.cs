@@ -106,8 +106,9 @@ public sealed unsafe partial class RespServerSession
         new("save", ConfigKind.Mutable, static s => SavePoint.Format(s._server.CheckpointSchedule.SavePoints),
             static (server, value) => server.CheckpointSchedule.SavePoints = SavePoint.TryParseList(value, out var points) ? points : throw new ArgumentException(value),
             check: static (_, value) => SavePoint.TryParseList(value, out var parsed) && parsed != null ? null : "Invalid save parameters"),
-        // Durability: the operation log (--aof), opened at start; Redis's fsync policies name its commit frequencies (0, N ms, -1).
-        new("appendonly", ConfigKind.Immutable, static s => s._server.OperationLog != null ? "yes" : "no"),
+        // Durability: the operation log (--aof), opened at start or turned on and off here (Durability/AppendOnlySwitch.cs);
+        // Redis's fsync policies name its commit frequencies (0, N ms, -1).
+        new("appendonly", ConfigKind.Mutable, static s => s._server.OperationLog != null ? "yes" : "no", SetAppendOnly, ConfigValue.YesNo),
         // Both change the running log's commit policy (taken by each session at its next batch); while the log is off they
         // are kept, as Redis keeps appendfsync.
         new("appendfsync", ConfigKind.Mutable, static s => s._server.Options.AofCommitFrequencyMs switch { 0 => "always", < 0 => "no", _ => "everysec" },
@@ -205,7 +206,8 @@ public sealed unsafe partial class RespServerSession
             return "Not a directory";
         if (!System.IO.Directory.Exists(value))
             return "No such file or directory";
-        if (server?.OperationLog != null)
+        // A log turned off but still closing counts: appendonly yes would take it back, in its directory.
+        if (server != null && (server.OperationLog != null || server.AppendOnly.LogOpen))
             return "can't change the directory while appendonly is on (the AOF's files stay where they started)";
         return null;
     }
@@ -241,6 +243,28 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>A setter could not apply its value (a port that cannot be bound): CONFIG SET fails with <see cref="Exception.Message"/> as the reason.</summary>
     private sealed class ConfigApplyException(string reason) : Exception(reason);
+
+    /// <summary>
+    /// appendonly: yes opens the log and has every session log from its next batch, then takes the AOF's base checkpoint in
+    /// the background (aof_rewrite_in_progress); no makes what was logged durable, and sessions stop logging at their next batch.
+    /// </summary>
+    private static void SetAppendOnly(StoreWrapper server, string value)
+    {
+        if (!value.Equals("yes", StringComparison.OrdinalIgnoreCase))
+        {
+            server.AppendOnly.TurnOff();
+            return;
+        }
+        try
+        {
+            server.AppendOnly.TurnOn();
+        }
+        catch (Exception e) when (e is System.IO.IOException or UnauthorizedAccessException or ArgumentException or ObjectDisposedException)
+        {
+            // Redis says "Check server logs"; the reason is said here instead.
+            throw new ConfigApplyException("Unable to turn on AOF: " + e.Message);
+        }
+    }
 
     /// <summary>appendfsync / aof-commit-freq: the running operation log commits by the new policy from now on.</summary>
     private static void SetCommitFrequency(StoreWrapper server, int commitFrequencyMs)

@@ -79,12 +79,13 @@ public static class ConfigFileRewriter
                 string name = reader.GetString()!;
                 reader.Read();
                 int valueStart = (int)reader.TokenStartIndex;
+                bool boolean = reader.TokenType is JsonTokenType.True or JsonTokenType.False;
                 reader.Skip();
                 int valueEnd = (int)reader.BytesConsumed;
                 lastValueEnd = valueEnd;
                 if (Find(settings, name) is { } setting)
                 {
-                    edits.Add((valueStart, valueEnd, JsonSerializer.Serialize(setting.Value)));
+                    edits.Add((valueStart, valueEnd, JsonValue(setting.Value, boolean)));
                     written.Add(setting);
                 }
             }
@@ -123,6 +124,16 @@ public static class ConfigFileRewriter
         }
         result.AddRange(utf8.AsSpan(position));
         return Encoding.UTF8.GetString(result.ToArray());
+    }
+
+    /// <summary>A value in JSON: a host option that is a boolean there (EnableAOF) stays one, from yes or no.</summary>
+    private static string JsonValue(string value, bool boolean)
+    {
+        if (boolean && value.Equals("yes", StringComparison.OrdinalIgnoreCase))
+            return "true";
+        if (boolean && value.Equals("no", StringComparison.OrdinalIgnoreCase))
+            return "false";
+        return JsonSerializer.Serialize(value);
     }
 
     private static string RewriteRedisConf(string text, IReadOnlyList<Setting> settings)

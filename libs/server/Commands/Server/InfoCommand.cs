@@ -144,7 +144,9 @@ public sealed unsafe partial class RespServerSession
             var log = _server.OperationLog;
             info.Line("aof_enabled", log != null ? 1 : 0);
             info.Line("aof_rewrite_in_progress", checkpoints.RewriteInProgress ? 1 : 0);
-            info.Line("aof_rewrite_scheduled", checkpoints.RewriteScheduled ? 1 : 0);
+            // The base of an AOF turned on by CONFIG SET waits for every session to log (and for a running checkpoint).
+            bool baseWaits = _server.AppendOnly.BasePending && !checkpoints.RewriteInProgress;
+            info.Line("aof_rewrite_scheduled", checkpoints.RewriteScheduled || baseWaits ? 1 : 0);
             info.Line("aof_last_rewrite_time_sec", checkpoints.LastRewriteSeconds);
             info.Line("aof_current_rewrite_time_sec", checkpoints.RewriteInProgress ? checkpoints.CurrentSeconds : -1);
             info.Line("aof_last_bgrewrite_status", checkpoints.LastRewriteSucceeded ? "ok" : "err");

@@ -95,7 +95,7 @@ public sealed unsafe partial class RespServerSession
         var log = _server.OperationLog;
         if (log == null)
         {
-            _writer.WriteError("ERR the append-only file is off (start the server with --aof)"u8);
+            _writer.WriteError("ERR the append-only file is off (start the server with --aof, or CONFIG SET appendonly yes)"u8);
             return;
         }
         if (!log.CommitAll())

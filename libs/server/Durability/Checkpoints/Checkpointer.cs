@@ -153,6 +153,28 @@ public sealed class Checkpointer
         }
     }
 
+    /// <summary>
+    /// A BGREWRITEAOF on the calling thread once no checkpoint runs (the base of an AOF turned on by CONFIG SET appendonly):
+    /// true when it succeeded; false when it failed, the server stops or <paramref name="stillWanted"/> says no more.
+    /// </summary>
+    internal bool RewriteWaitingForRunning(Func<bool> stillWanted)
+    {
+        while (true)
+        {
+            if (_stopping || !stillWanted())
+                return false;
+            if (Interlocked.CompareExchange(ref _running, RewriteKind, None) == None)
+                break;
+            Thread.Sleep(10);
+        }
+        bool succeeded = Run(RewriteKind);
+        // A BGSAVE SCHEDULE asked for meanwhile starts now, as it would after a background one.
+        int next = Interlocked.Exchange(ref _scheduled, None);
+        if (next != None && Interlocked.CompareExchange(ref _running, next, None) == None)
+            StartThread(next);
+        return succeeded;
+    }
+
     /// <summary>Whether the server is stopping: a checkpoint being written gives up.</summary>
     internal bool Stopping => _stopping;
 
