@@ -50,7 +50,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _writer.ErrorListener = this;
         ClientId = server.Clients.NextId();
         ConnectedAt = DateTimeOffset.UtcNow;
-        LastCommandAt = ConnectedAt;
+        _connectedTicks = Environment.TickCount64;
+        _lastCommandTicks = _connectedTicks;
         _aclUser = server.Acl.DefaultUser;
         // Replayed commands are not the clients' commands: like Redis's AOF loading, they stay out of the command statistics,
         // the latency observer and the slow log (Stats/RespServerSession.CommandTiming.cs).
@@ -84,8 +85,13 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     /// <summary>When the connection was accepted.</summary>
     public DateTimeOffset ConnectedAt { get; }
 
-    /// <summary>When the last command ran.</summary>
-    public DateTimeOffset LastCommandAt { get; private set; }
+    /// <summary>When the last command ran (to the coarse clock's tick, about 4 ms: CLIENT LIST and timeout count seconds).</summary>
+    public DateTimeOffset LastCommandAt => ConnectedAt.AddMilliseconds(System.Threading.Volatile.Read(ref _lastCommandTicks) - _connectedTicks);
+
+    // The coarse monotonic clock's milliseconds at the connection and at the last batch's commands: read at every batch, where
+    // the wall clock's read costs a cycle counter read (about 1% of a pipelined GET's time) and this one does not.
+    private readonly long _connectedTicks;
+    private long _lastCommandTicks;
 
     /// <summary>The last command run.</summary>
     public RespCommand LastCommand { get; private set; }
@@ -209,7 +215,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             if (!_replaying)
                 _server.Statistics.AddCommands(commands);
             FlushKeyspaceStatistics();
-            LastCommandAt = DateTimeOffset.UtcNow;
+            _lastCommandTicks = Environment.TickCount64;
         }
         // Durability: replies held for a write's commit go once it is durable (RespServerSession.OperationLog.cs).
         ReleaseHeldReplies();
