@@ -20,8 +20,10 @@ public static class EventLoopHints
     /// <summary>Whether a consumer said so during the calling thread's round; clears it.</summary>
     internal static bool TakeRepliesAwaitOtherWork()
     {
-        bool value = t_repliesAwaitOtherWork;
+        // Read first: a round that was told nothing (nearly all) writes nothing.
+        if (!t_repliesAwaitOtherWork)
+            return false;
         t_repliesAwaitOtherWork = false;
-        return value;
+        return true;
     }
 }

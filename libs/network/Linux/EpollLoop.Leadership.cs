@@ -43,9 +43,11 @@ internal sealed unsafe partial class EpollLoop
     [System.ThreadStatic]
     private static EpollLoop? t_member;
 
-    /// <summary>The connection the calling thread is dispatching, while it leads.</summary>
-    [System.ThreadStatic]
-    private static EpollConnectionHandler? t_dispatching;
+    /// <summary>
+    /// The connection the leader is dispatching (a field, not a thread static: only the leading thread writes it, and
+    /// reads it only while it leads, so the event loop pays no thread-local access per event).
+    /// </summary>
+    private EpollConnectionHandler? _dispatching;
 
     /// <summary>The connection the calling thread took out of the epoll set when it handed the loop over.</summary>
     [System.ThreadStatic]
@@ -141,7 +143,7 @@ internal sealed unsafe partial class EpollLoop
     void Tsavorite.IBlockingReadObserver.BeforeBlockingRead()
     {
         t_readStarted = Stopwatch.GetTimestamp();
-        if (t_current != this || _stopping || Volatile.Read(ref _readTicks) < SlowRead || t_dispatching is not { } connection
+        if (t_current != this || _stopping || Volatile.Read(ref _readTicks) < SlowRead || _dispatching is not { } connection
             || Volatile.Read(ref _connectionCount) < 2)
         {
             return;

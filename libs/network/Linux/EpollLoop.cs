@@ -206,16 +206,12 @@ internal sealed unsafe partial class EpollLoop : IDisposable, Tsavorite.IBlockin
                     _stopping = true;
                     break;
                 }
-                for (var i = 0; i < count; i++)
+                if (!DispatchRound(events, count))
                 {
-                    Dispatch(LinuxSockets.EventData(events, i), LinuxSockets.EventMask(events, i));
-                    if (t_current != this)
-                    {
-                        // Handed over during that dispatch: the rest of these events are the new leader's (the interest
-                        // is level-triggered, so its next wait reports them again).
-                        FinishHeldConnection();
-                        return;
-                    }
+                    // Handed over during that round: the rest of its events are the new leader's (the interest is
+                    // level-triggered, so its next wait reports them again).
+                    FinishHeldConnection();
+                    return;
                 }
                 Volatile.Write(ref _cycles, _cycles + 1);
                 // No spinning while the round's replies wait for other work (see EventLoopHints).
@@ -243,20 +239,36 @@ internal sealed unsafe partial class EpollLoop : IDisposable, Tsavorite.IBlockin
         LinuxSockets.CloseDescriptor(_epoll);
     }
 
-    private void Dispatch(ulong data, uint events)
+    /// <summary>
+    /// Dispatches one wait's events; false when this thread handed the loop over during one of them. Apart from
+    /// <see cref="Lead"/>, whose loop never returns and so only ever runs as on-stack-replaced code, so that the work of
+    /// every round is compiled at the full tier.
+    /// </summary>
+    private bool DispatchRound(byte* events, int count)
+    {
+        for (var i = 0; i < count; i++)
+        {
+            if (!Dispatch(LinuxSockets.EventData(events, i), LinuxSockets.EventMask(events, i)))
+                return false;
+        }
+        return true;
+    }
+
+    /// <summary>Handles one event; false when this thread handed the loop over while the connection's consumer ran.</summary>
+    private bool Dispatch(ulong data, uint events)
     {
         if (data == WakeToken)
         {
             LinuxSockets.Drain(_wakeFd);
             while (_joining.TryDequeue(out var joining))
                 Join(joining);
-            return;
+            return true;
         }
 
         var slot = (int)(uint)data;
         if ((uint)slot >= (uint)_slots.Count || _generations[slot] != (uint)(data >> 32) || _slots[slot] is not { } connection)
-            return;
-        t_dispatching = connection;
+            return true;
+        _dispatching = connection;
         try
         {
             connection.OnEvents(events);
@@ -266,9 +278,14 @@ internal sealed unsafe partial class EpollLoop : IDisposable, Tsavorite.IBlockin
             // Consumer failures are handled inside; anything else still ends only this connection, not the loop.
             connection.CloseAfterLoopError(e);
         }
-        t_dispatching = null;
+        // A connection held by this thread means it handed the loop over (BeforeBlockingRead): the new leader owns
+        // _dispatching now.
+        if (connection.IsHeld)
+            return false;
+        _dispatching = null;
         if (_busy)
             _busy = false;
+        return true;
     }
 
     private void Join(EpollConnectionHandler connection)

@@ -41,7 +41,9 @@ public sealed unsafe partial class TsavoriteKV
 
     /// <summary>
     /// The read with the bucket latched. <paramref name="cacheBehind"/> is the chain head behind which the record
-    /// read from the device is to be copied into the read cache, or 0.
+    /// read from the device is to be copied into the read cache, or 0. Inlined into every read, so it holds only the
+    /// common case, a chain of main-log records that reaches the key in memory; the read cache and the device are
+    /// <see cref="ReadLatchedBeyondMemory"/>'s, which keeps this one small enough for the JIT to keep in registers.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Status ReadLatched<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, int tag, long* bucket, ref TInput input,
@@ -53,6 +55,42 @@ public sealed unsafe partial class TsavoriteKV
         if (entry == null)
             return new Status(Status.Basic.NotFound);
         long entryAddress = new HashBucketEntry(*entry).Address;
+        if (!ReadCacheLog.IsCacheAddress(entryAddress))
+        {
+            long address = TraceBack(key, entryAddress, out var record, out long onDisk);
+            if (address != 0)
+            {
+                if (record.Info.Tombstone)
+                    return new Status(Status.Basic.NotFound);
+                if (IsExpired(in record))
+                    return new Status(Status.Basic.NotFound, Status.Record.Expired);
+                var readInfo = new ReadInfo { Address = address };
+                if (functions.Reader(in record, ref input, ref output, ref readInfo))
+                {
+                    if (!readInfo.SkipAccessUpdate)
+                        TouchRecord(ref record);
+                    return new Status(Status.Basic.Found);
+                }
+                return readInfo.Action == OperationAction.CancelOperation
+                    ? new Status(Status.Basic.Canceled)
+                    : new Status(Status.Basic.NotFound);
+            }
+            if (onDisk == 0)
+                return new Status(Status.Basic.NotFound);
+        }
+        return ReadLatchedBeyondMemory(ref functions, key, tag, entry, entryAddress, ref input, ref output, held, disk, out cacheBehind);
+    }
+
+    /// <summary>
+    /// <see cref="ReadLatched"/> for a chain that starts in the read cache or goes on on the device: the read-cache hit,
+    /// the record read back (pending until it is), and where that copy goes (the tail or the read cache).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private Status ReadLatchedBeyondMemory<TInput, TOutput, TFunctions>(ref TFunctions functions, ReadOnlySpan<byte> key, int tag, long* entry,
+        long entryAddress, ref TInput input, ref TOutput output, HeldLocks? held, PendingRecordRead? disk, out long cacheBehind)
+        where TFunctions : ISessionFunctions<TInput, TOutput>
+    {
+        cacheBehind = 0;
         long onDisk;
         LogRecord record;
         long address = ReadCacheLog.IsCacheAddress(entryAddress)
