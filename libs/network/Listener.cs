@@ -39,6 +39,12 @@ internal sealed class Listener : IDisposable
     /// <summary>"ip:port" (or the socket path) as connections report their local end.</summary>
     public string LocalEndpoint { get; }
 
+    /// <summary>
+    /// Whether the listener is bound to every address of the host (0.0.0.0 or ::): then each connection's local end is
+    /// the address its client reached (getsockname), as Redis's CLIENT LIST laddr shows it, not <see cref="LocalEndpoint"/>.
+    /// </summary>
+    public bool IsWildcard => Bound is IPEndPoint ip && (ip.Address.Equals(IPAddress.Any) || ip.Address.Equals(IPAddress.IPv6Any));
+
     /// <summary>The listening socket (accept4 takes its descriptor).</summary>
     public Socket Socket => _socket;
 

@@ -374,10 +374,11 @@ public sealed class NetworkServer : IDisposable
                 remote = client.RemoteEndPoint is { } ep ? Listener.FormatEndPoint(ep) : "";
             }
 
+            string local = listener.IsWildcard && client.LocalEndPoint is { } reached ? Listener.FormatEndPoint(reached) : listener.LocalEndpoint;
             if (_options.TlsOptions is not null)
-                connection = new TlsConnectionHandler(this, client, _options, listener.LocalEndpoint, remote, shutdown);
+                connection = new TlsConnectionHandler(this, client, _options, local, remote, shutdown);
             else
-                connection = new SocketConnectionHandler(this, client, _options, listener.LocalEndpoint, remote);
+                connection = new SocketConnectionHandler(this, client, _options, local, remote);
         }
         catch (Exception e) when (e is SocketException or IOException or ObjectDisposedException or OutOfMemoryException)
         {
@@ -387,6 +388,17 @@ public sealed class NetworkServer : IDisposable
             return;
         }
         Register(connection);
+    }
+
+    /// <summary>The address and port a client of a wildcard listener reached ("ip:port", getsockname), or null if unknown.</summary>
+    private static unsafe string? LocalEndOf(int fd)
+    {
+        var address = stackalloc byte[NativeAcceptLoop.SockaddrStorageSize];
+        int length = NativeAcceptLoop.SockaddrStorageSize;
+        if (LinuxSockets.GetSockName(fd, address, &length) != 0)
+            return null;
+        var formatted = NativeAcceptLoop.FormatRemote(address, out _);
+        return formatted.Length == 0 ? null : formatted;
     }
 
     /// <summary>
@@ -412,7 +424,8 @@ public sealed class NetworkServer : IDisposable
                 remote = listener.UnixSocketPath; // clients of a Unix domain socket are normally unnamed
             else if (Provider.TcpKeepAliveSeconds is var seconds and > 0)
                 LinuxSockets.SetKeepAlive(fd, seconds);
-            connection = new EpollConnectionHandler(this, fd, _options, NextLoop(), listener.LocalEndpoint, remote);
+            string localEnd = listener.IsWildcard ? LocalEndOf(fd) ?? listener.LocalEndpoint : listener.LocalEndpoint;
+            connection = new EpollConnectionHandler(this, fd, _options, NextLoop(), localEnd, remote);
         }
         catch (OutOfMemoryException)
         {

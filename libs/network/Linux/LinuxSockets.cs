@@ -126,6 +126,9 @@ internal static unsafe partial class LinuxSockets
     private const int SOCK_CLOEXEC = 0x80000;
     private const short POLLIN = 1;
 
+    /// <summary>getsockname(2): the socket's local address; 0, or -1 with <see cref="Errno"/> set.</summary>
+    public static int GetSockName(int fd, byte* address, int* addressLength) => getsockname(fd, address, addressLength);
+
     /// <summary>accept4(2), close-on-exec: the new descriptor, or -1 with <see cref="Errno"/> set.</summary>
     public static int Accept(int listenFd, byte* address, int* addressLength) => accept4(listenFd, address, addressLength, SOCK_CLOEXEC);
 
@@ -219,6 +222,9 @@ internal static unsafe partial class LinuxSockets
 
     [LibraryImport(Libc, SetLastError = true)]
     private static partial int accept4(int fd, byte* address, int* addressLength, int flags);
+
+    [LibraryImport(Libc, SetLastError = true)]
+    private static partial int getsockname(int fd, byte* address, int* addressLength);
 
     [LibraryImport(Libc, SetLastError = true)]
     private static partial int poll(int* fds, nuint count, int timeout);

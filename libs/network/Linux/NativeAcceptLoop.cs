@@ -13,7 +13,7 @@ namespace Garnet.networking.Linux;
 /// </summary>
 internal sealed unsafe class NativeAcceptLoop : IDisposable
 {
-    private const int SockaddrStorageSize = 128;
+    internal const int SockaddrStorageSize = 128;
 
     private readonly NetworkServer _server;
     private readonly Listener _listener;

@@ -55,5 +55,12 @@ public sealed class ProtectedModeTests
         using var v6 = new RawClient(new IPEndPoint(IPAddress.IPv6Loopback, server.Port));
         Assert.That(v6.Execute("PING"), Is.EqualTo("+PONG\r\n"));
         Assert.That(v6.Execute("CLIENT", "INFO"), Does.Contain($" addr=[::1]:{v6.LocalEndPoint.Port} "));
+
+        // laddr is the address each client reached, as Redis reports it (getsockname), not the wildcard listened on.
+        Assert.That(v4.Execute("CLIENT", "INFO"), Does.Contain($" laddr=127.0.0.1:{server.Port} "));
+        Assert.That(v6.Execute("CLIENT", "INFO"), Does.Contain($" laddr=[::1]:{server.Port} "));
+        using var alias = new RawClient(new IPEndPoint(IPAddress.Parse("127.0.0.9"), server.Port));
+        Assert.That(alias.Execute("CLIENT", "INFO"), Does.Contain($" laddr=127.0.0.9:{server.Port} "));
+        Assert.That(v4.Execute("CLIENT", "KILL", "LADDR", $"127.0.0.9:{server.Port}"), Is.EqualTo(":1\r\n"), "LADDR filters on the reached address");
     }
 }

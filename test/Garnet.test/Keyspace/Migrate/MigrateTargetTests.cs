@@ -117,6 +117,53 @@ public class MigrateTargetTests : MigrateTestBase
     }
 
     [Test]
+    public void AtMost64ConnectionsAreKeptAndTheLeastRecentlyUsedGoesFirst()
+    {
+        // Every 127.0.0.x is loopback on Linux, so one target listening on all addresses is 65 targets by MIGRATE's name.
+        var target = StartTarget(options => options.Address = "0.0.0.0");
+        using var source = ConnectRaw();
+        using var destination = new RawClient(target.Port);
+        string port = target.Port.ToString();
+        for (int i = 1; i <= 64; i++)
+        {
+            source.Execute("SET", "k" + i, "v");
+            Assert.That(source.Execute("MIGRATE", "127.0.0." + i, port, "k" + i, "0", "5000"), Is.EqualTo("+OK\r\n"), "target " + i);
+        }
+        Assert.That(source.Execute("INFO", "stats"), Does.Contain("\r\nmigrate_cached_sockets:64\r\n"));
+        Assert.That(RestoringClientsFrom(destination, "127.0.0.1:"), Is.EqualTo(1));
+
+        // A 65th target: the cache stays at 64 by closing the connection used longest ago (the one to 127.0.0.1).
+        source.Execute("SET", "k65", "v");
+        Assert.That(source.Execute("MIGRATE", "127.0.0.65", port, "k65", "0", "5000"), Is.EqualTo("+OK\r\n"));
+        Assert.That(source.Execute("INFO", "stats"), Does.Contain("\r\nmigrate_cached_sockets:64\r\n"));
+        var deadline = Stopwatch.StartNew();
+        while (RestoringClientsFrom(destination, "127.0.0.1:") != 0 && deadline.Elapsed < TimeSpan.FromSeconds(10))
+            System.Threading.Thread.Sleep(50);
+        Assert.That(RestoringClientsFrom(destination, "127.0.0.1:"), Is.EqualTo(0), "the least recently used connection was closed");
+        Assert.That(RestoringClientsFrom(destination, "127.0.0.2:"), Is.EqualTo(1), "the others stay");
+
+        // The target dropped from the cache is connected to afresh, and the next least recently used one (127.0.0.2) goes.
+        long before = ConnectionsReceived(destination);
+        source.Execute("SET", "again", "v");
+        Assert.That(source.Execute("MIGRATE", "127.0.0.1", port, "again", "0", "5000"), Is.EqualTo("+OK\r\n"));
+        Assert.That(ConnectionsReceived(destination), Is.EqualTo(before + 1));
+        Assert.That(source.Execute("INFO", "stats"), Does.Contain("\r\nmigrate_cached_sockets:64\r\n"));
+        Assert.That(destination.Execute("DBSIZE"), Is.EqualTo(":66\r\n"));
+    }
+
+    /// <summary>The target's clients connected from <paramref name="addressPrefix"/> (MIGRATE's connections, as the source's address names them).</summary>
+    private static int RestoringClientsFrom(RawClient destination, string addressPrefix)
+    {
+        int count = 0;
+        foreach (var line in destination.Execute("CLIENT", "LIST").Split('\n'))
+        {
+            if (line.Contains(" laddr=" + addressPrefix) && line.Contains("cmd=restore"))
+                count++;
+        }
+        return count;
+    }
+
+    [Test]
     public void AnIdleConnectionIsClosedAfterTenSeconds()
     {
         var target = StartTarget();
