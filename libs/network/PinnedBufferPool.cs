@@ -15,8 +15,9 @@ namespace Garnet.networking;
 /// </remarks>
 internal sealed class PinnedBufferPool
 {
-    private readonly byte[]?[] _receiveBuffers;
-    private readonly byte[]?[] _sendBuffers;
+    // Slots are structs: an array of arrays would make every access by reference pay a covariance check.
+    private readonly Slot[] _receiveBuffers;
+    private readonly Slot[] _sendBuffers;
     private readonly int _receiveSize;
     private readonly int _sendSize;
 
@@ -24,8 +25,8 @@ internal sealed class PinnedBufferPool
     {
         _receiveSize = receiveSize;
         _sendSize = sendSize;
-        _receiveBuffers = new byte[]?[slotsPerKind];
-        _sendBuffers = new byte[]?[slotsPerKind];
+        _receiveBuffers = new Slot[slotsPerKind];
+        _sendBuffers = new Slot[slotsPerKind];
     }
 
     /// <summary>Buffers waiting to be lent (for tests).</summary>
@@ -41,35 +42,43 @@ internal sealed class PinnedBufferPool
 
     public void ReturnSend(PinnedBuffer buffer) => Return(_sendBuffers, _sendSize, buffer);
 
-    private static PinnedBuffer Rent(byte[]?[] slots, int size)
+    private static PinnedBuffer Rent(Slot[] slots, int size)
     {
         for (var i = 0; i < slots.Length; i++)
         {
-            if (Volatile.Read(ref slots[i]) is not null && Interlocked.Exchange(ref slots[i], null) is { } array)
+            ref var slot = ref slots[i].Array;
+            if (Volatile.Read(ref slot) is not null && Interlocked.Exchange(ref slot, null) is { } array)
                 return PinnedBuffer.Wrap(array);
         }
         return PinnedBuffer.Allocate(size);
     }
 
-    private static void Return(byte[]?[] slots, int size, PinnedBuffer buffer)
+    private static void Return(Slot[] slots, int size, PinnedBuffer buffer)
     {
         if (buffer.Array is not { } array || array.Length != size)
             return;
         for (var i = 0; i < slots.Length; i++)
         {
-            if (Volatile.Read(ref slots[i]) is null && Interlocked.CompareExchange(ref slots[i], array, null) is null)
+            ref var slot = ref slots[i].Array;
+            if (Volatile.Read(ref slot) is null && Interlocked.CompareExchange(ref slot, array, null) is null)
                 return;
         }
     }
 
-    private static int CountIn(byte[]?[] slots)
+    private static int CountIn(Slot[] slots)
     {
         var count = 0;
         for (var i = 0; i < slots.Length; i++)
         {
-            if (Volatile.Read(ref slots[i]) is not null)
+            if (Volatile.Read(ref slots[i].Array) is not null)
                 count++;
         }
         return count;
+    }
+
+    /// <summary>One pooled buffer, or null.</summary>
+    private struct Slot
+    {
+        public byte[]? Array;
     }
 }

@@ -60,12 +60,9 @@ internal static class LatencyHistogram
         return frequency == 1_000_000_000 ? ticks : (long)(ticks * (1_000_000_000.0 / frequency));
     }
 
-    /// <summary>Adds <paramref name="count"/> durations of <paramref name="ticks"/> each to <paramref name="histogram"/> (made when missing).</summary>
-    public static void Add(ref long[]? histogram, long ticks, long count)
-    {
-        histogram ??= new long[BucketCount];
-        histogram[BucketOf(TicksToNanoseconds(ticks))] += count;
-    }
+    /// <summary>Adds <paramref name="count"/> durations of <paramref name="ticks"/> each to <paramref name="histogram"/> (one thread's).</summary>
+    public static void Add(long[] histogram, long ticks, long count)
+        => histogram[BucketOf(TicksToNanoseconds(ticks))] += count;
 
     /// <summary>As <see cref="Add"/>, for a histogram that several threads add to.</summary>
     public static void AddShared(long[] histogram, long ticks, long count)

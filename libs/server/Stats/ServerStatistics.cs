@@ -170,8 +170,13 @@ public sealed class ServerStatistics : IDisposable
     /// <summary>Adds <paramref name="count"/> runs of <paramref name="ticks"/> each to the latency histogram of <paramref name="slot"/>.</summary>
     internal void AddLatency(CommandCounters countersOfThisThread, int slot, long ticks, long count)
     {
-        if ((uint)slot < (uint)countersOfThisThread.Histograms.Length)
-            LatencyHistogram.Add(ref countersOfThisThread.Histograms[slot], ticks, count);
+        var histograms = countersOfThisThread.Histograms;
+        if ((uint)slot < (uint)histograms.Length)
+        {
+            // Read by value (a reference to an element of an array of arrays costs a type check each time); made once.
+            var histogram = histograms[slot] ?? (histograms[slot] = new long[LatencyHistogram.BucketCount]);
+            LatencyHistogram.Add(histogram, ticks, count);
+        }
         else if (slot >= ExtensionRegistry.FirstId && !countersOfThisThread.Discarded)
             LatencyHistogram.AddShared(_customHistograms.GetOrAdd(slot, static _ => new long[LatencyHistogram.BucketCount]), ticks, count);
     }
