@@ -19,6 +19,9 @@ internal sealed class MonitorFeed
     private readonly object _lock = new();
     private PubSubOutbox[] _monitors = [];
     private volatile int _count;
+    private readonly CommandObservers _observers;
+
+    internal MonitorFeed(CommandObservers observers) => _observers = observers;
 
     /// <summary>Whether any client monitors.</summary>
     public bool Active => _count != 0;
@@ -33,6 +36,7 @@ internal sealed class MonitorFeed
         {
             bool added = OutboxList.TryAdd(ref _monitors, monitor);
             _count = _monitors.Length;
+            _observers.Set(CommandObservers.Monitoring, _count != 0);
             return added;
         }
     }
@@ -44,6 +48,7 @@ internal sealed class MonitorFeed
         {
             OutboxList.TryRemove(ref _monitors, monitor);
             _count = _monitors.Length;
+            _observers.Set(CommandObservers.Monitoring, _count != 0);
         }
     }
 

@@ -25,7 +25,8 @@ public sealed class StoreWrapper : IDisposable
         Options = options;
         _databases = new GarnetDatabase?[options.Databases];
         WatchVersions = new WatchVersionTable(options.Databases);
-        Tracking = new TrackingTable(Clients);
+        Monitors = new MonitorFeed(CommandObservers);
+        Tracking = new TrackingTable(Clients, CommandObservers);
         MemoryBudget = new Tsavorite.MemoryBudget
         {
             Limit = options.MaxMemory,
@@ -270,7 +271,10 @@ public sealed class StoreWrapper : IDisposable
     public PubSubBroker ShardPubSub { get; } = new(sharded: true);
 
     /// <summary>The clients in MONITOR mode (libs/server/Monitor).</summary>
-    internal MonitorFeed Monitors { get; } = new();
+    internal MonitorFeed Monitors { get; }
+
+    /// <summary>Whether a MONITOR or tracking client watches the commands that run (one look per command).</summary>
+    internal CommandObservers CommandObservers { get; } = new();
 
     /// <summary>How many clients are in MONITOR mode.</summary>
     public int MonitorCount => Monitors.Count;

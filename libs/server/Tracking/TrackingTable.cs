@@ -48,9 +48,12 @@ public sealed class TrackingTable
     private int _overLimitRounds;
     private int _nextEvictionShard;
 
-    internal TrackingTable(ClientRegistry clients)
+    private readonly CommandObservers _observers;
+
+    internal TrackingTable(ClientRegistry clients, CommandObservers observers)
     {
         _clients = clients;
+        _observers = observers;
         _shards = new Shard[ShardCount];
         for (int i = 0; i < _shards.Length; i++)
             _shards[i] = new Shard();
@@ -100,6 +103,7 @@ public sealed class TrackingTable
             grown[^1] = tracker;
             Volatile.Write(ref _trackers, grown);
             _trackerCount = grown.Length;
+            _observers.Set(CommandObservers.Tracking, true);
         }
     }
 
@@ -116,6 +120,7 @@ public sealed class TrackingTable
             Array.Copy(_trackers, index + 1, shrunk, index, shrunk.Length - index);
             Volatile.Write(ref _trackers, shrunk);
             _trackerCount = shrunk.Length;
+            _observers.Set(CommandObservers.Tracking, shrunk.Length != 0);
             RemovePrefixesLocked(tracker);
         }
         tracker.ForgetKeys(this);

@@ -126,7 +126,16 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void RunCommand(RespCommandInfo info)
     {
-        // MONITOR (libs/server/Monitor): one look at a field while nobody monitors.
+        // MONITOR (libs/server/Monitor) and client tracking (Tracking/): one look at a word while neither is on.
+        if (_server.CommandObservers.Any)
+            RunObserved(info);
+        else
+            RunCommandWithKeys(info, blockingRetry: false);
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void RunObserved(RespCommandInfo info)
+    {
         if (_server.Monitors.Active)
             RunMonitored(info, static (session, info) => session.RunCommandCore(info, blockingRetry: false));
         else
