@@ -24,6 +24,8 @@ public sealed class GarnetServer : IDisposable
         ArgumentNullException.ThrowIfNull(options);
         Options = options;
         Store = new StoreWrapper(options);
+        if (options.EnableCluster)
+            Store.Cluster = Garnet.cluster.ClusterNode.Open(options);
         var provider = new RespSessionProvider(Store);
         var networkOptions = new NetworkServerOptions
         {
@@ -108,5 +110,6 @@ public sealed class GarnetServer : IDisposable
         _unixServer?.Dispose();
         _tcpServer.Dispose();
         Store.Dispose();
+        Store.Cluster?.Dispose();
     }
 }

@@ -15,6 +15,18 @@ public sealed class ServerOptions
     /// <summary>TCP port. Default 6379; 0 picks a free port.</summary>
     public int Port { get; set; } = 6379;
 
+    /// <summary>Cluster mode (--cluster): the host plugs a cluster node in (<see cref="StoreWrapper.Cluster"/>).</summary>
+    public bool EnableCluster { get; set; }
+
+    /// <summary>With <see cref="EnableCluster"/>, start as a new node: the saved node configuration (nodes.conf) is not read.</summary>
+    public bool CleanClusterConfig { get; set; }
+
+    /// <summary>The address this cluster node gives clients and other nodes (--cluster-announce-ip); null for the address a client reached.</summary>
+    public string? ClusterAnnounceIp { get; set; }
+
+    /// <summary>The port this cluster node gives clients and other nodes (--cluster-announce-port); 0 for <see cref="Port"/>.</summary>
+    public int ClusterAnnouncePort { get; set; }
+
     /// <summary>Unix domain socket path to listen on as well, or null.</summary>
     public string? UnixSocketPath { get; set; }
 

@@ -14,6 +14,18 @@ public sealed class Options
     [Option("port", HelpText = "TCP port to listen on; 0 picks a free port. (default: 6379)")]
     public string? Port { get; set; }
 
+    [Option("cluster", HelpText = "Run as a Redis Cluster node: keys live in 16384 hash slots, CLUSTER assigns them, and the node's configuration is kept in nodes.conf in --checkpointdir. (default: off)")]
+    public bool EnableCluster { get; set; }
+
+    [Option("clean-cluster-config", HelpText = "With --cluster, start as a new node, ignoring a saved nodes.conf (which is then overwritten). (default: off)")]
+    public bool CleanClusterConfig { get; set; }
+
+    [Option("cluster-announce-ip", HelpText = "With --cluster, the address this node gives clients (CLUSTER NODES, SLOTS, SHARDS). (default: the address the client reached)")]
+    public string? ClusterAnnounceIp { get; set; }
+
+    [Option("cluster-announce-port", HelpText = "With --cluster, the port this node gives clients. (default: the port the client reached)")]
+    public string? ClusterAnnouncePort { get; set; }
+
     [Option("bind", HelpText = "IP address to listen on; * for any, localhost for loopback. (default: 127.0.0.1)")]
     public string? Address { get; set; }
 

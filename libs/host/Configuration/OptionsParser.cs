@@ -375,6 +375,11 @@ public static class OptionsParser
             server.LogDir ??= Directory.GetCurrentDirectory();
         ApplyStorageTierOptions(options, server);
         server.CheckpointDir = EmptyToNull(Alias(options.CheckpointDir, "checkpointdir", options.Dir, "dir"));
+        server.EnableCluster = options.EnableCluster;
+        server.CleanClusterConfig = options.CleanClusterConfig;
+        server.ClusterAnnounceIp = EmptyToNull(options.ClusterAnnounceIp);
+        if (options.ClusterAnnouncePort != null)
+            server.ClusterAnnouncePort = ParseInt(options.ClusterAnnouncePort, "cluster-announce-port", 0, 65535);
         ApplyAofOptions(options, server);
         server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
         server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));

@@ -93,6 +93,13 @@ public sealed unsafe partial class RespServerSession
                 return;
             }
         }
+        // Cluster mode (Cluster/RespServerSession.Cluster.cs): the keys must share a slot this node serves.
+        if (_cluster != null && !ClusterAdmits(info))
+        {
+            FlagTransactionError();
+            CountRejected(info);
+            return;
+        }
         // Scripting: while another client's script runs past lua-time-limit, most commands get -BUSY.
         if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))
         {

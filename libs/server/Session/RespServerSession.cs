@@ -42,6 +42,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _server = server;
         _sender = sender;
         _replaying = replaying;
+        _cluster = server.Cluster;
         if (!replaying && server.OperationLog is { } log)
             _oplog = new SessionOperationLog(log, server.Options.AofCommitWait);
         _durable = _oplog != null || replaying;

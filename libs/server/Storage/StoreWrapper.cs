@@ -177,6 +177,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>The host's TCP listeners (CONFIG SET port / bind), once the host started them; null for a server without a host.</summary>
     public IServerListeners? Listeners { get; set; }
 
+    /// <summary>Cluster mode (--cluster), plugged in by the host before the server starts; null for a standalone server.</summary>
+    public IClusterProvider? Cluster { get; set; }
+
     /// <summary>The memory budget every database counts against (maxmemory), with the eviction policy.</summary>
     public Tsavorite.MemoryBudget MemoryBudget { get; }
 

@@ -128,6 +128,12 @@ public sealed unsafe partial class RespServerSession
     {
         if (!TryReadDatabaseIndex(in _args[1], out int index))
             return;
+        // A cluster has one database, as Redis's does.
+        if (_cluster != null && index != 0)
+        {
+            _writer.WriteError("ERR SELECT is not allowed in cluster mode"u8);
+            return;
+        }
         if (index != DatabaseIndex)
             SelectDatabase(index);
         _writer.WriteOk();

@@ -136,7 +136,7 @@ public sealed unsafe partial class RespServerSession
         .. Number("min-replicas-to-write", "min-slaves-to-write", "0", 0, int.MaxValue),
         .. Number("min-replicas-max-lag", "min-slaves-max-lag", "10", 0, int.MaxValue),
 
-        // Cluster: this server is not a cluster node (cluster-enabled no).
+        // Cluster: Redis's cluster parameters, reported; cluster mode takes Garnet's options (--cluster, --cluster-announce-ip ...).
         .. Text("cluster-config-file", null, "nodes.conf", Immutable),
         .. Number("cluster-port", null, "0", 0, 65535, Immutable),
         .. Number("cluster-node-timeout", null, "15000", 0, long.MaxValue),

@@ -139,7 +139,7 @@ public sealed unsafe partial class RespServerSession
             static (server, value) => server.ClientLimits.ProtectedMode = value.Equals("yes", StringComparison.OrdinalIgnoreCase), ConfigValue.YesNo),
         new("replica-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
         new("slave-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo) { AliasOf = "replica-read-only" },
-        new("cluster-enabled", ConfigKind.Immutable, static _ => "no"),
+        new("cluster-enabled", ConfigKind.Immutable, static s => s._cluster != null ? "yes" : "no"),
         new("enable-debug-command", ConfigKind.Immutable, static s => s._server.Options.EnableDebugCommand ? "yes" : "no"),
         new("memory", ConfigKind.Immutable, static s => s._server.Options.MemorySize.ToString(CultureInfo.InvariantCulture)),
         new("index", ConfigKind.Immutable, static s => s._server.Options.IndexSize.ToString(CultureInfo.InvariantCulture)),

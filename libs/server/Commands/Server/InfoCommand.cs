@@ -94,7 +94,7 @@ public sealed unsafe partial class RespServerSession
             info.Line("redis_git_sha1", "00000000");
             info.Line("redis_git_dirty", 0);
             info.Line("redis_build_id", "0");
-            info.Line("redis_mode", "standalone");
+            info.Line("redis_mode", _cluster != null ? "cluster" : "standalone");
             info.Line("os", RuntimeInformation.OSDescription.Replace('\r', ' ').Replace('\n', ' ') + " " + RuntimeInformation.OSArchitecture.ToString().ToLowerInvariant());
             info.Line("arch_bits", IntPtr.Size * 8);
             info.Line("process_id", Environment.ProcessId);
@@ -245,7 +245,7 @@ public sealed unsafe partial class RespServerSession
         if ((sections & InfoSections.Cluster) != 0)
         {
             info.Section("Cluster");
-            info.Line("cluster_enabled", 0);
+            info.Line("cluster_enabled", _cluster != null ? 1 : 0);
         }
 
         if ((sections & InfoSections.Keyspace) != 0)

@@ -1,0 +1,57 @@
+using System;
+using Garnet.common;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Cluster mode as the server sees it: which hash slots this node serves, and the CLUSTER command. libs/cluster
+/// implements it and the host plugs it in (<see cref="StoreWrapper.Cluster"/>, with --cluster); the server never
+/// references the cluster library. A session asks <see cref="Route"/> about every command with keys, once the keys are
+/// known to share a slot.
+/// </summary>
+public interface IClusterProvider : IDisposable
+{
+    /// <summary>Whether this node runs a command on <paramref name="slot"/> (a write when <paramref name="write"/>), or why not.</summary>
+    SlotRoute Route(int slot, bool write);
+
+    /// <summary>Writes the error a command on <paramref name="slot"/> gets when <see cref="Route"/> answered <paramref name="route"/>.</summary>
+    void WriteRedirection(ref RespWriter writer, int slot, SlotRoute route);
+
+    /// <summary>
+    /// Runs CLUSTER: <paramref name="args"/> holds the subcommand and its arguments (the subcommand and its arity were
+    /// checked against the command table); <paramref name="connection"/> is the client's connection.
+    /// </summary>
+    void RunCommand(ReadOnlySpan<ArgSlice> args, ref RespWriter writer, IClusterConnection connection);
+}
+
+/// <summary>How a node stands toward a command on a slot (<see cref="IClusterProvider.Route"/>).</summary>
+public enum SlotRoute : byte
+{
+    /// <summary>This node serves the slot: the command runs.</summary>
+    Served,
+
+    /// <summary>No node serves the slot (-CLUSTERDOWN Hash slot not served).</summary>
+    Unbound,
+
+    /// <summary>The slot is this node's but the cluster is down (-CLUSTERDOWN The cluster is down).</summary>
+    Down,
+}
+
+/// <summary>What the cluster may ask of the connection a CLUSTER command came on.</summary>
+public interface IClusterConnection
+{
+    /// <summary>The IP address the client reached this node at (what a node with no announced address tells it).</summary>
+    string LocalIp { get; }
+
+    /// <summary>The port the client reached this node at.</summary>
+    int LocalPort { get; }
+
+    /// <summary>How many keys the cluster's database (database 0) holds.</summary>
+    long KeyCount { get; }
+
+    /// <summary>How many keys of the database hash to <paramref name="slot"/> (a scan of the keys).</summary>
+    long CountKeysInSlot(int slot);
+
+    /// <summary>Writes an array of at most <paramref name="count"/> keys that hash to <paramref name="slot"/>.</summary>
+    void WriteKeysInSlot(int slot, long count, ref RespWriter writer);
+}

@@ -1,0 +1,159 @@
+using System;
+using Garnet.common;
+using Tsavorite;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Cluster mode in a session: a command's keys must share a hash slot, and that slot must be one this node serves
+/// (<see cref="IClusterProvider.Route"/>); CLUSTER goes to the provider.
+/// </summary>
+public sealed unsafe partial class RespServerSession : IClusterConnection
+{
+    /// <summary>The cluster this node is part of (--cluster), or null for a standalone server: then nothing here runs.</summary>
+    private readonly IClusterProvider? _cluster;
+
+    private static ReadOnlySpan<byte> ErrCrossSlot => "CROSSSLOT Keys in request don't hash to the same slot"u8;
+
+    /// <summary>
+    /// Whether the current command may run on this node: true for a command without keys; else its keys must share one
+    /// slot this node serves, or the error (CROSSSLOT, CLUSTERDOWN) is written and false returned. As in Redis, the check
+    /// comes after ACL and before a command is queued in MULTI.
+    /// </summary>
+    private bool ClusterAdmits(RespCommandInfo info)
+    {
+        if (info.FirstKey == 0 && (info.Flags & CommandFlags.MovableKeys) == 0)
+            return info.Command is not (RespCommand.MULTI or RespCommand.EXEC) || TransactionAdmits(info);
+        var keys = _commandKeys ??= new KeyList();
+        KeyExtraction.Extract(info, _args, _argCount, keys);
+        if (keys.Count == 0)
+            return true;
+        int slot = HashSlot.Of(_args[keys.Position(0)].Span);
+        for (int i = 1; i < keys.Count; i++)
+        {
+            if (HashSlot.Of(_args[keys.Position(i)].Span) != slot)
+            {
+                _writer.WriteError(ErrCrossSlot);
+                return false;
+            }
+        }
+        var route = _cluster!.Route(slot, (info.Flags & CommandFlags.Write) != 0);
+        if (route != SlotRoute.Served)
+        {
+            _cluster.WriteRedirection(ref _writer, slot, route);
+            return false;
+        }
+        // Queued in MULTI: the transaction's commands must all be on one slot (EXEC checks).
+        if (_transaction is { InMulti: true })
+        {
+            if (_transactionSlot < 0)
+                _transactionSlot = slot;
+            else if (_transactionSlot != slot)
+                _transactionCrossSlot = true;
+        }
+        return true;
+    }
+
+    // The slot of the keys queued in the current MULTI (-1 before the first), and whether two queued commands differ.
+    private int _transactionSlot = -1;
+    private bool _transactionCrossSlot;
+
+    /// <summary>
+    /// MULTI starts a transaction's slot afresh; EXEC runs only if the queued commands' keys share a slot this node still
+    /// serves, as Redis checks the whole transaction at EXEC. Otherwise the transaction is discarded with the error.
+    /// </summary>
+    private bool TransactionAdmits(RespCommandInfo info)
+    {
+        if (info.Command == RespCommand.MULTI)
+        {
+            if (_transaction is not { InMulti: true })
+            {
+                _transactionSlot = -1;
+                _transactionCrossSlot = false;
+            }
+            return true;
+        }
+        if (_transaction is not { InMulti: true } || _transactionSlot < 0)
+            return true;
+        bool crossSlot = _transactionCrossSlot;
+        var route = crossSlot ? SlotRoute.Unbound : _cluster!.Route(_transactionSlot, write: true);
+        if (!crossSlot && route == SlotRoute.Served)
+            return true;
+        if (crossSlot)
+            _writer.WriteError(ErrCrossSlot);
+        else
+            _cluster!.WriteRedirection(ref _writer, _transactionSlot, route);
+        ResetTransaction();
+        return false;
+    }
+
+    /// <summary>CLUSTER: answered by the cluster in cluster mode; otherwise every subcommand fails as Redis's do with cluster-enabled no.</summary>
+    private void ClusterCommand()
+    {
+        if (ResolveSubcommand(RespCommand.CLUSTER) == null)
+            return;
+        if (_cluster == null)
+        {
+            _writer.WriteError(ServerStrings.ErrClusterDisabled);
+            return;
+        }
+        _cluster.RunCommand(_args.AsSpan(1, _argCount - 1), ref _writer, this);
+    }
+
+    string IClusterConnection.LocalIp
+    {
+        get
+        {
+            var endpoint = LocalEndpoint;
+            int colon = endpoint.LastIndexOf(':');
+            // A Unix domain socket's client reached this host.
+            return colon <= 0 ? "127.0.0.1" : endpoint.Substring(0, colon).Trim('[', ']');
+        }
+    }
+
+    int IClusterConnection.LocalPort
+    {
+        get
+        {
+            var endpoint = LocalEndpoint;
+            int colon = endpoint.LastIndexOf(':');
+            return colon > 0 && int.TryParse(endpoint.AsSpan(colon + 1), out int port) ? port : _server.Options.Port;
+        }
+    }
+
+    long IClusterConnection.KeyCount => Store.Store.KeyCount;
+
+    long IClusterConnection.CountKeysInSlot(int slot)
+    {
+        var scan = new SlotKeyScan(slot, null, long.MaxValue);
+        Store.Scan(ref scan, 0, -1, ScanFlags.IncludeMovedPastEnd);
+        return scan.Found;
+    }
+
+    void IClusterConnection.WriteKeysInSlot(int slot, long count, ref RespWriter writer)
+    {
+        var keys = EmptyKeyBuffer();
+        if (count > 0)
+        {
+            var scan = new SlotKeyScan(slot, keys, count);
+            Store.Scan(ref scan, 0, -1, ScanFlags.IncludeMovedPastEnd);
+        }
+        writer.WriteArrayHeader(keys.Count);
+        for (int i = 0; i < keys.Count; i++)
+            writer.WriteBulk(keys[i]);
+    }
+
+    /// <summary>Counts the live keys of one slot, keeping the first ones when given a buffer; stops once it has a limit of them.</summary>
+    private struct SlotKeyScan(int slot, KeyBuffer? keys, long limit) : IScanFunctions
+    {
+        public long Found { get; private set; }
+
+        public bool OnRecord(in LogRecord record, long address)
+        {
+            if (HashSlot.Of(record.Key) != slot)
+                return true;
+            keys?.Add(record.Key);
+            return ++Found < limit;
+        }
+    }
+}
