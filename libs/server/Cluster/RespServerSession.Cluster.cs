@@ -100,6 +100,19 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
         _cluster.RunCommand(_args.AsSpan(1, _argCount - 1), ref _writer, this);
     }
 
+    /// <summary>
+    /// ASKING, READONLY, READWRITE: refused without cluster mode, as in Redis. In it they answer OK, and change nothing
+    /// yet: in Redis READONLY and READWRITE matter only on a replica and ASKING only for a slot being imported, and a node
+    /// has neither until replication and slot migration exist.
+    /// </summary>
+    private void ClusterConnectionCommand()
+    {
+        if (_cluster == null)
+            _writer.WriteError(ServerStrings.ErrClusterDisabled);
+        else
+            _writer.WriteOk();
+    }
+
     string IClusterConnection.LocalIp
     {
         get

@@ -38,6 +38,9 @@ public static partial class CommandTable
     [
         // Connection
         new(RespCommand.PING, "PING", -1, F.Fast, [], A.Fast | A.Connection, "Returns the server's liveliness response."),
+        new(RespCommand.ASKING, "ASKING", 1, F.Fast, [], A.Fast | A.Connection, "Signals that a cluster client is following an -ASK redirect."),
+        new(RespCommand.READONLY, "READONLY", 1, F.Loading | F.Stale | F.Fast, [], A.Fast | A.Connection, "Enables read-only queries for a connection to a Redis Cluster replica node."),
+        new(RespCommand.READWRITE, "READWRITE", 1, F.Loading | F.Stale | F.Fast, [], A.Fast | A.Connection, "Enables read-write queries for a connection to a Redis Cluster replica node."),
         new(RespCommand.ECHO, "ECHO", 2, F.Loading | F.Stale | F.Fast, [], A.Fast | A.Connection, "Returns the given string."),
         new(RespCommand.QUIT, "QUIT", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Closes the connection."),
         new(RespCommand.HELLO, "HELLO", -1, F.NoScript | F.Loading | F.Stale | F.Fast | F.NoAuth | F.AllowBusy, [], A.Fast | A.Connection, "Handshakes with the server.") { Secrets = SecretArguments.HelloAuth },

@@ -18,6 +18,9 @@ public enum RespCommand : ushort
     RESET = 7,
     CLIENT = 8,
     AUTH = 9,
+    ASKING = 10,
+    READONLY = 11,
+    READWRITE = 12,
 
     // Strings
     GET = 20,

@@ -188,6 +188,10 @@ public sealed class SingleNodeClusterTests
         Assert.That(client.Execute("CLUSTER", "LINKS"), Is.EqualTo("*0\r\n"));
         Assert.That(Bulk(client.Execute("CLUSTER", "MYSHARDID")), Has.Length.EqualTo(40));
         Assert.That(client.Execute("CLUSTER", "NOSUCH"), Does.StartWith("-ERR unknown subcommand 'NOSUCH'"));
+        // A primary with no slot being imported: these change nothing, as in Redis.
+        Assert.That(client.Execute("READONLY"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("READWRITE"), Is.EqualTo("+OK\r\n"));
+        Assert.That(client.Execute("ASKING"), Is.EqualTo("+OK\r\n"));
     }
 
     [Test]
@@ -273,6 +277,9 @@ public sealed class SingleNodeClusterTests
         server.Start();
         using var client = new RawClient(server.Port);
         Assert.That(client.Execute("CLUSTER", "INFO"), Is.EqualTo("-ERR This instance has cluster support disabled\r\n"));
+        Assert.That(client.Execute("READONLY"), Is.EqualTo("-ERR This instance has cluster support disabled\r\n"));
+        Assert.That(client.Execute("READWRITE"), Is.EqualTo("-ERR This instance has cluster support disabled\r\n"));
+        Assert.That(client.Execute("ASKING"), Is.EqualTo("-ERR This instance has cluster support disabled\r\n"));
         Assert.That(client.Execute("MSET", "a", "1", "b", "2"), Is.EqualTo("+OK\r\n"));
         Assert.That(client.Execute("INFO", "cluster"), Does.Contain("cluster_enabled:0"));
     }

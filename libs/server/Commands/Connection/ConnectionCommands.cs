@@ -24,6 +24,9 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.RESET: Reset(); break;
             case RespCommand.CLIENT: Client(); break;
             case RespCommand.AUTH: Auth(); break;
+            case RespCommand.ASKING:
+            case RespCommand.READONLY:
+            case RespCommand.READWRITE: ClusterConnectionCommand(); break;
             default: throw new InvalidOperationException($"{command} is not a connection command.");
         }
     }

@@ -180,6 +180,11 @@ internal static class CommandDocs
                 return "server";
             case RespCommand.OBJECT:
                 return "generic";
+            case RespCommand.CLUSTER:
+            case RespCommand.ASKING:
+            case RespCommand.READONLY:
+            case RespCommand.READWRITE:
+                return "cluster";
             case RespCommand.XGROUP:
             case RespCommand.XINFO:
                 return "stream";
