@@ -103,7 +103,22 @@ public sealed class SingleNodeClusterTests
         Assert.That(client.Execute("EXEC"), Is.EqualTo("-CLUSTERDOWN Hash slot not served\r\n"));
         Assert.That(client.Execute("EXEC"), Is.EqualTo("-ERR EXEC without MULTI\r\n"));
         Assert.That(client.Execute("SELECT", "1"), Is.EqualTo("-ERR SELECT is not allowed in cluster mode\r\n"));
+        Assert.That(client.Execute("SELECT", "99"), Is.EqualTo("-ERR SELECT is not allowed in cluster mode\r\n"));
+        Assert.That(client.Execute("SELECT", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(client.Execute("SELECT", "0"), Is.EqualTo("+OK\r\n"));
+    }
+
+    [Test]
+    public void OnlyDatabaseZeroExists()
+    {
+        using var client = Raw();
+        client.Execute("CLUSTER", "ADDSLOTSRANGE", "0", "16383");
+        client.Execute("SET", "a", "1");
+        Assert.That(client.Execute("MOVE", "a", "1"), Is.EqualTo("-ERR MOVE is not allowed in cluster mode\r\n"));
+        Assert.That(client.Execute("SWAPDB", "0", "1"), Is.EqualTo("-ERR SWAPDB is not allowed in cluster mode\r\n"));
+        Assert.That(client.Execute("COPY", "a", "{a}b", "DB", "1"), Is.EqualTo("-ERR Copying to another database is not allowed in cluster mode\r\n"));
+        Assert.That(client.Execute("COPY", "a", "{a}b", "DB", "99"), Is.EqualTo("-ERR DB index is out of range\r\n"));
+        Assert.That(client.Execute("COPY", "a", "{a}b", "DB", "0"), Is.EqualTo(":1\r\n"));
     }
 
     [Test]

@@ -129,14 +129,14 @@ public sealed unsafe partial class RespServerSession
 
     private void Select()
     {
-        if (!TryReadDatabaseIndex(in _args[1], out int index))
-            return;
-        // A cluster has one database, as Redis's does.
-        if (_cluster != null && index != 0)
+        // A cluster has one database, as Redis's does (checked before the index's range, as there).
+        if (_cluster != null && NumberFormat.TryParseLong(_args[1].Span, out long asked) && asked != 0)
         {
             _writer.WriteError("ERR SELECT is not allowed in cluster mode"u8);
             return;
         }
+        if (!TryReadDatabaseIndex(in _args[1], out int index))
+            return;
         if (index != DatabaseIndex)
             SelectDatabase(index);
         _writer.WriteOk();
@@ -170,6 +170,11 @@ public sealed unsafe partial class RespServerSession
 
     private void SwapDb()
     {
+        if (_cluster != null)
+        {
+            _writer.WriteError("ERR SWAPDB is not allowed in cluster mode"u8);
+            return;
+        }
         if (!NumberFormat.TryParseInt(_args[1].Span, out int first))
         {
             _writer.WriteError(ConnectionStrings.ErrInvalidFirstDbIndex);

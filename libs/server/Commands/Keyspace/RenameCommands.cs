@@ -81,6 +81,11 @@ public sealed unsafe partial class RespServerSession
             {
                 if (!TryReadDatabaseIndex(in _args[++i], out targetIndex))
                     return;
+                if (_cluster != null && targetIndex != _databaseIndex)
+                {
+                    _writer.WriteError("ERR Copying to another database is not allowed in cluster mode"u8);
+                    return;
+                }
             }
             else
             {
@@ -145,6 +150,11 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void Move()
     {
+        if (_cluster != null)
+        {
+            _writer.WriteError("ERR MOVE is not allowed in cluster mode"u8);
+            return;
+        }
         if (!TryReadDatabaseIndex(in _args[2], out int index))
             return;
         if (index == _databaseIndex)
