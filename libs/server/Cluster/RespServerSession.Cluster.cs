@@ -24,18 +24,17 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
     {
         if (info.FirstKey == 0 && (info.Flags & CommandFlags.MovableKeys) == 0)
             return info.Command is not (RespCommand.MULTI or RespCommand.EXEC) || TransactionAdmits(info);
-        var keys = _commandKeys ??= new KeyList();
-        KeyExtraction.Extract(info, _args, _argCount, keys);
-        if (keys.Count == 0)
-            return true;
-        int slot = HashSlot.Of(_args[keys.Position(0)].Span);
-        for (int i = 1; i < keys.Count; i++)
+        int slot;
+        // One key at a fixed place (GET, SET, HSET...): no key list to build.
+        if (info.FirstKey == info.LastKey && (info.Flags & CommandFlags.MovableKeys) == 0)
         {
-            if (HashSlot.Of(_args[keys.Position(i)].Span) != slot)
-            {
-                _writer.WriteError(ErrCrossSlot);
-                return false;
-            }
+            if (info.FirstKey >= _argCount)
+                return true;
+            slot = HashSlot.Of(_args[info.FirstKey].Span);
+        }
+        else if (!TrySharedSlot(info, out slot))
+        {
+            return slot < 0 || WriteCrossSlot();
         }
         var route = _cluster!.Route(slot, (info.Flags & CommandFlags.Write) != 0);
         if (route != SlotRoute.Served)
@@ -52,6 +51,29 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
                 _transactionCrossSlot = true;
         }
         return true;
+    }
+
+    /// <summary>The slot all of the command's keys hash to (true); false with -1 when it has none, or with the first key's slot when they differ.</summary>
+    private bool TrySharedSlot(RespCommandInfo info, out int slot)
+    {
+        var keys = _commandKeys ??= new KeyList();
+        KeyExtraction.Extract(info, _args, _argCount, keys);
+        slot = -1;
+        if (keys.Count == 0)
+            return false;
+        slot = HashSlot.Of(_args[keys.Position(0)].Span);
+        for (int i = 1; i < keys.Count; i++)
+        {
+            if (HashSlot.Of(_args[keys.Position(i)].Span) != slot)
+                return false;
+        }
+        return true;
+    }
+
+    private bool WriteCrossSlot()
+    {
+        _writer.WriteError(ErrCrossSlot);
+        return false;
     }
 
     // The slot of the keys queued in the current MULTI (-1 before the first), and whether two queued commands differ.
