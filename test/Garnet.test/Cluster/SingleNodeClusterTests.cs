@@ -34,7 +34,7 @@ public sealed class SingleNodeClusterTests
         Directory.Delete(_directory, recursive: true);
     }
 
-    private GarnetServer StartNode(bool clean)
+    private GarnetServer StartNode(bool clean, string? announceIp = null, int announcePort = 0)
     {
         var server = new GarnetServer(new ServerOptions
         {
@@ -46,6 +46,8 @@ public sealed class SingleNodeClusterTests
             CheckpointDir = _directory,
             EnableCluster = true,
             CleanClusterConfig = clean,
+            ClusterAnnounceIp = announceIp,
+            ClusterAnnouncePort = announcePort,
         });
         server.Start();
         return server;
@@ -239,6 +241,19 @@ public sealed class SingleNodeClusterTests
             Assert.That(Bulk(client.Execute("CLUSTER", "MYID")), Is.Not.EqualTo(id));
             Assert.That(client.Execute("CLUSTER", "INFO"), Does.Contain("cluster_slots_assigned:0\r\n"));
         }
+    }
+
+    [Test]
+    public void AnAnnouncedAddressIsWhatClientsAreGiven()
+    {
+        _server.Dispose();
+        _server = StartNode(clean: false, announceIp: "10.1.2.3", announcePort: 7001);
+        using var client = Raw();
+        client.Execute("CLUSTER", "ADDSLOTSRANGE", "0", "16383");
+        string id = Bulk(client.Execute("CLUSTER", "MYID"));
+        Assert.That(client.Execute("CLUSTER", "NODES"), Does.StartWith($"$").And.Contain($"{id} 10.1.2.3:7001@17001 myself,master - 0 0 0 connected 0-16383\n"));
+        Assert.That(client.Execute("CLUSTER", "SLOTS"), Is.EqualTo($"*1\r\n*3\r\n:0\r\n:16383\r\n*4\r\n$8\r\n10.1.2.3\r\n:7001\r\n$40\r\n{id}\r\n*0\r\n"));
+        Assert.That(File.ReadAllText(Path.Combine(_directory, "nodes.conf")), Does.StartWith($"{id} 10.1.2.3:7001@17001,,shard-id="));
     }
 
     [Test]

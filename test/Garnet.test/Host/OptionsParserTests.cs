@@ -62,6 +62,23 @@ public sealed class OptionsParserTests
     }
 
     [Test]
+    public void ClusterOptionsSetTheirSettings()
+    {
+        ServerOptions server = Settings("--cluster", "--clean-cluster-config", "--cluster-announce-ip", "10.0.0.7", "--cluster-announce-port", "7001").Server;
+        Assert.Multiple(() =>
+        {
+            Assert.That(server.EnableCluster, Is.True);
+            Assert.That(server.CleanClusterConfig, Is.True);
+            Assert.That(server.ClusterAnnounceIp, Is.EqualTo("10.0.0.7"));
+            Assert.That(server.ClusterAnnouncePort, Is.EqualTo(7001));
+        });
+        ServerOptions standalone = Settings().Server;
+        Assert.That(standalone.EnableCluster, Is.False);
+        Assert.That(standalone.ClusterAnnounceIp, Is.Null);
+        Assert.That(standalone.ClusterAnnouncePort, Is.Zero);
+    }
+
+    [Test]
     public void EachOptionSetsItsSetting()
     {
         HostSettings settings = Settings(
