@@ -42,7 +42,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _server = server;
         _sender = sender;
         _replaying = replaying;
-        _cluster = server.Cluster;
+        // A replayed command was admitted when it first ran: recovery applies it whatever the slots are now.
+        _cluster = replaying ? null : server.Cluster;
         if (!replaying && server.OperationLog is { } log)
             _oplog = new SessionOperationLog(log, server.Options.AofCommitWait);
         _durable = _oplog != null || replaying;

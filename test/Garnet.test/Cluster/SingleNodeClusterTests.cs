@@ -34,7 +34,7 @@ public sealed class SingleNodeClusterTests
         Directory.Delete(_directory, recursive: true);
     }
 
-    private GarnetServer StartNode(bool clean, string? announceIp = null, int announcePort = 0)
+    private GarnetServer StartNode(bool clean, string? announceIp = null, int announcePort = 0, bool aof = false)
     {
         var server = new GarnetServer(new ServerOptions
         {
@@ -48,6 +48,8 @@ public sealed class SingleNodeClusterTests
             CleanClusterConfig = clean,
             ClusterAnnounceIp = announceIp,
             ClusterAnnouncePort = announcePort,
+            EnableAof = aof,
+            Recover = aof,
         });
         server.Start();
         return server;
@@ -254,6 +256,28 @@ public sealed class SingleNodeClusterTests
         Assert.That(client.Execute("CLUSTER", "NODES"), Does.StartWith($"$").And.Contain($"{id} 10.1.2.3:7001@17001 myself,master - 0 0 0 connected 0-16383\n"));
         Assert.That(client.Execute("CLUSTER", "SLOTS"), Is.EqualTo($"*1\r\n*3\r\n:0\r\n:16383\r\n*4\r\n$8\r\n10.1.2.3\r\n:7001\r\n$40\r\n{id}\r\n*0\r\n"));
         Assert.That(File.ReadAllText(Path.Combine(_directory, "nodes.conf")), Does.StartWith($"{id} 10.1.2.3:7001@17001,,shard-id="));
+    }
+
+    [Test]
+    public void RecoveryReplaysWritesWhateverTheSlotsAreNow()
+    {
+        _server.Dispose();
+        _server = StartNode(clean: false, aof: true);
+        using (var client = Raw())
+        {
+            client.Execute("CLUSTER", "ADDSLOTSRANGE", "0", "16383");
+            Assert.That(client.Execute("SET", "foo", "bar"), Is.EqualTo("+OK\r\n"));
+            // The node no longer serves foo's slot, and the cluster is down: the logged write must still come back.
+            Assert.That(client.Execute("CLUSTER", "DELSLOTS", "12182"), Is.EqualTo("+OK\r\n"));
+        }
+        _server.Dispose();
+        _server = StartNode(clean: false, aof: true);
+        using (var client = Raw())
+        {
+            Assert.That(client.Execute("DBSIZE"), Is.EqualTo(":1\r\n"));
+            Assert.That(client.Execute("CLUSTER", "COUNTKEYSINSLOT", "12182"), Is.EqualTo(":1\r\n"));
+            Assert.That(client.Execute("GET", "foo"), Is.EqualTo("-CLUSTERDOWN Hash slot not served\r\n"));
+        }
     }
 
     [Test]
