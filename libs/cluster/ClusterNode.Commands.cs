@@ -20,14 +20,16 @@ public sealed partial class ClusterNode
         var name = args[0];
         if (name.EqualsUpper("KEYSLOT"u8))
             writer.WriteInteger(HashSlot.Of(args[1].Span));
+        else if (name.EqualsUpper("GOSSIP"u8))
+            Gossip(args[1], ref writer, connection);
         else if (name.EqualsUpper("MYID"u8))
-            writer.WriteBulk(_id);
+            writer.WriteBulk(_myself.Id);
         else if (name.EqualsUpper("MYSHARDID"u8))
-            writer.WriteBulk(_shardId);
+            writer.WriteBulk(_myself.ShardId);
         else if (name.EqualsUpper("INFO"u8))
             writer.WriteVerbatim(Encoding.ASCII.GetBytes(Info()));
         else if (name.EqualsUpper("NODES"u8))
-            writer.WriteVerbatim(Encoding.ASCII.GetBytes(NodesLine(connection)));
+            writer.WriteVerbatim(Encoding.ASCII.GetBytes(NodesText(connection)));
         else if (name.EqualsUpper("SLOTS"u8))
             WriteSlots(ref writer, connection);
         else if (name.EqualsUpper("SHARDS"u8))
@@ -49,148 +51,27 @@ public sealed partial class ClusterNode
         else if (name.EqualsUpper("SAVECONFIG"u8))
             SaveConfig(ref writer);
         else if (name.EqualsUpper("LINKS"u8))
-            writer.WriteArrayHeader(0); // a link per other node, and there are none
+            WriteLinks(ref writer);
         else if (name.EqualsUpper("COUNT-FAILURE-REPORTS"u8))
-            WithKnownNode(args[1], ref writer, static (ref RespWriter w) => w.WriteInteger(0));
+            CountFailureReports(args[1], ref writer);
         else if (name.EqualsUpper("REPLICAS"u8) || name.EqualsUpper("SLAVES"u8))
-            WithKnownNode(args[1], ref writer, static (ref RespWriter w) => w.WriteArrayHeader(0));
+            WriteReplicas(args[1], ref writer, connection);
         else if (name.EqualsUpper("FORGET"u8))
-            WithKnownNode(args[1], ref writer, static (ref RespWriter w) => w.WriteError("ERR I tried hard but I can't forget myself..."u8));
+            Forget(args[1], ref writer);
         else if (name.EqualsUpper("REPLICATE"u8))
-            WithKnownNode(args[1], ref writer, static (ref RespWriter w) => w.WriteError("ERR Can't replicate myself"u8));
+            Replicate(args[1], ref writer);
         else if (name.EqualsUpper("FAILOVER"u8))
             Failover(args, ref writer);
         else if (name.EqualsUpper("RESET"u8))
             Reset(args, ref writer, connection);
         else if (name.EqualsUpper("SETSLOT"u8))
-            SetSlot(args, ref writer);
+            SetSlot(args, ref writer, connection);
         else if (name.EqualsUpper("MEET"u8))
-            writer.WriteError("ERR CLUSTER MEET is not supported by this node yet: it has no cluster bus to reach other nodes"u8);
+            Meet(args, ref writer);
         else if (name.EqualsUpper("HELP"u8))
             WriteHelp(ref writer);
         else
             writer.WriteError($"ERR unknown subcommand '{Encoding.UTF8.GetString(name.Span)}'. Try CLUSTER HELP.");
-    }
-
-    private string Info()
-    {
-        int served;
-        long currentEpoch, configEpoch;
-        lock (_lock)
-        {
-            served = _servedCount;
-            currentEpoch = _currentEpoch;
-            configEpoch = _configEpoch;
-        }
-        var text = new StringBuilder();
-        text.Append("cluster_state:").Append(served == HashSlot.Count ? "ok" : "fail").Append("\r\n");
-        text.Append(CultureInfo.InvariantCulture, $"cluster_slots_assigned:{served}\r\n");
-        text.Append(CultureInfo.InvariantCulture, $"cluster_slots_ok:{served}\r\n");
-        text.Append("cluster_slots_pfail:0\r\ncluster_slots_fail:0\r\ncluster_known_nodes:1\r\n");
-        text.Append(CultureInfo.InvariantCulture, $"cluster_size:{(served > 0 ? 1 : 0)}\r\n");
-        text.Append(CultureInfo.InvariantCulture, $"cluster_current_epoch:{currentEpoch}\r\n");
-        text.Append(CultureInfo.InvariantCulture, $"cluster_my_epoch:{configEpoch}\r\n");
-        text.Append("cluster_stats_messages_sent:0\r\ncluster_stats_messages_received:0\r\n");
-        text.Append("total_cluster_links_buffer_limit_exceeded:0\r\n");
-        return text.ToString();
-    }
-
-    private string NodesLine(IClusterConnection connection)
-    {
-        var (ip, port) = Address(connection);
-        var text = new StringBuilder();
-        lock (_lock)
-        {
-            text.Append(CultureInfo.InvariantCulture, $"{_id} {ip}:{port}@{port + 10000} myself,master - 0 0 {_configEpoch} connected");
-            NodesConfigFile.AppendRanges(text, ServedSlots());
-        }
-        text.Append('\n');
-        return text.ToString();
-    }
-
-    /// <summary>The slot ranges this node serves, as start and end pairs.</summary>
-    private List<(int Start, int End)> ServedRanges()
-    {
-        var ranges = new List<(int, int)>();
-        lock (_lock)
-        {
-            for (int slot = 0; slot < HashSlot.Count; slot++)
-            {
-                if (!_served[slot])
-                    continue;
-                int end = slot;
-                while (end + 1 < HashSlot.Count && _served[end + 1])
-                    end++;
-                ranges.Add((slot, end));
-                slot = end;
-            }
-        }
-        return ranges;
-    }
-
-    private List<int> ServedSlots()
-    {
-        var slots = new List<int>(_servedCount);
-        for (int slot = 0; slot < HashSlot.Count; slot++)
-        {
-            if (_served[slot])
-                slots.Add(slot);
-        }
-        return slots;
-    }
-
-    /// <summary>The address clients are given for this node: the announced one, else the one the client reached.</summary>
-    private (string Ip, int Port) Address(IClusterConnection connection)
-        => (AnnouncedIp ?? connection.LocalIp, _options.ClusterAnnouncePort != 0 ? _options.ClusterAnnouncePort : connection.LocalPort);
-
-    private void WriteSlots(ref RespWriter writer, IClusterConnection connection)
-    {
-        var (ip, port) = Address(connection);
-        var ranges = ServedRanges();
-        writer.WriteArrayHeader(ranges.Count);
-        foreach (var (start, end) in ranges)
-        {
-            writer.WriteArrayHeader(3);
-            writer.WriteInteger(start);
-            writer.WriteInteger(end);
-            writer.WriteArrayHeader(4);
-            writer.WriteBulk(ip);
-            writer.WriteInteger(port);
-            writer.WriteBulk(_id);
-            writer.WriteMapHeader(0); // no hostname or other endpoint to add
-        }
-    }
-
-    private void WriteShards(ref RespWriter writer, IClusterConnection connection)
-    {
-        var (ip, port) = Address(connection);
-        var ranges = ServedRanges();
-        writer.WriteArrayHeader(1);
-        writer.WriteMapHeader(2);
-        writer.WriteBulk("slots"u8);
-        writer.WriteArrayHeader(ranges.Count * 2);
-        foreach (var (start, end) in ranges)
-        {
-            writer.WriteInteger(start);
-            writer.WriteInteger(end);
-        }
-        writer.WriteBulk("nodes"u8);
-        writer.WriteArrayHeader(1);
-        writer.WriteMapHeader(7);
-        writer.WriteBulk("id"u8);
-        writer.WriteBulk(_id);
-        writer.WriteBulk("port"u8);
-        writer.WriteInteger(port);
-        writer.WriteBulk("ip"u8);
-        writer.WriteBulk(ip);
-        writer.WriteBulk("endpoint"u8);
-        writer.WriteBulk(ip);
-        writer.WriteBulk("role"u8);
-        writer.WriteBulk("master"u8);
-        writer.WriteBulk("replication-offset"u8);
-        writer.WriteInteger(0);
-        writer.WriteBulk("health"u8);
-        writer.WriteBulk("online"u8);
     }
 
     /// <summary>ADDSLOTS/DELSLOTS slot..., ADDSLOTSRANGE/DELSLOTSRANGE start end ...: all or nothing, as in Redis.</summary>
@@ -235,17 +116,25 @@ public sealed partial class ClusterNode
         {
             foreach (int slot in slots)
             {
-                if (_served[slot] == assign)
+                if ((_owners[slot] != null) == assign)
                 {
                     writer.WriteError(assign ? $"ERR Slot {slot} is already busy" : $"ERR Slot {slot} is already unassigned");
                     return;
                 }
             }
             foreach (int slot in slots)
-                SetServed(slot, assign);
-            Save();
+                SetOwner(slot, assign ? _myself : null);
+            ConfigurationChanged();
         }
         writer.WriteOk();
+    }
+
+    /// <summary>After a change by command: the state follows, the configuration is saved and the other nodes are told at once.</summary>
+    private void ConfigurationChanged()
+    {
+        UpdateState();
+        Save();
+        _bus?.PokeAll();
     }
 
     private void FlushSlots(ref RespWriter writer, IClusterConnection connection)
@@ -258,8 +147,11 @@ public sealed partial class ClusterNode
         lock (_lock)
         {
             for (int slot = 0; slot < HashSlot.Count; slot++)
-                SetServed(slot, false);
-            Save();
+            {
+                if (_owners[slot] == _myself)
+                    SetOwner(slot, null);
+            }
+            ConfigurationChanged();
         }
         writer.WriteOk();
     }
@@ -300,20 +192,29 @@ public sealed partial class ClusterNode
         string reply;
         lock (_lock)
         {
-            // The only node known: its epoch is the greatest once it is not 0.
-            if (_configEpoch == 0)
+            long greatest = 0;
+            foreach (var node in _nodes.Values)
+                greatest = Math.Max(greatest, node.ConfigEpoch);
+            if (_myself.ConfigEpoch == 0 || _myself.ConfigEpoch != greatest)
             {
-                _currentEpoch++;
-                _configEpoch = _currentEpoch;
-                Save();
-                reply = $"BUMPED {_configEpoch}";
+                BumpEpochWithoutConsensus();
+                ConfigurationChanged();
+                reply = $"BUMPED {_myself.ConfigEpoch}";
             }
             else
             {
-                reply = $"STILL {_configEpoch}";
+                reply = $"STILL {_myself.ConfigEpoch}";
             }
         }
         writer.WriteSimpleString(Encoding.ASCII.GetBytes(reply));
+    }
+
+    /// <summary>Takes the next current epoch as this node's configuration epoch; under <c>_lock</c>.</summary>
+    private void BumpEpochWithoutConsensus()
+    {
+        _currentEpoch++;
+        _myself.ConfigEpoch = _currentEpoch;
+        _dirty = true;
     }
 
     private void SetConfigEpoch(ReadOnlySpan<ArgSlice> args, ref RespWriter writer)
@@ -330,14 +231,19 @@ public sealed partial class ClusterNode
         }
         lock (_lock)
         {
-            if (_configEpoch != 0)
+            if (_nodes.Count > 1)
+            {
+                writer.WriteError("ERR The user can assign a config epoch only when the node does not know any other node."u8);
+                return;
+            }
+            if (_myself.ConfigEpoch != 0)
             {
                 writer.WriteError("ERR Node config epoch is already non-zero"u8);
                 return;
             }
-            _configEpoch = epoch;
+            _myself.ConfigEpoch = epoch;
             _currentEpoch = Math.Max(_currentEpoch, epoch);
-            Save();
+            ConfigurationChanged();
         }
         writer.WriteOk();
     }
@@ -357,20 +263,71 @@ public sealed partial class ClusterNode
         writer.WriteOk();
     }
 
-    private delegate void KnownNodeReply(ref RespWriter writer);
-
-    /// <summary>Replies for a subcommand about a node: this node is the only one known.</summary>
-    private void WithKnownNode(ArgSlice node, ref RespWriter writer, KnownNodeReply reply)
+    /// <summary>The known node named by <paramref name="id"/>, or null after writing Redis's error for an unknown one; under <c>_lock</c>.</summary>
+    private KnownNode? FindNode(ArgSlice id, ref RespWriter writer)
     {
-        if (!node.Span.SequenceEqual(Encoding.ASCII.GetBytes(_id)))
-        {
-            writer.WriteError($"ERR Unknown node {Encoding.UTF8.GetString(node.Span)}");
-            return;
-        }
-        reply(ref writer);
+        string name = Encoding.UTF8.GetString(id.Span);
+        if (_nodes.TryGetValue(name, out var node) && !node.InHandshake)
+            return node;
+        writer.WriteError($"ERR Unknown node {name}");
+        return null;
     }
 
-    private static void Failover(ReadOnlySpan<ArgSlice> args, ref RespWriter writer)
+    private void CountFailureReports(ArgSlice id, ref RespWriter writer)
+    {
+        lock (_lock)
+        {
+            var node = FindNode(id, ref writer);
+            if (node != null)
+                writer.WriteInteger(ValidFailureReports(node, NowMs));
+        }
+    }
+
+    /// <summary>FORGET id: the node is dropped and gossip may not bring it back for a minute (Redis's blacklist).</summary>
+    private void Forget(ArgSlice id, ref RespWriter writer)
+    {
+        lock (_lock)
+        {
+            var node = FindNode(id, ref writer);
+            if (node == null)
+                return;
+            if (node == _myself)
+            {
+                writer.WriteError("ERR I tried hard but I can't forget myself..."u8);
+                return;
+            }
+            if (!_myself.IsPrimary && _myself.PrimaryId == node.Id)
+            {
+                writer.WriteError("ERR Can't forget my master!"u8);
+                return;
+            }
+            _forgotten[node.Id] = NowMs + 60_000;
+            RemoveNode(node);
+            ConfigurationChanged();
+        }
+        writer.WriteOk();
+    }
+
+    /// <summary>REPLICATE id: checked as Redis checks it; replicas themselves come with replication, which this node does not have yet.</summary>
+    private void Replicate(ArgSlice id, ref RespWriter writer)
+    {
+        lock (_lock)
+        {
+            var node = FindNode(id, ref writer);
+            if (node == null)
+                return;
+            if (node == _myself)
+                writer.WriteError("ERR Can't replicate myself"u8);
+            else if (!node.IsPrimary)
+                writer.WriteError("ERR I can only replicate a master, not a replica."u8);
+            else if (_myself.SlotCount > 0)
+                writer.WriteError("ERR To set a master the node must be empty and without assigned slots."u8);
+            else
+                writer.WriteError("ERR This node cannot become a replica: replication is not available in this version"u8);
+        }
+    }
+
+    private void Failover(ReadOnlySpan<ArgSlice> args, ref RespWriter writer)
     {
         if (args.Length > 2 || (args.Length == 2 && !args[1].EqualsUpper("FORCE"u8) && !args[1].EqualsUpper("TAKEOVER"u8)))
         {
@@ -380,7 +337,7 @@ public sealed partial class ClusterNode
         writer.WriteError("ERR You should send CLUSTER FAILOVER to a replica"u8);
     }
 
-    /// <summary>RESET [HARD|SOFT]: the node forgets its slots; HARD also takes a new id and zero epochs.</summary>
+    /// <summary>RESET [HARD|SOFT]: the node forgets every other node and its slots; HARD also takes a new id and zero epochs.</summary>
     private void Reset(ReadOnlySpan<ArgSlice> args, ref RespWriter writer, IClusterConnection connection)
     {
         bool hard = false;
@@ -396,23 +353,81 @@ public sealed partial class ClusterNode
         }
         lock (_lock)
         {
+            foreach (var node in new List<KnownNode>(_nodes.Values))
+            {
+                if (node != _myself)
+                    RemoveNode(node);
+            }
             for (int slot = 0; slot < HashSlot.Count; slot++)
-                SetServed(slot, false);
+                SetOwner(slot, null);
+            _myself.IsPrimary = true;
+            _myself.PrimaryId = null;
             if (hard)
             {
-                _id = NewId();
-                _shardId = NewId();
-                _configEpoch = 0;
+                _nodes.Remove(_myself.Id);
+                _myself.Id = NewId();
+                _myself.ShardId = NewId();
+                _nodes.Add(_myself.Id, _myself);
+                _myself.ConfigEpoch = 0;
                 _currentEpoch = 0;
                 _lastVoteEpoch = 0;
             }
-            Save();
+            ConfigurationChanged();
         }
         writer.WriteOk();
     }
 
-    /// <summary>SETSLOT slot STABLE | NODE id (this node's, the only one known); IMPORTING and MIGRATING need another node.</summary>
-    private void SetSlot(ReadOnlySpan<ArgSlice> args, ref RespWriter writer)
+    /// <summary>MEET ip port [bus-port]: starts a handshake with the node there (its port is its bus too, so the bus port is not used).</summary>
+    private void Meet(ReadOnlySpan<ArgSlice> args, ref RespWriter writer)
+    {
+        if (args.Length > 4)
+        {
+            writer.WriteError("ERR wrong number of arguments for 'cluster|meet' command"u8);
+            return;
+        }
+        string ip = Encoding.UTF8.GetString(args[1].Span);
+        string portText = Encoding.UTF8.GetString(args[2].Span);
+        if (!TryParseLong(args[2], out long port))
+        {
+            writer.WriteError($"ERR Invalid base port specified: {portText}");
+            return;
+        }
+        if (args.Length == 4 && !TryParseLong(args[3], out _))
+        {
+            writer.WriteError($"ERR Invalid bus port specified: {Encoding.UTF8.GetString(args[3].Span)}");
+            return;
+        }
+        if (!System.Net.IPAddress.TryParse(ip, out var parsed) || port <= 0 || port > 65535)
+        {
+            writer.WriteError($"ERR Invalid node address specified: {ip}:{portText}");
+            return;
+        }
+        lock (_lock)
+            StartHandshake(parsed.ToString(), (int)port, NowMs);
+        writer.WriteOk();
+    }
+
+    /// <summary>GOSSIP message: the cluster bus (see <see cref="PeerLink"/>).</summary>
+    private void Gossip(ArgSlice payload, ref RespWriter writer, IClusterConnection connection)
+    {
+        byte[] reply;
+        try
+        {
+            reply = Receive(payload.Span, connection.RemoteIp);
+        }
+        catch (System.IO.InvalidDataException e)
+        {
+            writer.WriteError($"ERR invalid cluster message: {e.Message}");
+            return;
+        }
+        writer.WriteBulk(reply);
+    }
+
+    /// <summary>
+    /// SETSLOT slot STABLE | NODE id: NODE gives the slot to a known primary (not away from this node while it holds keys
+    /// of it). IMPORTING and MIGRATING come with slot migration, which this node does not have yet.
+    /// </summary>
+    private void SetSlot(ReadOnlySpan<ArgSlice> args, ref RespWriter writer, IClusterConnection connection)
     {
         if (!TryParseSlot(args[1], out int slot))
         {
@@ -430,25 +445,39 @@ public sealed partial class ClusterNode
             writer.WriteError("ERR Invalid CLUSTER SETSLOT action or number of arguments. Try CLUSTER HELP"u8);
             return;
         }
-        if (!args[3].Span.SequenceEqual(Encoding.ASCII.GetBytes(_id)))
-        {
-            writer.WriteError(action.EqualsUpper("NODE"u8) ? $"ERR Unknown node {Encoding.UTF8.GetString(args[3].Span)}" : $"ERR I don't know about node {Encoding.UTF8.GetString(args[3].Span)}");
-            return;
-        }
-        if (action.EqualsUpper("IMPORTING"u8))
-        {
-            writer.WriteError($"ERR I'm already the owner of hash slot {slot}");
-            return;
-        }
-        if (action.EqualsUpper("MIGRATING"u8))
-        {
-            writer.WriteError(_served[slot] ? "ERR Target node is the current node: a slot migrates to another node"u8 : Encoding.ASCII.GetBytes($"ERR I'm not the owner of hash slot {slot}"));
-            return;
-        }
         lock (_lock)
         {
-            SetServed(slot, true);
-            Save();
+            string name = Encoding.UTF8.GetString(args[3].Span);
+            if (!_nodes.TryGetValue(name, out var target) || target.InHandshake)
+            {
+                writer.WriteError(action.EqualsUpper("NODE"u8) ? $"ERR Unknown node {name}" : $"ERR I don't know about node {name}");
+                return;
+            }
+            if (!target.IsPrimary)
+            {
+                writer.WriteError("ERR Target node is not a master"u8);
+                return;
+            }
+            if (action.EqualsUpper("IMPORTING"u8))
+            {
+                writer.WriteError(_owners[slot] == _myself ? Encoding.ASCII.GetBytes($"ERR I'm already the owner of hash slot {slot}")
+                    : "ERR Slot migration is not available in this version: SETSLOT IMPORTING is refused"u8);
+                return;
+            }
+            if (action.EqualsUpper("MIGRATING"u8))
+            {
+                writer.WriteError(_owners[slot] != _myself ? Encoding.ASCII.GetBytes($"ERR I'm not the owner of hash slot {slot}")
+                    : target == _myself ? "ERR Target node is the current node: a slot migrates to another node"u8
+                    : "ERR Slot migration is not available in this version: SETSLOT MIGRATING is refused"u8);
+                return;
+            }
+            if (_owners[slot] == _myself && target != _myself && connection.CountKeysInSlot(slot) > 0)
+            {
+                writer.WriteError($"ERR Can't assign hashslot {slot} to a different node while I still hold keys for this hash slot.");
+                return;
+            }
+            SetOwner(slot, target);
+            ConfigurationChanged();
         }
         writer.WriteOk();
     }

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Security.Cryptography;
 using Garnet.common;
 using Garnet.server;
@@ -6,15 +7,11 @@ using Garnet.server;
 namespace Garnet.cluster;
 
 /// <summary>
-/// This server as a Redis Cluster node: its identity (node and shard ids, configuration epoch), the hash slots it serves,
-/// and the CLUSTER command (ClusterNode.Commands.cs). The node configuration is saved to nodes.conf whenever it changes
-/// (NodesConfigFile.cs) and read back at start-up.
+/// This server as a Redis Cluster node: its identity, the nodes it knows, which node serves each of the 16384 hash slots,
+/// and whether the cluster is up. The CLUSTER command is in ClusterNode.Commands.cs, what the nodes tell each other in
+/// ClusterNode.Gossip.cs, and the links that carry it in <see cref="ClusterBus"/>. The configuration is saved to
+/// nodes.conf whenever it changes (NodesConfigFile.cs) and read back at start-up.
 /// </summary>
-/// <remarks>
-/// So far the node knows only itself: there is no cluster bus yet (MEET, gossip, failure detection), so every slot is
-/// either this node's or unassigned, and the cluster is up once this node serves all 16384 slots
-/// (cluster-require-full-coverage, Redis's default).
-/// </remarks>
 public sealed partial class ClusterNode : IClusterProvider
 {
     private const int IdLength = 40;
@@ -23,36 +20,60 @@ public sealed partial class ClusterNode : IClusterProvider
     private readonly NodesConfigFile _file;
     private readonly ServerOptions _options;
 
-    // Written under _lock; a session's Route reads them without it (a slot's owner is one byte).
-    private readonly bool[] _served = new bool[HashSlot.Count];
-    private volatile bool _up;
-    private int _servedCount;
+    // Every node known, this one among them, by id; under _lock.
+    private readonly Dictionary<string, KnownNode> _nodes = new(StringComparer.Ordinal);
+    private readonly KnownNode _myself;
 
-    private string _id;
-    private string _shardId;
-    private long _configEpoch;
+    // The node serving each slot (null: none). Written under _lock; a session's Route reads it without (a reference).
+    private readonly KnownNode?[] _owners = new KnownNode?[HashSlot.Count];
+    private volatile bool _up;
+
     private long _currentEpoch;
     private long _lastVoteEpoch;
+
+    // Nodes removed by FORGET, which gossip must not bring back for a minute (Redis's blacklist): id to when it ends.
+    private readonly Dictionary<string, long> _forgotten = new(StringComparer.Ordinal);
+
+    private ClusterBus? _bus;
+    private bool _dirty;
 
     private ClusterNode(ServerOptions options, NodesConfigFile file, NodesConfig? saved)
     {
         _options = options;
         _file = file;
+        long now = NowMs;
         if (saved == null)
         {
-            _id = NewId();
-            _shardId = NewId();
+            _myself = new KnownNode(NewId(), AnnouncedIp ?? "", AnnouncedPort, now) { ShardId = NewId() };
+            _nodes.Add(_myself.Id, _myself);
             return;
         }
-        _id = saved.Id;
-        _shardId = saved.ShardId;
-        _configEpoch = saved.ConfigEpoch;
         _currentEpoch = saved.CurrentEpoch;
         _lastVoteEpoch = saved.LastVoteEpoch;
-        foreach (int slot in saved.Slots)
-            _served[slot] = true;
-        _servedCount = saved.Slots.Count;
-        _up = _servedCount == HashSlot.Count;
+        KnownNode? myself = null;
+        foreach (var node in saved.Nodes)
+        {
+            var known = new KnownNode(node.Id, node.Ip, node.Port, now)
+            {
+                ShardId = node.ShardId,
+                IsPrimary = node.IsPrimary,
+                PrimaryId = node.PrimaryId,
+                ConfigEpoch = node.ConfigEpoch,
+                Flags = node.Failed && !node.Myself ? NodeFlags.Fail : NodeFlags.None,
+                FailTimeMs = node.Failed ? now : 0,
+            };
+            if (node.Myself)
+            {
+                myself = known;
+                // The address given now wins over the one saved.
+                known.Address = new NodeAddress(AnnouncedIp ?? node.Ip, AnnouncedPort);
+            }
+            _nodes[node.Id] = known;
+            foreach (int slot in node.Slots)
+                SetOwner(slot, known);
+        }
+        _myself = myself!;
+        UpdateState();
     }
 
     /// <summary>
@@ -70,44 +91,138 @@ public sealed partial class ClusterNode : IClusterProvider
         return node;
     }
 
+    /// <summary>
+    /// Starts the links to the other nodes once the server listens on <paramref name="port"/> (the one it announces unless
+    /// --cluster-announce-port says otherwise).
+    /// </summary>
+    public void Start(int port)
+    {
+        lock (_lock)
+        {
+            if (_options.ClusterAnnouncePort == 0)
+                _myself.Address = _myself.Address with { Port = port };
+            _bus ??= new ClusterBus(this, _options);
+        }
+    }
+
     /// <summary>This node's id: 40 hex digits, kept across restarts.</summary>
-    public string Id => _id;
+    public string Id => _myself.Id;
 
     /// <summary>Where nodes.conf is.</summary>
     public string ConfigPath => _file.Path;
 
+    /// <summary>The node timeout: how long a node may not answer before it is suspected to fail (--cluster-timeout).</summary>
+    internal long TimeoutMs => Math.Max(1, _options.ClusterTimeout) * 1000L;
+
+    internal static long NowMs => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+
     public SlotRoute Route(int slot, bool write)
     {
-        if (!_served[slot])
+        var owner = _owners[slot];
+        if (owner == null)
             return SlotRoute.Unbound;
-        return _up ? SlotRoute.Served : SlotRoute.Down;
+        if (!_up)
+            return SlotRoute.Down;
+        return owner == _myself ? SlotRoute.Served : SlotRoute.Moved;
     }
 
     public void WriteRedirection(ref RespWriter writer, int slot, SlotRoute route)
     {
-        writer.WriteError(route == SlotRoute.Unbound ? "CLUSTERDOWN Hash slot not served"u8 : "CLUSTERDOWN The cluster is down"u8);
+        var owner = _owners[slot];
+        if (route == SlotRoute.Moved && owner != null && owner != _myself)
+        {
+            var address = owner.Address;
+            writer.WriteError($"MOVED {slot} {address.Ip}:{address.Port}");
+            return;
+        }
+        writer.WriteError(route == SlotRoute.Unbound || owner == null ? "CLUSTERDOWN Hash slot not served"u8 : "CLUSTERDOWN The cluster is down"u8);
     }
 
-    /// <summary>Assigns or releases <paramref name="slot"/> and updates the cluster's state; under <c>_lock</c>.</summary>
-    private void SetServed(int slot, bool served)
+    /// <summary>Gives <paramref name="slot"/> to <paramref name="owner"/> (null: none); under <c>_lock</c>.</summary>
+    private void SetOwner(int slot, KnownNode? owner)
     {
-        if (_served[slot] == served)
+        var previous = _owners[slot];
+        if (previous == owner)
             return;
-        _served[slot] = served;
-        _servedCount += served ? 1 : -1;
-        _up = _servedCount == HashSlot.Count;
+        if (previous != null)
+            previous.SlotCount--;
+        if (owner != null)
+            owner.SlotCount++;
+        _owners[slot] = owner;
+        _dirty = true;
+    }
+
+    /// <summary>
+    /// Whether the cluster is up, as Redis decides it: every slot served by a node not failed, and this node able to reach
+    /// a majority of the primaries that serve slots (a node cut off in a minority stops serving). Under <c>_lock</c>.
+    /// </summary>
+    private void UpdateState()
+    {
+        bool ok = true;
+        for (int slot = 0; slot < HashSlot.Count && ok; slot++)
+        {
+            var owner = _owners[slot];
+            ok = owner != null && (owner.Flags & NodeFlags.Fail) == 0;
+        }
+        if (ok)
+        {
+            int size = 0, reachable = 0;
+            foreach (var node in _nodes.Values)
+            {
+                if (!node.IsPrimary || node.SlotCount == 0)
+                    continue;
+                size++;
+                if (node == _myself || (node.Flags & (NodeFlags.PFail | NodeFlags.Fail)) == 0)
+                    reachable++;
+            }
+            ok = reachable >= size / 2 + 1;
+        }
+        _up = ok;
+    }
+
+    /// <summary>Primaries serving at least one slot (Redis's cluster size, of which a majority decides a failure).</summary>
+    private int ClusterSize()
+    {
+        int size = 0;
+        foreach (var node in _nodes.Values)
+        {
+            if (node.IsPrimary && node.SlotCount > 0)
+                size++;
+        }
+        return size;
     }
 
     /// <summary>Writes the configuration to nodes.conf; under <c>_lock</c> (or before the node is shared).</summary>
     private void Save()
     {
-        var slots = new System.Collections.Generic.List<int>(_servedCount);
+        var nodes = new List<SavedNode>(_nodes.Count);
+        var slots = new Dictionary<KnownNode, List<int>>();
         for (int slot = 0; slot < HashSlot.Count; slot++)
         {
-            if (_served[slot])
-                slots.Add(slot);
+            var owner = _owners[slot];
+            if (owner == null)
+                continue;
+            if (!slots.TryGetValue(owner, out var list))
+                slots[owner] = list = [];
+            list.Add(slot);
         }
-        _file.Save(new NodesConfig(_id, _shardId, _configEpoch, _currentEpoch, _lastVoteEpoch, slots), AnnouncedIp ?? "", AnnouncedPort);
+        foreach (var node in _nodes.Values)
+        {
+            if (node.InHandshake)
+                continue;
+            var address = node.Address;
+            nodes.Add(new SavedNode(node.Id, node.ShardId, address.Ip, address.Port, node == _myself, node.IsPrimary, node.PrimaryId, node.ConfigEpoch,
+                (node.Flags & NodeFlags.Fail) != 0, slots.TryGetValue(node, out var owned) ? owned : []));
+        }
+        _file.Save(new NodesConfig(nodes, _currentEpoch, _lastVoteEpoch));
+        _dirty = false;
+    }
+
+    /// <summary>Saves if anything saved changed; under <c>_lock</c>.</summary>
+    private void SaveIfChanged()
+    {
+        if (_dirty)
+            Save();
     }
 
     private string? AnnouncedIp => string.IsNullOrEmpty(_options.ClusterAnnounceIp) ? null : _options.ClusterAnnounceIp;
@@ -118,5 +233,12 @@ public sealed partial class ClusterNode : IClusterProvider
 
     public void Dispose()
     {
+        ClusterBus? bus;
+        lock (_lock)
+        {
+            bus = _bus;
+            _bus = null;
+        }
+        bus?.Dispose();
     }
 }

@@ -7,8 +7,15 @@ using Garnet.common;
 
 namespace Garnet.cluster;
 
-/// <summary>A node's saved configuration: its ids, epochs and the slots it serves.</summary>
-internal sealed record NodesConfig(string Id, string ShardId, long ConfigEpoch, long CurrentEpoch, long LastVoteEpoch, List<int> Slots);
+/// <summary>A node as nodes.conf keeps it.</summary>
+internal sealed record SavedNode(string Id, string ShardId, string Ip, int Port, bool Myself, bool IsPrimary, string? PrimaryId, long ConfigEpoch,
+    bool Failed, List<int> Slots);
+
+/// <summary>A node's saved configuration: every node it knows (itself among them) and its current and last vote epochs.</summary>
+internal sealed record NodesConfig(List<SavedNode> Nodes, long CurrentEpoch, long LastVoteEpoch)
+{
+    public SavedNode Myself => Nodes.Find(node => node.Myself)!;
+}
 
 /// <summary>
 /// nodes.conf, in Redis's format: a line per node (id, address with the bus port and the shard id, flags, primary, ping
@@ -26,7 +33,7 @@ internal sealed class NodesConfigFile(string directory)
     {
         if (!File.Exists(Path))
             return null;
-        NodesConfig? myself = null;
+        var nodes = new List<SavedNode>();
         long currentEpoch = 0, lastVoteEpoch = 0;
         foreach (var raw in File.ReadAllLines(Path))
         {
@@ -47,33 +54,43 @@ internal sealed class NodesConfigFile(string directory)
             }
             if (fields.Length < 8)
                 throw Invalid($"a node line has {fields.Length} fields: {line}");
-            if (!Array.Exists(fields[2].Split(','), flag => flag == "myself"))
-                throw Invalid($"it lists another node, which this server cannot join yet: {line}");
-            string shardId = "";
-            foreach (var part in fields[1].Split(','))
-            {
-                if (part.StartsWith("shard-id=", StringComparison.Ordinal))
-                    shardId = part.Substring("shard-id=".Length);
-            }
+            var flags = fields[2].Split(',');
+            // A node still in handshake is not kept (Redis writes none either).
+            if (Array.IndexOf(flags, "handshake") >= 0)
+                continue;
+            var (ip, port, shardId) = ParseAddress(fields[1], line);
+            if (fields[0].Length != 40 || (shardId.Length != 0 && shardId.Length != 40))
+                throw Invalid($"the node or shard id is not 40 characters: {line}");
             var slots = new List<int>();
             for (int i = 8; i < fields.Length; i++)
                 AddRange(fields[i], slots);
-            myself = new NodesConfig(fields[0], shardId, ParseLong(fields[6]), 0, 0, slots);
+            nodes.Add(new SavedNode(fields[0], shardId, ip, port, Array.IndexOf(flags, "myself") >= 0, Array.IndexOf(flags, "slave") < 0,
+                fields[3] == "-" ? null : fields[3], ParseLong(fields[6]), Array.IndexOf(flags, "fail") >= 0, slots));
         }
-        if (myself == null)
-            throw Invalid("it has no line for this node (myself)");
-        if (myself.Id.Length != 40 || myself.ShardId.Length != 40)
-            throw Invalid($"the node or shard id is not 40 characters: {myself.Id} {myself.ShardId}");
-        return myself with { CurrentEpoch = Math.Max(currentEpoch, myself.ConfigEpoch), LastVoteEpoch = lastVoteEpoch };
+        int myself = nodes.FindAll(node => node.Myself).Count;
+        if (myself != 1)
+            throw Invalid(myself == 0 ? "it has no line for this node (myself)" : "it has more than one line marked myself");
+        var config = new NodesConfig(nodes, currentEpoch, lastVoteEpoch);
+        if (config.Myself.ShardId.Length != 40)
+            throw Invalid("this node's line has no shard id");
+        long greatest = 0;
+        foreach (var node in nodes)
+            greatest = Math.Max(greatest, node.ConfigEpoch);
+        return config with { CurrentEpoch = Math.Max(currentEpoch, greatest) };
     }
 
-    /// <summary>Writes <paramref name="config"/> durably; <paramref name="ip"/> and <paramref name="port"/> are the node's address.</summary>
-    public void Save(NodesConfig config, string ip, int port)
+    /// <summary>Writes <paramref name="config"/> durably.</summary>
+    public void Save(NodesConfig config)
     {
         var text = new StringBuilder();
-        text.Append(CultureInfo.InvariantCulture, $"{config.Id} {ip}:{port}@{port + 10000},,shard-id={config.ShardId} myself,master - 0 0 {config.ConfigEpoch} connected");
-        AppendRanges(text, config.Slots);
-        text.Append('\n');
+        foreach (var node in config.Nodes)
+        {
+            string flags = (node.Myself ? "myself," : "") + (node.IsPrimary ? "master" : "slave") + (node.Failed ? ",fail" : "");
+            text.Append(CultureInfo.InvariantCulture,
+                $"{node.Id} {node.Ip}:{node.Port}@{node.Port + 10000},,shard-id={node.ShardId} {flags} {node.PrimaryId ?? "-"} 0 0 {node.ConfigEpoch} connected");
+            AppendRanges(text, node.Slots);
+            text.Append('\n');
+        }
         text.Append(CultureInfo.InvariantCulture, $"vars currentEpoch {config.CurrentEpoch} lastVoteEpoch {config.LastVoteEpoch}\n");
         string temporary = Path + ".tmp";
         using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
@@ -82,6 +99,26 @@ internal sealed class NodesConfigFile(string directory)
             stream.Flush(flushToDisk: true);
         }
         File.Move(temporary, Path, overwrite: true);
+    }
+
+    /// <summary>"ip:port@cport[,hostname][,shard-id=id]" (the IP may be empty, and an IPv6 one has colons).</summary>
+    private (string Ip, int Port, string ShardId) ParseAddress(string field, string line)
+    {
+        var parts = field.Split(',');
+        string shardId = "";
+        foreach (var part in parts)
+        {
+            if (part.StartsWith("shard-id=", StringComparison.Ordinal))
+                shardId = part.Substring("shard-id=".Length);
+        }
+        string address = parts[0];
+        int at = address.IndexOf('@');
+        if (at >= 0)
+            address = address.Substring(0, at);
+        int colon = address.LastIndexOf(':');
+        if (colon < 0 || !int.TryParse(address.AsSpan(colon + 1), NumberStyles.None, CultureInfo.InvariantCulture, out int port) || port > 65535)
+            throw Invalid($"address {field}: {line}");
+        return (address.Substring(0, colon), port, shardId);
     }
 
     /// <summary>Appends " start-end" (or " slot") for each run of consecutive slots in <paramref name="slots"/> (ascending).</summary>

@@ -27,6 +27,15 @@ public sealed class ServerOptions
     /// <summary>The port this cluster node gives clients and other nodes (--cluster-announce-port); 0 for <see cref="Port"/>.</summary>
     public int ClusterAnnouncePort { get; set; }
 
+    /// <summary>Seconds a cluster node may not answer before it is suspected to fail (--cluster-timeout; Redis's cluster-node-timeout in seconds).</summary>
+    public int ClusterTimeout { get; set; } = 60;
+
+    /// <summary>The user a cluster node authenticates as on its links to the other nodes (--cluster-username); null for the default user.</summary>
+    public string? ClusterUsername { get; set; }
+
+    /// <summary>The password a cluster node authenticates with on its links (--cluster-password); null to send no AUTH.</summary>
+    public string? ClusterPassword { get; set; }
+
     /// <summary>Unix domain socket path to listen on as well, or null.</summary>
     public string? UnixSocketPath { get; set; }
 

@@ -26,6 +26,15 @@ public sealed class Options
     [Option("cluster-announce-port", HelpText = "With --cluster, the port this node gives clients. (default: the port the client reached)")]
     public string? ClusterAnnouncePort { get; set; }
 
+    [Option("cluster-timeout", HelpText = "With --cluster, seconds a node may not answer before it is suspected to fail (Redis's cluster-node-timeout, in seconds). (default: 60)")]
+    public string? ClusterTimeout { get; set; }
+
+    [Option("cluster-username", HelpText = "With --cluster, the user this node authenticates as on its links to other nodes. (default: none: the default user)")]
+    public string? ClusterUsername { get; set; }
+
+    [Option("cluster-password", HelpText = "With --cluster, the password this node authenticates with on its links to other nodes. (default: none)")]
+    public string? ClusterPassword { get; set; }
+
     [Option("bind", HelpText = "IP address to listen on; * for any, localhost for loopback. (default: 127.0.0.1)")]
     public string? Address { get; set; }
 

@@ -380,6 +380,10 @@ public static class OptionsParser
         server.ClusterAnnounceIp = EmptyToNull(options.ClusterAnnounceIp);
         if (options.ClusterAnnouncePort != null)
             server.ClusterAnnouncePort = ParseInt(options.ClusterAnnouncePort, "cluster-announce-port", 0, 65535);
+        if (options.ClusterTimeout != null)
+            server.ClusterTimeout = ParseInt(options.ClusterTimeout, "cluster-timeout", 1, int.MaxValue / 1000);
+        server.ClusterUsername = EmptyToNull(options.ClusterUsername);
+        server.ClusterPassword = EmptyToNull(options.ClusterPassword);
         ApplyAofOptions(options, server);
         server.UnixSocketPath = EmptyToNull(options.UnixSocketPath);
         server.Password = EmptyToNull(Alias(options.Password, "password", options.RequirePass, "requirepass"));

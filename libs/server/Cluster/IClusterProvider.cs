@@ -33,8 +33,11 @@ public enum SlotRoute : byte
     /// <summary>No node serves the slot (-CLUSTERDOWN Hash slot not served).</summary>
     Unbound,
 
-    /// <summary>The slot is this node's but the cluster is down (-CLUSTERDOWN The cluster is down).</summary>
+    /// <summary>A node serves the slot but the cluster is down (-CLUSTERDOWN The cluster is down).</summary>
     Down,
+
+    /// <summary>Another node serves the slot (-MOVED slot ip:port).</summary>
+    Moved,
 }
 
 /// <summary>What the cluster may ask of the connection a CLUSTER command came on.</summary>
@@ -42,6 +45,9 @@ public interface IClusterConnection
 {
     /// <summary>The IP address the client reached this node at (what a node with no announced address tells it).</summary>
     string LocalIp { get; }
+
+    /// <summary>The IP address the client connected from (a node that sends CLUSTER GOSSIP without an address of its own is there).</summary>
+    string RemoteIp { get; }
 
     /// <summary>The port the client reached this node at.</summary>
     int LocalPort { get; }

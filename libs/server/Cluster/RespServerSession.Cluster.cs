@@ -146,6 +146,16 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
         }
     }
 
+    string IClusterConnection.RemoteIp
+    {
+        get
+        {
+            var endpoint = RemoteEndpoint;
+            int colon = endpoint.LastIndexOf(':');
+            return colon <= 0 ? "127.0.0.1" : endpoint.Substring(0, colon).Trim('[', ']');
+        }
+    }
+
     int IClusterConnection.LocalPort
     {
         get

@@ -36,21 +36,13 @@ public sealed class SingleNodeClusterTests
 
     private GarnetServer StartNode(bool clean, string? announceIp = null, int announcePort = 0, bool aof = false)
     {
-        var server = new GarnetServer(new ServerOptions
-        {
-            Address = "127.0.0.1",
-            Port = 0,
-            IndexSize = 1L << 20,
-            MemorySize = 1L << 26,
-            PageSize = 1L << 20,
-            CheckpointDir = _directory,
-            EnableCluster = true,
-            CleanClusterConfig = clean,
-            ClusterAnnounceIp = announceIp,
-            ClusterAnnouncePort = announcePort,
-            EnableAof = aof,
-            Recover = aof,
-        });
+        var options = ClusterNodeOptions.For(_directory);
+        options.CleanClusterConfig = clean;
+        options.ClusterAnnounceIp = announceIp;
+        options.ClusterAnnouncePort = announcePort;
+        options.EnableAof = aof;
+        options.Recover = aof;
+        var server = new GarnetServer(options);
         server.Start();
         return server;
     }

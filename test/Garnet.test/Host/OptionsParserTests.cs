@@ -64,18 +64,24 @@ public sealed class OptionsParserTests
     [Test]
     public void ClusterOptionsSetTheirSettings()
     {
-        ServerOptions server = Settings("--cluster", "--clean-cluster-config", "--cluster-announce-ip", "10.0.0.7", "--cluster-announce-port", "7001").Server;
+        ServerOptions server = Settings("--cluster", "--clean-cluster-config", "--cluster-announce-ip", "10.0.0.7", "--cluster-announce-port", "7001",
+            "--cluster-timeout", "15", "--cluster-username", "bus", "--cluster-password", "secret").Server;
         Assert.Multiple(() =>
         {
             Assert.That(server.EnableCluster, Is.True);
             Assert.That(server.CleanClusterConfig, Is.True);
             Assert.That(server.ClusterAnnounceIp, Is.EqualTo("10.0.0.7"));
             Assert.That(server.ClusterAnnouncePort, Is.EqualTo(7001));
+            Assert.That(server.ClusterTimeout, Is.EqualTo(15));
+            Assert.That(server.ClusterUsername, Is.EqualTo("bus"));
+            Assert.That(server.ClusterPassword, Is.EqualTo("secret"));
         });
+        Assert.That(Error("--cluster", "--cluster-timeout", "0"), Does.Contain("cluster-timeout"));
         ServerOptions standalone = Settings().Server;
         Assert.That(standalone.EnableCluster, Is.False);
         Assert.That(standalone.ClusterAnnounceIp, Is.Null);
         Assert.That(standalone.ClusterAnnouncePort, Is.Zero);
+        Assert.That(standalone.ClusterTimeout, Is.EqualTo(60));
     }
 
     [Test]

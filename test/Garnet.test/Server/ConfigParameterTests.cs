@@ -106,7 +106,7 @@ public sealed class ConfigParameterTests : ServerTestBase
             ["repl-backlog-ttl"] = "3600",
             ["repl-timeout"] = "60",
             ["repl-diskless-load"] = "disabled",
-            ["cluster-node-timeout"] = "15000",
+            ["cluster-node-timeout"] = "60000", // --cluster-timeout, Garnet's default of 60 s
             ["cluster-config-file"] = "nodes.conf",
             ["cluster-preferred-endpoint-type"] = "ip",
             ["enable-protected-configs"] = "no",

@@ -173,20 +173,20 @@ public class MemoryStatsTests : ServerTestBase
     {
         using var client = ConnectRaw();
         var fields = ReplyText.InfoFields(client.Execute("INFO", "memory"));
-        Assert.That(fields["log_db0"], Is.EqualTo("begin=64,head=64,read_only=64,tail=64,mutable_bytes=0,read_only_bytes=0,pages=0,full=0"));
+        Assert.That(fields["db0_log"], Is.EqualTo("begin=64,head=64,read_only=64,tail=64,mutable_bytes=0,read_only_bytes=0,pages=0,full=0"));
         Assert.That((fields["used_memory"], fields["log_pages_in_memory"], fields["log_full_databases"]), Is.EqualTo(("0", "0", "0")));
 
         for (int i = 0; i < 100; i++)
             client.Execute("SET", "key:" + i, "value");
         fields = ReplyText.InfoFields(client.Execute("INFO", "memory"));
         Assert.That(long.Parse(fields["used_memory"]), Is.EqualTo(Server.Store.MemoryBudget.Used));
-        Assert.That(fields["log_db0"], Does.Match(@"^begin=64,head=64,read_only=64,tail=(\d+),mutable_bytes=\d+,read_only_bytes=0,pages=1,full=0$"));
+        Assert.That(fields["db0_log"], Does.Match(@"^begin=64,head=64,read_only=64,tail=(\d+),mutable_bytes=\d+,read_only_bytes=0,pages=1,full=0$"));
         Assert.That(long.Parse(fields["log_mutable_bytes"]), Is.EqualTo(Server.Store.PeekDatabase(0)!.MainStore.Log.TailAddress - 64));
         Assert.That(fields.Keys, Is.SupersetOf(new[] { "log_read_only_bytes", "log_pages_evicted", "log_records_copied_forward", "log_bytes_reclaimed", "log_evicted_records", "log_expired_records" }));
 
         client.Execute("FLUSHDB");
         fields = ReplyText.InfoFields(client.Execute("INFO", "memory"));
-        Assert.That(fields["log_db0"], Is.EqualTo("begin=64,head=64,read_only=64,tail=64,mutable_bytes=0,read_only_bytes=0,pages=0,full=0"));
+        Assert.That(fields["db0_log"], Is.EqualTo("begin=64,head=64,read_only=64,tail=64,mutable_bytes=0,read_only_bytes=0,pages=0,full=0"));
         Assert.That(fields["used_memory"], Is.EqualTo("0"));
     }
 

@@ -139,7 +139,6 @@ public sealed unsafe partial class RespServerSession
         // Cluster: Redis's cluster parameters, reported; cluster mode takes Garnet's options (--cluster, --cluster-announce-ip ...).
         .. Text("cluster-config-file", null, "nodes.conf", Immutable),
         .. Number("cluster-port", null, "0", 0, 65535, Immutable),
-        .. Number("cluster-node-timeout", null, "15000", 0, long.MaxValue),
         .. Number("cluster-replica-validity-factor", "cluster-slave-validity-factor", "10", 0, int.MaxValue),
         .. Number("cluster-migration-barrier", null, "1", 0, int.MaxValue),
         .. Flag("cluster-allow-replica-migration", null, "yes"),

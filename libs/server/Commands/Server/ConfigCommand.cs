@@ -140,6 +140,10 @@ public sealed unsafe partial class RespServerSession
         new("replica-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo),
         new("slave-read-only", ConfigKind.Fixed, static _ => "yes", value: ConfigValue.YesNo) { AliasOf = "replica-read-only" },
         new("cluster-enabled", ConfigKind.Immutable, static s => s._cluster != null ? "yes" : "no"),
+        // --cluster-timeout, in whole seconds (Garnet's unit); the node reads it at every judgement, so a change applies at once.
+        new("cluster-node-timeout", ConfigKind.Mutable, static s => (s._server.Options.ClusterTimeout * 1000L).ToString(CultureInfo.InvariantCulture),
+            static (server, value) => server.Options.ClusterTimeout = (int)Math.Max(1, (long.Parse(value, CultureInfo.InvariantCulture) + 999) / 1000),
+            ConfigValue.Integer, 0, int.MaxValue),
         new("enable-debug-command", ConfigKind.Immutable, static s => s._server.Options.EnableDebugCommand ? "yes" : "no"),
         new("memory", ConfigKind.Immutable, static s => s._server.Options.MemorySize.ToString(CultureInfo.InvariantCulture)),
         new("index", ConfigKind.Immutable, static s => s._server.Options.IndexSize.ToString(CultureInfo.InvariantCulture)),

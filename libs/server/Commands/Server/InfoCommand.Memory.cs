@@ -85,7 +85,8 @@ public sealed unsafe partial class RespServerSession
         info.Line("gc_pause_time_ms", (long)GC.GetTotalPauseDuration().TotalMilliseconds);
         foreach (var (index, database) in report.Databases)
         {
-            info.Line(string.Create(CultureInfo.InvariantCulture, $"log_db{index}"), string.Create(CultureInfo.InvariantCulture,
+            // Not "log_db0": tools tell whether a node holds keys by looking for "db0:" anywhere in INFO (redis-cli --cluster create).
+            info.Line(string.Create(CultureInfo.InvariantCulture, $"db{index}_log"), string.Create(CultureInfo.InvariantCulture,
                 $"begin={database.BeginAddress},head={database.HeadAddress},read_only={database.ReadOnlyAddress},tail={database.TailAddress},mutable_bytes={database.MutableBytes},read_only_bytes={database.ReadOnlyBytes},pages={database.PagesInMemory},full={database.FullLogs}"));
         }
     }
