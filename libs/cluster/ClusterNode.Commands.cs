@@ -359,7 +359,10 @@ public sealed partial class ClusterNode
                     RemoveNode(node);
             }
             for (int slot = 0; slot < HashSlot.Count; slot++)
+            {
                 SetOwner(slot, null);
+                ClearMigration(slot);
+            }
             _myself.IsPrimary = true;
             _myself.PrimaryId = null;
             if (hard)
@@ -424,8 +427,9 @@ public sealed partial class ClusterNode
     }
 
     /// <summary>
-    /// SETSLOT slot STABLE | NODE id: NODE gives the slot to a known primary (not away from this node while it holds keys
-    /// of it). IMPORTING and MIGRATING come with slot migration, which this node does not have yet.
+    /// SETSLOT slot IMPORTING id | MIGRATING id | STABLE | NODE id, as Redis's: a slot migrates from the node that serves
+    /// it (MIGRATING there) to another (IMPORTING there) while keys move with MIGRATE, and NODE ends it on each node. A
+    /// node that takes a slot it imported takes a new configuration epoch, so that its claim wins everywhere.
     /// </summary>
     private void SetSlot(ReadOnlySpan<ArgSlice> args, ref RespWriter writer, IClusterConnection connection)
     {
@@ -437,7 +441,12 @@ public sealed partial class ClusterNode
         var action = args[2];
         if (args.Length == 3 && action.EqualsUpper("STABLE"u8))
         {
-            writer.WriteOk(); // no slot of this node is importing or migrating
+            lock (_lock)
+            {
+                ClearMigration(slot);
+                SaveIfChanged();
+            }
+            writer.WriteOk();
             return;
         }
         if (args.Length != 4 || !(action.EqualsUpper("NODE"u8) || action.EqualsUpper("IMPORTING"u8) || action.EqualsUpper("MIGRATING"u8)))
@@ -445,38 +454,65 @@ public sealed partial class ClusterNode
             writer.WriteError("ERR Invalid CLUSTER SETSLOT action or number of arguments. Try CLUSTER HELP"u8);
             return;
         }
+        // Counted before the lock: a scan of the store waits for the other threads in its epoch, and one of them may be
+        // waiting for the lock (a message from another node).
+        bool keysHere = action.EqualsUpper("NODE"u8) && _owners[slot] == _myself && connection.CountKeysInSlot(slot) > 0;
         lock (_lock)
         {
             string name = Encoding.UTF8.GetString(args[3].Span);
-            if (!_nodes.TryGetValue(name, out var target) || target.InHandshake)
+            if (!_nodes.TryGetValue(name, out var node) || node.InHandshake)
             {
                 writer.WriteError(action.EqualsUpper("NODE"u8) ? $"ERR Unknown node {name}" : $"ERR I don't know about node {name}");
                 return;
             }
-            if (!target.IsPrimary)
+            if (!node.IsPrimary)
             {
                 writer.WriteError("ERR Target node is not a master"u8);
                 return;
             }
             if (action.EqualsUpper("IMPORTING"u8))
             {
-                writer.WriteError(_owners[slot] == _myself ? Encoding.ASCII.GetBytes($"ERR I'm already the owner of hash slot {slot}")
-                    : "ERR Slot migration is not available in this version: SETSLOT IMPORTING is refused"u8);
-                return;
+                if (_owners[slot] == _myself)
+                {
+                    writer.WriteError($"ERR I'm already the owner of hash slot {slot}");
+                    return;
+                }
+                _importingFrom[slot] = node;
+                _dirty = true;
             }
-            if (action.EqualsUpper("MIGRATING"u8))
+            else if (action.EqualsUpper("MIGRATING"u8))
             {
-                writer.WriteError(_owners[slot] != _myself ? Encoding.ASCII.GetBytes($"ERR I'm not the owner of hash slot {slot}")
-                    : target == _myself ? "ERR Target node is the current node: a slot migrates to another node"u8
-                    : "ERR Slot migration is not available in this version: SETSLOT MIGRATING is refused"u8);
-                return;
+                if (_owners[slot] != _myself)
+                {
+                    writer.WriteError($"ERR I'm not the owner of hash slot {slot}");
+                    return;
+                }
+                if (node == _myself)
+                {
+                    writer.WriteError("ERR Target node is the current node: a slot migrates to another node"u8);
+                    return;
+                }
+                _migratingTo[slot] = node;
+                _dirty = true;
             }
-            if (_owners[slot] == _myself && target != _myself && connection.CountKeysInSlot(slot) > 0)
+            else
             {
-                writer.WriteError($"ERR Can't assign hashslot {slot} to a different node while I still hold keys for this hash slot.");
-                return;
+                keysHere &= _owners[slot] == _myself;
+                if (keysHere && node != _myself)
+                {
+                    writer.WriteError($"ERR Can't assign hashslot {slot} to a different node while I still hold keys for this hash slot.");
+                    return;
+                }
+                // The keys are gone: the migration ends here. The importing node takes the slot with a new epoch.
+                if (_migratingTo[slot] != null && !keysHere)
+                    ClearMigration(slot);
+                if (node == _myself && _importingFrom[slot] != null)
+                {
+                    ClearMigration(slot);
+                    BumpEpochWithoutConsensus();
+                }
+                SetOwner(slot, node);
             }
-            SetOwner(slot, target);
             ConfigurationChanged();
         }
         writer.WriteOk();

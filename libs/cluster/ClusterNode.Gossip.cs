@@ -234,7 +234,8 @@ public sealed partial class ClusterNode
                 if (!GossipMessage.HasSlot(message.Slots, slot))
                     continue;
                 var owner = _owners[slot];
-                if (owner == node)
+                // A slot being imported is given by SETSLOT NODE, not by claims (Redis's rule).
+                if (owner == node || _importingFrom[slot] != null)
                     continue;
                 if (owner == null || owner.ConfigEpoch < message.ConfigEpoch)
                     SetOwner(slot, node);
@@ -298,7 +299,7 @@ public sealed partial class ClusterNode
                 if (!GossipMessage.HasSlot(claim.Slots, slot))
                     continue;
                 var owner = _owners[slot];
-                if (owner != node && (owner == null || owner.ConfigEpoch < claim.ConfigEpoch))
+                if (owner != node && _importingFrom[slot] == null && (owner == null || owner.ConfigEpoch < claim.ConfigEpoch))
                     SetOwner(slot, node);
             }
         }
@@ -423,6 +424,7 @@ public sealed partial class ClusterNode
         {
             if (_owners[slot] == node)
                 SetOwner(slot, null);
+            ClearMigration(slot, node);
         }
         foreach (var other in _nodes.Values)
             other.FailureReports.Remove(node.Id);

@@ -98,6 +98,8 @@ public sealed partial class ClusterNode
                     text.Append('-').Append(end.ToString(CultureInfo.InvariantCulture));
             }
         }
+        if (node == _myself)
+            NodesConfigFile.AppendMigrations(text, Migrations());
         text.Append('\n');
     }
 

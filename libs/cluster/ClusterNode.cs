@@ -28,6 +28,11 @@ public sealed partial class ClusterNode : IClusterProvider
     private readonly KnownNode?[] _owners = new KnownNode?[HashSlot.Count];
     private volatile bool _up;
 
+    // Slots this node migrates to another node and imports from another (SETSLOT MIGRATING/IMPORTING); written under
+    // _lock, read by Route without it.
+    private readonly KnownNode?[] _migratingTo = new KnownNode?[HashSlot.Count];
+    private readonly KnownNode?[] _importingFrom = new KnownNode?[HashSlot.Count];
+
     private long _currentEpoch;
     private long _lastVoteEpoch;
 
@@ -73,6 +78,12 @@ public sealed partial class ClusterNode : IClusterProvider
                 SetOwner(slot, known);
         }
         _myself = myself!;
+        foreach (var (slot, id, migrating) in saved.Myself.Migrations)
+        {
+            if (!_nodes.TryGetValue(id, out var other))
+                throw new System.IO.InvalidDataException($"The cluster node configuration {file.Path} is not valid: slot {slot} migrates with unknown node {id}.");
+            (migrating ? _migratingTo : _importingFrom)[slot] = other;
+        }
         UpdateState();
     }
 
@@ -123,13 +134,21 @@ public sealed partial class ClusterNode : IClusterProvider
             return SlotRoute.Unbound;
         if (!_up)
             return SlotRoute.Down;
-        return owner == _myself ? SlotRoute.Served : SlotRoute.Moved;
+        if (owner == _myself)
+            return _migratingTo[slot] != null ? SlotRoute.Migrating : SlotRoute.Served;
+        return _importingFrom[slot] != null ? SlotRoute.Importing : SlotRoute.Moved;
     }
 
     public void WriteRedirection(ref RespWriter writer, int slot, SlotRoute route)
     {
         var owner = _owners[slot];
-        if (route == SlotRoute.Moved && owner != null && owner != _myself)
+        if (route == SlotRoute.Migrating && _migratingTo[slot] is { } target)
+        {
+            var to = target.Address;
+            writer.WriteError($"ASK {slot} {to.Ip}:{to.Port}");
+            return;
+        }
+        if (route is SlotRoute.Moved or SlotRoute.Importing && owner != null && owner != _myself)
         {
             var address = owner.Address;
             writer.WriteError($"MOVED {slot} {address.Ip}:{address.Port}");
@@ -212,10 +231,39 @@ public sealed partial class ClusterNode : IClusterProvider
                 continue;
             var address = node.Address;
             nodes.Add(new SavedNode(node.Id, node.ShardId, address.Ip, address.Port, node == _myself, node.IsPrimary, node.PrimaryId, node.ConfigEpoch,
-                (node.Flags & NodeFlags.Fail) != 0, slots.TryGetValue(node, out var owned) ? owned : []));
+                (node.Flags & NodeFlags.Fail) != 0, slots.TryGetValue(node, out var owned) ? owned : [], node == _myself ? Migrations() : []));
         }
         _file.Save(new NodesConfig(nodes, _currentEpoch, _lastVoteEpoch));
         _dirty = false;
+    }
+
+    /// <summary>This node's slots migrating (true) or importing (false), with the other node; under <c>_lock</c>.</summary>
+    private List<(int Slot, string Id, bool Migrating)> Migrations()
+    {
+        var migrations = new List<(int, string, bool)>();
+        for (int slot = 0; slot < HashSlot.Count; slot++)
+        {
+            if (_migratingTo[slot] is { } to)
+                migrations.Add((slot, to.Id, true));
+            if (_importingFrom[slot] is { } from)
+                migrations.Add((slot, from.Id, false));
+        }
+        return migrations;
+    }
+
+    /// <summary>Ends the migration states of <paramref name="slot"/> (or those with <paramref name="node"/> when given); under <c>_lock</c>.</summary>
+    private void ClearMigration(int slot, KnownNode? node = null)
+    {
+        if (_migratingTo[slot] != null && (node == null || _migratingTo[slot] == node))
+        {
+            _migratingTo[slot] = null;
+            _dirty = true;
+        }
+        if (_importingFrom[slot] != null && (node == null || _importingFrom[slot] == node))
+        {
+            _importingFrom[slot] = null;
+            _dirty = true;
+        }
     }
 
     /// <summary>Saves if anything saved changed; under <c>_lock</c>.</summary>

@@ -9,7 +9,7 @@ namespace Garnet.cluster;
 
 /// <summary>A node as nodes.conf keeps it.</summary>
 internal sealed record SavedNode(string Id, string ShardId, string Ip, int Port, bool Myself, bool IsPrimary, string? PrimaryId, long ConfigEpoch,
-    bool Failed, List<int> Slots);
+    bool Failed, List<int> Slots, List<(int Slot, string Id, bool Migrating)> Migrations);
 
 /// <summary>A node's saved configuration: every node it knows (itself among them) and its current and last vote epochs.</summary>
 internal sealed record NodesConfig(List<SavedNode> Nodes, long CurrentEpoch, long LastVoteEpoch)
@@ -62,10 +62,16 @@ internal sealed class NodesConfigFile(string directory)
             if (fields[0].Length != 40 || (shardId.Length != 0 && shardId.Length != 40))
                 throw Invalid($"the node or shard id is not 40 characters: {line}");
             var slots = new List<int>();
+            var migrations = new List<(int, string, bool)>();
             for (int i = 8; i < fields.Length; i++)
-                AddRange(fields[i], slots);
+            {
+                if (fields[i].StartsWith('['))
+                    migrations.Add(ParseMigration(fields[i], line));
+                else
+                    AddRange(fields[i], slots);
+            }
             nodes.Add(new SavedNode(fields[0], shardId, ip, port, Array.IndexOf(flags, "myself") >= 0, Array.IndexOf(flags, "slave") < 0,
-                fields[3] == "-" ? null : fields[3], ParseLong(fields[6]), Array.IndexOf(flags, "fail") >= 0, slots));
+                fields[3] == "-" ? null : fields[3], ParseLong(fields[6]), Array.IndexOf(flags, "fail") >= 0, slots, migrations));
         }
         int myself = nodes.FindAll(node => node.Myself).Count;
         if (myself != 1)
@@ -89,6 +95,7 @@ internal sealed class NodesConfigFile(string directory)
             text.Append(CultureInfo.InvariantCulture,
                 $"{node.Id} {node.Ip}:{node.Port}@{node.Port + 10000},,shard-id={node.ShardId} {flags} {node.PrimaryId ?? "-"} 0 0 {node.ConfigEpoch} connected");
             AppendRanges(text, node.Slots);
+            AppendMigrations(text, node.Migrations);
             text.Append('\n');
         }
         text.Append(CultureInfo.InvariantCulture, $"vars currentEpoch {config.CurrentEpoch} lastVoteEpoch {config.LastVoteEpoch}\n");
@@ -99,6 +106,27 @@ internal sealed class NodesConfigFile(string directory)
             stream.Flush(flushToDisk: true);
         }
         File.Move(temporary, Path, overwrite: true);
+    }
+
+    /// <summary>Appends " [slot->-id]" for a slot migrating to a node and " [slot-<-id]" for one imported from it, as Redis writes them.</summary>
+    internal static void AppendMigrations(StringBuilder text, List<(int Slot, string Id, bool Migrating)> migrations)
+    {
+        foreach (var (slot, id, migrating) in migrations)
+            text.Append(CultureInfo.InvariantCulture, $" [{slot}-{(migrating ? ">" : "<")}-{id}]");
+    }
+
+    private (int Slot, string Id, bool Migrating) ParseMigration(string field, string line)
+    {
+        int arrow = field.IndexOf("->-", StringComparison.Ordinal);
+        bool migrating = arrow > 0;
+        if (!migrating)
+            arrow = field.IndexOf("-<-", StringComparison.Ordinal);
+        if (arrow <= 1 || !field.EndsWith(']'))
+            throw Invalid($"slot migration {field}: {line}");
+        string id = field.Substring(arrow + 3, field.Length - arrow - 4);
+        if (id.Length != 40)
+            throw Invalid($"slot migration {field}: {line}");
+        return (ParseSlot(field.Substring(1, arrow - 1)), id, migrating);
     }
 
     /// <summary>"ip:port@cport[,hostname][,shard-id=id]" (the IP may be empty, and an IPv6 one has colons).</summary>
@@ -142,7 +170,6 @@ internal sealed class NodesConfigFile(string directory)
 
     private void AddRange(string field, List<int> slots)
     {
-        // Migration states ("[slot->-id]") are not written by this server yet.
         int dash = field.IndexOf('-');
         int start = ParseSlot(dash < 0 ? field : field.Substring(0, dash));
         int end = dash < 0 ? start : ParseSlot(field.Substring(dash + 1));

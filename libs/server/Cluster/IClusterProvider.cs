@@ -14,7 +14,10 @@ public interface IClusterProvider : IDisposable
     /// <summary>Whether this node runs a command on <paramref name="slot"/> (a write when <paramref name="write"/>), or why not.</summary>
     SlotRoute Route(int slot, bool write);
 
-    /// <summary>Writes the error a command on <paramref name="slot"/> gets when <see cref="Route"/> answered <paramref name="route"/>.</summary>
+    /// <summary>
+    /// Writes the error a command on <paramref name="slot"/> gets when <see cref="Route"/> answered <paramref name="route"/>:
+    /// for <see cref="SlotRoute.Migrating"/> the ASK to the target, for <see cref="SlotRoute.Importing"/> the MOVED to the owner.
+    /// </summary>
     void WriteRedirection(ref RespWriter writer, int slot, SlotRoute route);
 
     /// <summary>
@@ -38,6 +41,15 @@ public enum SlotRoute : byte
 
     /// <summary>Another node serves the slot (-MOVED slot ip:port).</summary>
     Moved,
+
+    /// <summary>
+    /// This node serves the slot and is migrating it: a command whose keys are all here runs; one whose keys are all gone
+    /// is sent to the target (-ASK slot ip:port); one with some of each gets -TRYAGAIN.
+    /// </summary>
+    Migrating,
+
+    /// <summary>Another node serves the slot and this one is importing it: a command after ASKING runs here, others get -MOVED.</summary>
+    Importing,
 }
 
 /// <summary>What the cluster may ask of the connection a CLUSTER command came on.</summary>

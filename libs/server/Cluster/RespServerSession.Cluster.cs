@@ -22,6 +22,9 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
     /// </summary>
     private bool ClusterAdmits(RespCommandInfo info)
     {
+        // ASKING holds for the one command after it (RESTORE-ASKING carries its own).
+        bool asking = _asking || (info.Flags & CommandFlags.Asking) != 0;
+        _asking = false;
         if (info.FirstKey == 0 && (info.Flags & CommandFlags.MovableKeys) == 0)
             return info.Command is not (RespCommand.MULTI or RespCommand.EXEC) || TransactionAdmits(info);
         int slot;
@@ -37,9 +40,14 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
             return slot < 0 || WriteCrossSlot();
         }
         var route = _cluster!.Route(slot, (info.Flags & CommandFlags.Write) != 0);
+        if (route is SlotRoute.Migrating or SlotRoute.Importing)
+            route = MigrationRoute(info, route, asking);
         if (route != SlotRoute.Served)
         {
-            _cluster.WriteRedirection(ref _writer, slot, route);
+            if (route == SlotRoute.Unbound && _keysSplitByMigration)
+                _writer.WriteError(ErrTryAgain);
+            else
+                _cluster.WriteRedirection(ref _writer, slot, route);
             return false;
         }
         // Queued in MULTI: the transaction's commands must all be on one slot (EXEC checks).
@@ -51,6 +59,57 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
                 _transactionCrossSlot = true;
         }
         return true;
+    }
+
+    private static ReadOnlySpan<byte> ErrTryAgain => "TRYAGAIN Multiple keys request during rehashing of slot"u8;
+
+    // Set by ASKING (in cluster mode) for the next command.
+    private bool _asking;
+
+    // Set by MigrationRoute when a command's keys are partly here and partly moved: it gets -TRYAGAIN.
+    private bool _keysSplitByMigration;
+
+    /// <summary>
+    /// A command on a slot being migrated or imported, as Redis decides it: on the source it runs when all its keys are
+    /// still here and is sent on (ASK) when none is; on the target it runs after ASKING (unless some of several keys are
+    /// not there yet). Keys partly here answer -TRYAGAIN, for the client to retry once the keys moved.
+    /// </summary>
+    private SlotRoute MigrationRoute(RespCommandInfo info, SlotRoute route, bool asking)
+    {
+        _keysSplitByMigration = false;
+        if (route == SlotRoute.Importing && !asking)
+            return SlotRoute.Importing;
+        int present = 0, total = 0;
+        if (info.FirstKey == info.LastKey && (info.Flags & CommandFlags.MovableKeys) == 0)
+        {
+            total = 1;
+            present = KeyExists(_args[info.FirstKey].Span) ? 1 : 0;
+        }
+        else
+        {
+            var keys = _commandKeys!;
+            total = keys.Count;
+            for (int i = 0; i < keys.Count; i++)
+            {
+                if (KeyExists(_args[keys.Position(i)].Span))
+                    present++;
+            }
+        }
+        if (route == SlotRoute.Importing)
+        {
+            if (total > 1 && present < total)
+            {
+                _keysSplitByMigration = true;
+                return SlotRoute.Unbound;
+            }
+            return SlotRoute.Served;
+        }
+        if (present == total)
+            return SlotRoute.Served;
+        if (present == 0)
+            return SlotRoute.Migrating;
+        _keysSplitByMigration = true;
+        return SlotRoute.Unbound;
     }
 
     /// <summary>The slot all of the command's keys hash to (true); false with -1 when it has none, or with the first key's slot when they differ.</summary>
@@ -103,6 +162,8 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
             return true;
         if (crossSlot)
             _writer.WriteError(ErrCrossSlot);
+        else if (route is SlotRoute.Migrating or SlotRoute.Importing)
+            _writer.WriteError(ErrTryAgain); // which keys moved is known only per command: the client retries the transaction
         else
             _cluster!.WriteRedirection(ref _writer, _transactionSlot, route);
         ResetTransaction();
@@ -123,16 +184,21 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
     }
 
     /// <summary>
-    /// ASKING, READONLY, READWRITE: refused without cluster mode, as in Redis. In it they answer OK, and change nothing
-    /// yet: in Redis READONLY and READWRITE matter only on a replica and ASKING only for a slot being imported, and a node
-    /// has neither until replication and slot migration exist.
+    /// ASKING, READONLY, READWRITE: refused without cluster mode, as in Redis. In it they answer OK; ASKING lets the next
+    /// command run on a slot this node imports (see <see cref="MigrationRoute"/>). READONLY and READWRITE change nothing
+    /// yet: in Redis they matter only on a replica, which comes with replication.
     /// </summary>
-    private void ClusterConnectionCommand()
+    private void ClusterConnectionCommand(RespCommand command)
     {
         if (_cluster == null)
+        {
             _writer.WriteError(ServerStrings.ErrClusterDisabled);
-        else
-            _writer.WriteOk();
+            return;
+        }
+        // ClusterAdmits cleared the flag as this command came in; it holds for the next one.
+        if (command == RespCommand.ASKING)
+            _asking = true;
+        _writer.WriteOk();
     }
 
     string IClusterConnection.LocalIp

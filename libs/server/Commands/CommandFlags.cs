@@ -25,6 +25,9 @@ public enum CommandFlags : uint
     NoMulti = 1 << 15,
     MovableKeys = 1 << 16,
     AllowBusy = 1 << 17,
+
+    /// <summary>Runs on a slot being imported as if ASKING preceded it (RESTORE-ASKING).</summary>
+    Asking = 1 << 18,
 }
 
 /// <summary>ACL categories of a command.</summary>

@@ -75,6 +75,7 @@ public enum RespCommand : ushort
     MOVE = 85,
     OBJECT = 86,
     MIGRATE = 87,
+    RESTORE_ASKING = 88,
 
     // Server
     INFO = 100,

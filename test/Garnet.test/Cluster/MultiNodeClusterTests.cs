@@ -8,6 +8,8 @@ using Garnet.server;
 using NUnit.Framework;
 using StackExchange.Redis;
 
+using static Garnet.test.Cluster.ClusterTestKit;
+
 namespace Garnet.test.Cluster;
 
 /// <summary>
@@ -16,46 +18,15 @@ namespace Garnet.test.Cluster;
 /// configuration survives a restart, and a node that stops answering is failed by the majority.
 /// </summary>
 [TestFixture]
-public sealed class MultiNodeClusterTests
+public sealed class MultiNodeClusterTests : ClusterNodesTestBase
 {
-    private readonly List<string> _directories = [];
-    private readonly List<GarnetServer> _servers = [];
-
-    [TearDown]
-    public void Stop()
-    {
-        foreach (var server in _servers)
-            server.Dispose();
-        _servers.Clear();
-        foreach (var directory in _directories)
-            Directory.Delete(directory, recursive: true);
-        _directories.Clear();
-    }
-
-    private GarnetServer StartNode(string? directory = null, int timeoutSeconds = 5, string? password = null, string? clusterPassword = null, int port = 0)
-    {
-        if (directory == null)
+    private GarnetServer StartNode(string? directory = null, int timeoutSeconds = 5, string? password = null, string? clusterPassword = null)
+        => StartNode(directory, options =>
         {
-            directory = Path.Combine(Path.GetTempPath(), "garnet-cluster-" + Guid.NewGuid().ToString("N"));
-            Directory.CreateDirectory(directory);
-            _directories.Add(directory);
-        }
-        var options = ClusterNodeOptions.For(directory);
-        options.Port = port;
-        options.ClusterTimeout = timeoutSeconds;
-        options.Password = password;
-        options.ClusterPassword = clusterPassword;
-        var server = new GarnetServer(options);
-        server.Start();
-        _servers.Add(server);
-        return server;
-    }
-
-    private static string Run(GarnetServer server, params string[] args)
-    {
-        using var client = new RawClient(server.Port);
-        return client.Execute(args);
-    }
+            options.ClusterTimeout = timeoutSeconds;
+            options.Password = password;
+            options.ClusterPassword = clusterPassword;
+        });
 
     /// <summary>Three primaries with a third of the slots each, met through the first one.</summary>
     private List<GarnetServer> StartThreeNodes(int timeoutSeconds = 5)
@@ -72,21 +43,6 @@ public sealed class MultiNodeClusterTests
         foreach (var node in nodes)
             WaitFor(node, "cluster_state:ok\r\n", "cluster_known_nodes:3\r\n");
         return nodes;
-    }
-
-    /// <summary>Waits until the node's CLUSTER INFO contains every one of <paramref name="lines"/>.</summary>
-    private static void WaitFor(GarnetServer node, params string[] lines)
-    {
-        string info = "";
-        var deadline = Stopwatch.StartNew();
-        while (deadline.Elapsed < TimeSpan.FromSeconds(30))
-        {
-            info = Run(node, "CLUSTER", "INFO");
-            if (lines.All(info.Contains))
-                return;
-            Thread.Sleep(50);
-        }
-        Assert.Fail($"node {node.Port} never reported {string.Join(", ", lines)}:\n{info}\n{Run(node, "CLUSTER", "NODES")}");
     }
 
     private static void WaitForNodes(GarnetServer node, Func<string, bool> condition, string what)
@@ -163,9 +119,8 @@ public sealed class MultiNodeClusterTests
     {
         var nodes = StartThreeNodes();
         string id = Run(nodes[2], "CLUSTER", "MYID");
-        string directory = _directories[2];
-        nodes[2].Dispose();
-        _servers.Remove(nodes[2]);
+        string directory = Directories[2];
+        StopNode(nodes[2]);
         var restarted = StartNode(directory);
         Assert.That(Run(restarted, "CLUSTER", "MYID"), Is.EqualTo(id));
         WaitFor(restarted, "cluster_state:ok\r\n", "cluster_known_nodes:3\r\n");
@@ -180,8 +135,7 @@ public sealed class MultiNodeClusterTests
         var nodes = StartThreeNodes(timeoutSeconds: 1);
         string id = Run(nodes[2], "CLUSTER", "MYID");
         id = id.Substring(id.IndexOf('\n') + 1, 40);
-        nodes[2].Dispose();
-        _servers.Remove(nodes[2]);
+        StopNode(nodes[2]);
         foreach (var node in nodes.Take(2))
         {
             WaitForNodes(node, text => text.Split('\n').Any(line => line.StartsWith(id) && line.Split(' ')[2].Split(',').Contains("fail")), "the stopped node failed");
@@ -247,36 +201,20 @@ public sealed class MultiNodeClusterTests
     [Test]
     public void RedisCliCreatesAndChecksACluster()
     {
-        string? redisCli = Garnet.test.Host.ExternalProcess.FindOnPath("redis-cli");
-        if (redisCli == null)
-            Assert.Fail("redis-cli is not installed: apt-get install -y redis-tools (.ci/run does this)");
         var nodes = new List<GarnetServer> { StartNode(), StartNode(), StartNode() };
         string addresses = string.Join(" ", nodes.Select(node => $"127.0.0.1:{node.Port}"));
-        var (output, exitCode) = RunRedisCli(redisCli!, $"--cluster create {addresses} --cluster-yes");
+        var (output, exitCode) = RunRedisCli($"--cluster create {addresses} --cluster-yes");
         Assert.That(exitCode, Is.EqualTo(0), output);
         Assert.That(output, Does.Contain("[OK] All 16384 slots covered."));
         foreach (var node in nodes)
             WaitFor(node, "cluster_state:ok\r\n", "cluster_known_nodes:3\r\n");
-        (output, exitCode) = RunRedisCli(redisCli!, $"--cluster check 127.0.0.1:{nodes[1].Port}");
+        (output, exitCode) = RunRedisCli($"--cluster check 127.0.0.1:{nodes[1].Port}");
         Assert.That(output, Does.Contain("[OK] All nodes agree about slots configuration.").And.Contain("[OK] All 16384 slots covered."));
         Assert.That(exitCode, Is.EqualTo(0), output);
         // redis-cli -c follows the redirection.
-        (output, _) = RunRedisCli(redisCli!, $"-c -p {nodes[0].Port} SET foo bar");
+        (output, _) = RunRedisCli($"-c -p {nodes[0].Port} SET foo bar");
         Assert.That(output.Trim(), Is.EqualTo("OK"));
         Assert.That(Run(nodes.Single(node => Run(node, "CLUSTER", "COUNTKEYSINSLOT", "12182") == ":1\r\n"), "GET", "foo"), Is.EqualTo("$3\r\nbar\r\n"));
     }
 
-    private static (string Output, int ExitCode) RunRedisCli(string redisCli, string arguments)
-    {
-        var start = new ProcessStartInfo(redisCli, arguments) { RedirectStandardOutput = true, RedirectStandardError = true };
-        using var process = Process.Start(start)!;
-        var error = process.StandardError.ReadToEndAsync();
-        string output = process.StandardOutput.ReadToEnd();
-        if (!process.WaitForExit(120_000))
-        {
-            process.Kill();
-            Assert.Fail($"redis-cli {arguments} did not finish:\n{output}");
-        }
-        return (output + error.Result, process.ExitCode);
-    }
 }

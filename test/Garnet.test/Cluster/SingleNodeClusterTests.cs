@@ -36,7 +36,7 @@ public sealed class SingleNodeClusterTests
 
     private GarnetServer StartNode(bool clean, string? announceIp = null, int announcePort = 0, bool aof = false)
     {
-        var options = ClusterNodeOptions.For(_directory);
+        var options = ClusterTestKit.Options(_directory);
         options.CleanClusterConfig = clean;
         options.ClusterAnnounceIp = announceIp;
         options.ClusterAnnouncePort = announcePort;
@@ -303,17 +303,11 @@ public sealed class SingleNodeClusterTests
     [Test]
     public void RedisCliChecksTheCluster()
     {
-        string? redisCli = Garnet.test.Host.ExternalProcess.FindOnPath("redis-cli");
-        if (redisCli == null)
-            Assert.Fail("redis-cli is not installed: apt-get install -y redis-tools (.ci/run does this)");
         using (var client = Raw())
             client.Execute("CLUSTER", "ADDSLOTSRANGE", "0", "16383");
-        var start = new ProcessStartInfo(redisCli!, $"--cluster check 127.0.0.1:{_server.Port}") { RedirectStandardOutput = true, RedirectStandardError = true };
-        using var process = Process.Start(start)!;
-        string output = process.StandardOutput.ReadToEnd();
-        process.WaitForExit();
+        var (output, exitCode) = ClusterTestKit.RunRedisCli($"--cluster check 127.0.0.1:{_server.Port}");
         Assert.That(output, Does.Contain("[OK] All nodes agree about slots configuration.").And.Contain("[OK] All 16384 slots covered."));
-        Assert.That(process.ExitCode, Is.EqualTo(0));
+        Assert.That(exitCode, Is.EqualTo(0));
     }
 
     [Test]

@@ -77,6 +77,7 @@ public sealed class CommandIdGoldenTests
         ["MOVE"] = 85,
         ["OBJECT"] = 86,
         ["MIGRATE"] = 87,
+        ["RESTORE_ASKING"] = 88,
         ["INFO"] = 100,
         ["CONFIG"] = 101,
         ["TIME"] = 102,

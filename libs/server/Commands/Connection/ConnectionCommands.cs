@@ -26,7 +26,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.AUTH: Auth(); break;
             case RespCommand.ASKING:
             case RespCommand.READONLY:
-            case RespCommand.READWRITE: ClusterConnectionCommand(); break;
+            case RespCommand.READWRITE: ClusterConnectionCommand(command); break;
             default: throw new InvalidOperationException($"{command} is not a connection command.");
         }
     }

@@ -41,7 +41,8 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.FLUSHDB: FlushDatabases(all: false); break;
             case RespCommand.FLUSHALL: FlushDatabases(all: true); break;
             case RespCommand.DUMP: Dump(); break;
-            case RespCommand.RESTORE: Restore(); break;
+            case RespCommand.RESTORE:
+            case RespCommand.RESTORE_ASKING: Restore(); break;
             case RespCommand.OBJECT: ObjectCommand(); break;
             case RespCommand.MIGRATE: Migrate(); break;
             default: throw new InvalidOperationException($"{command} is not a keyspace command.");

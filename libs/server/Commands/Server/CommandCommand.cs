@@ -13,7 +13,7 @@ public sealed unsafe partial class RespServerSession
     private static readonly byte[][] s_commandFlagNames = Utf8(
         "write", "readonly", "denyoom", "admin", "pubsub", "noscript", "blocking", "loading", "stale",
         "skip_monitor", "skip_slowlog", "fast", "no_auth", "may_replicate", "no_mandatory_keys", "no_multi",
-        "movablekeys", "allow_busy");
+        "movablekeys", "allow_busy", "asking");
 
     /// <summary>ACL category names, by bit of <see cref="AclCategories"/>.</summary>
     private static readonly byte[][] s_aclCategoryNames = Utf8(

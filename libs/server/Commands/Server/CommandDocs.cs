@@ -43,6 +43,7 @@ internal static class CommandDocs
         [RespCommand.MOVE] = "1.0.0",
         [RespCommand.OBJECT] = "2.2.3",
         [RespCommand.MIGRATE] = "2.6.0",
+        [RespCommand.RESTORE_ASKING] = "3.0.0",
         [RespCommand.CONFIG] = "2.0.0",
         [RespCommand.TIME] = "2.6.0",
         [RespCommand.COMMAND] = "2.8.13",

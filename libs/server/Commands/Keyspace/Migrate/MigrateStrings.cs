@@ -18,5 +18,8 @@ internal static class MigrateStrings
     public static ReadOnlySpan<byte> Auth => "AUTH"u8;
     public static ReadOnlySpan<byte> Select => "SELECT"u8;
     public static ReadOnlySpan<byte> Restore => "RESTORE"u8;
+
+    /// <summary>What a cluster node sends instead, as Redis's does: the target runs it on a slot it is importing.</summary>
+    public static ReadOnlySpan<byte> RestoreAsking => "RESTORE-ASKING"u8;
     public static ReadOnlySpan<byte> ReplaceOption => "REPLACE"u8;
 }

@@ -152,7 +152,7 @@ public sealed unsafe partial class RespServerSession
         DumpPayload.WriteTrailer(type, value, trailer);
 
         restores.BeginCommand(replace ? 5 : 4);
-        restores.WriteBulk(MigrateStrings.Restore);
+        restores.WriteBulk(_cluster != null ? MigrateStrings.RestoreAsking : MigrateStrings.Restore);
         restores.WriteBulk(key);
         restores.WriteBulk(ttl);
         restores.WriteBulk(new ReadOnlySpan<byte>(in type), value, trailer);
