@@ -1,4 +1,6 @@
 using System;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Garnet.common;
 
@@ -13,19 +15,30 @@ public static class HashSlot
     /// <summary>How many slots a cluster's keys are spread over.</summary>
     public const int Count = 16384;
 
-    private static readonly ushort[] s_table = BuildTable();
+    // Four tables of 256: table k (k = 0..3) holds the CRC of a byte followed by k zero bytes, so that four bytes are
+    // taken in one step of four independent lookups (slicing-by-4) instead of a chain of four dependent ones: every
+    // command with a key in cluster mode computes this.
+    private static readonly ushort[] s_tables = BuildTables();
 
-    private static ushort[] BuildTable()
+    private static ushort[] BuildTables()
     {
-        var table = new ushort[256];
+        var tables = new ushort[4 * 256];
         for (int i = 0; i < 256; i++)
         {
             int crc = i << 8;
             for (int bit = 0; bit < 8; bit++)
                 crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
-            table[i] = (ushort)crc;
+            tables[i] = (ushort)crc;
         }
-        return table;
+        for (int k = 1; k < 4; k++)
+        {
+            for (int i = 0; i < 256; i++)
+            {
+                int previous = tables[((k - 1) * 256) + i];
+                tables[(k * 256) + i] = (ushort)((previous << 8) ^ tables[previous >> 8]);
+            }
+        }
+        return tables;
     }
 
     /// <summary>The slot of <paramref name="key"/>, from 0 to 16383.</summary>
@@ -45,10 +58,24 @@ public static class HashSlot
     /// <summary>CRC-16/XMODEM of <paramref name="bytes"/>.</summary>
     public static ushort Crc16(ReadOnlySpan<byte> bytes)
     {
-        var table = s_table;
+        ref ushort one = ref MemoryMarshal.GetArrayDataReference(s_tables);
+        ref ushort two = ref Unsafe.Add(ref one, 256);
+        ref ushort three = ref Unsafe.Add(ref one, 512);
+        ref ushort four = ref Unsafe.Add(ref one, 768);
+        ref byte at = ref MemoryMarshal.GetReference(bytes);
+        int length = bytes.Length;
         int crc = 0;
-        foreach (byte b in bytes)
-            crc = (crc << 8) ^ table[((crc >> 8) ^ b) & 0xFF];
+        int i = 0;
+        // Four bytes at a time: the state's two bytes fold into the first two of them (the CRC is linear).
+        for (; i + 4 <= length; i += 4)
+        {
+            crc = Unsafe.Add(ref four, ((crc >> 8) ^ Unsafe.Add(ref at, i)) & 0xFF)
+                ^ Unsafe.Add(ref three, (crc ^ Unsafe.Add(ref at, i + 1)) & 0xFF)
+                ^ Unsafe.Add(ref two, Unsafe.Add(ref at, i + 2))
+                ^ Unsafe.Add(ref one, Unsafe.Add(ref at, i + 3));
+        }
+        for (; i < length; i++)
+            crc = (crc << 8) ^ Unsafe.Add(ref one, ((crc >> 8) ^ Unsafe.Add(ref at, i)) & 0xFF);
         return (ushort)crc;
     }
 }

@@ -25,6 +25,8 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
         // ASKING holds for the one command after it (RESTORE-ASKING carries its own).
         bool asking = _asking || (info.Flags & CommandFlags.Asking) != 0;
         _asking = false;
+        if (info.Command is RespCommand.SPUBLISH or RespCommand.SSUBSCRIBE or RespCommand.SUNSUBSCRIBE)
+            return ShardChannelsAdmitted(info, asking);
         if (info.FirstKey == 0 && (info.Flags & CommandFlags.MovableKeys) == 0)
             return info.Command is not (RespCommand.MULTI or RespCommand.EXEC) || TransactionAdmits(info);
         int slot;
@@ -110,6 +112,31 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
             return SlotRoute.Migrating;
         _keysSplitByMigration = true;
         return SlotRoute.Unbound;
+    }
+
+    /// <summary>
+    /// Sharded pub/sub: its channels live in slots as keys do (Redis hashes them alike), so they must share a slot this
+    /// node serves. A slot being migrated keeps its channels here until it moves (channels are not keys to move).
+    /// </summary>
+    private bool ShardChannelsAdmitted(RespCommandInfo info, bool asking)
+    {
+        if (_argCount < 2)
+            return true;
+        int slot = HashSlot.Of(_args[1].Span);
+        // SPUBLISH channel message: one channel; (S)SUBSCRIBE and SUNSUBSCRIBE: all their arguments.
+        int channels = info.Command == RespCommand.SPUBLISH ? 2 : _argCount;
+        for (int i = 2; i < channels; i++)
+        {
+            if (HashSlot.Of(_args[i].Span) != slot)
+                return WriteCrossSlot();
+        }
+        var route = _cluster!.Route(slot, info.Command == RespCommand.SPUBLISH);
+        if (route == SlotRoute.Migrating || (route == SlotRoute.Importing && asking))
+            route = SlotRoute.Served;
+        if (route == SlotRoute.Served)
+            return true;
+        _cluster.WriteRedirection(ref _writer, slot, route);
+        return false;
     }
 
     /// <summary>The slot all of the command's keys hash to (true); false with -1 when it has none, or with the first key's slot when they differ.</summary>

@@ -67,6 +67,11 @@ public sealed class MultiNodeClusterTests : ClusterNodesTestBase
         Assert.That(Run(nodes[0], "SET", "foo", "1"), Is.EqualTo($"-MOVED 12182 127.0.0.1:{nodes[2].Port}\r\n"));
         Assert.That(Run(nodes[2], "SET", "foo", "1"), Is.EqualTo("+OK\r\n"));
         Assert.That(Run(nodes[1], "GET", "bar"), Is.EqualTo($"-MOVED 5061 127.0.0.1:{nodes[0].Port}\r\n"));
+        // Sharded pub/sub's channels live in slots as keys do.
+        Assert.That(Run(nodes[0], "SPUBLISH", "foo", "m"), Is.EqualTo($"-MOVED 12182 127.0.0.1:{nodes[2].Port}\r\n"));
+        Assert.That(Run(nodes[2], "SPUBLISH", "foo", "m"), Is.EqualTo(":0\r\n"));
+        Assert.That(Run(nodes[2], "SSUBSCRIBE", "foo", "bar"), Is.EqualTo("-CROSSSLOT Keys in request don't hash to the same slot\r\n"));
+        Assert.That(Run(nodes[0], "SSUBSCRIBE", "{foo}a", "{foo}b"), Is.EqualTo($"-MOVED 12182 127.0.0.1:{nodes[2].Port}\r\n"));
         // Every node lists the same three nodes with the same slots.
         var signatures = nodes.Select(node => Signature(Run(node, "CLUSTER", "NODES"))).ToList();
         Assert.That(signatures.Distinct().Count(), Is.EqualTo(1), string.Join("\n", signatures));

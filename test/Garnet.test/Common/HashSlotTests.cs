@@ -20,6 +20,34 @@ public sealed class HashSlotTests
         Assert.That(HashSlot.Crc16(default), Is.EqualTo(0));
     }
 
+    [Test]
+    public void Crc16OfEveryLengthMatchesTheBitByBitDefinition()
+    {
+        var random = new System.Random(16);
+        for (int length = 0; length < 70; length++)
+        {
+            var bytes = new byte[length];
+            for (int round = 0; round < 20; round++)
+            {
+                random.NextBytes(bytes);
+                Assert.That(HashSlot.Crc16(bytes), Is.EqualTo(BitByBit(bytes)), $"length {length}");
+            }
+        }
+    }
+
+    /// <summary>CRC-16/XMODEM as its definition has it: polynomial 0x1021, most significant bit first, from 0.</summary>
+    private static ushort BitByBit(byte[] bytes)
+    {
+        int crc = 0;
+        foreach (byte b in bytes)
+        {
+            crc ^= b << 8;
+            for (int bit = 0; bit < 8; bit++)
+                crc = (crc & 0x8000) != 0 ? ((crc << 1) ^ 0x1021) & 0xFFFF : (crc << 1) & 0xFFFF;
+        }
+        return (ushort)crc;
+    }
+
     [TestCase("somekey", 11058)]
     [TestCase("foo{hash_tag}", 2515)]
     [TestCase("hash_tag", 2515)]
