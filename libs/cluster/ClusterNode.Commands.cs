@@ -478,6 +478,7 @@ public sealed partial class ClusterNode
                     return;
                 }
                 _importingFrom[slot] = node;
+                RefreshRoute(slot);
                 _dirty = true;
             }
             else if (action.EqualsUpper("MIGRATING"u8))
@@ -493,6 +494,7 @@ public sealed partial class ClusterNode
                     return;
                 }
                 _migratingTo[slot] = node;
+                RefreshRoute(slot);
                 _dirty = true;
             }
             else

@@ -33,6 +33,10 @@ public sealed partial class ClusterNode : IClusterProvider
     private readonly KnownNode?[] _migratingTo = new KnownNode?[HashSlot.Count];
     private readonly KnownNode?[] _importingFrom = new KnownNode?[HashSlot.Count];
 
+    // What Route answers for each slot while the cluster is up, kept with the three arrays above: every command with a
+    // key reads one byte of this (16 KB) rather than two references from arrays eight times its size.
+    private readonly SlotRoute[] _routes = new SlotRoute[HashSlot.Count];
+
     private long _currentEpoch;
     private long _lastVoteEpoch;
 
@@ -46,6 +50,7 @@ public sealed partial class ClusterNode : IClusterProvider
     {
         _options = options;
         _file = file;
+        Array.Fill(_routes, SlotRoute.Unbound);
         long now = NowMs;
         if (saved == null)
         {
@@ -78,11 +83,15 @@ public sealed partial class ClusterNode : IClusterProvider
                 SetOwner(slot, known);
         }
         _myself = myself!;
+        // The routes computed while loading did not know which node is this one yet.
+        for (int slot = 0; slot < HashSlot.Count; slot++)
+            RefreshRoute(slot);
         foreach (var (slot, id, migrating) in saved.Myself.Migrations)
         {
             if (!_nodes.TryGetValue(id, out var other))
                 throw new System.IO.InvalidDataException($"The cluster node configuration {file.Path} is not valid: slot {slot} migrates with unknown node {id}.");
             (migrating ? _migratingTo : _importingFrom)[slot] = other;
+            RefreshRoute(slot);
         }
         UpdateState();
     }
@@ -129,14 +138,17 @@ public sealed partial class ClusterNode : IClusterProvider
 
     public SlotRoute Route(int slot, bool write)
     {
+        var route = _routes[slot];
+        return route == SlotRoute.Unbound || _up ? route : SlotRoute.Down;
+    }
+
+    /// <summary>Recomputes what <see cref="Route"/> answers for <paramref name="slot"/>; under <c>_lock</c> after any change of its owner or migration.</summary>
+    private void RefreshRoute(int slot)
+    {
         var owner = _owners[slot];
-        if (owner == null)
-            return SlotRoute.Unbound;
-        if (!_up)
-            return SlotRoute.Down;
-        if (owner == _myself)
-            return _migratingTo[slot] != null ? SlotRoute.Migrating : SlotRoute.Served;
-        return _importingFrom[slot] != null ? SlotRoute.Importing : SlotRoute.Moved;
+        _routes[slot] = owner == null ? SlotRoute.Unbound
+            : owner == _myself ? (_migratingTo[slot] != null ? SlotRoute.Migrating : SlotRoute.Served)
+            : _importingFrom[slot] != null ? SlotRoute.Importing : SlotRoute.Moved;
     }
 
     public void WriteRedirection(ref RespWriter writer, int slot, SlotRoute route)
@@ -168,6 +180,7 @@ public sealed partial class ClusterNode : IClusterProvider
         if (owner != null)
             owner.SlotCount++;
         _owners[slot] = owner;
+        RefreshRoute(slot);
         _dirty = true;
     }
 
@@ -257,11 +270,13 @@ public sealed partial class ClusterNode : IClusterProvider
         if (_migratingTo[slot] != null && (node == null || _migratingTo[slot] == node))
         {
             _migratingTo[slot] = null;
+            RefreshRoute(slot);
             _dirty = true;
         }
         if (_importingFrom[slot] != null && (node == null || _importingFrom[slot] == node))
         {
             _importingFrom[slot] = null;
+            RefreshRoute(slot);
             _dirty = true;
         }
     }

@@ -226,6 +226,9 @@ public sealed class SingleNodeClusterTests
             Assert.That(Bulk(client.Execute("CLUSTER", "MYID")), Is.EqualTo(id));
             string info = client.Execute("CLUSTER", "INFO");
             Assert.That(info, Does.Contain("cluster_slots_assigned:16383\r\n").And.Contain("cluster_my_epoch:7\r\n").And.Contain("cluster_state:fail\r\n"));
+            // The slots read back are this node's: once it serves all of them again, keys are served here.
+            Assert.That(client.Execute("CLUSTER", "ADDSLOTS", "42"), Is.EqualTo("+OK\r\n"));
+            Assert.That(client.Execute("SET", "foo", "bar"), Is.EqualTo("+OK\r\n"));
         }
         _server.Dispose();
 
