@@ -121,13 +121,66 @@ public sealed class SlotMigrationTests : ClusterNodesTestBase
     }
 
     [Test]
-    public void RedisCliReshardsUnderLiveTrafficWithoutAFailedCommand()
+    public void RedisCliRebalancesAnUnevenCluster()
+    {
+        var nodes = CreateThreeNodesWithRedisCli();
+        string output;
+        int exitCode;
+        for (int i = 0; i < 500; i++)
+            Assert.That(Run(nodes[i % 3], "SET", $"{{k{i}}}", "v"), Does.StartWith("+OK").Or.StartWith("-MOVED"));
+        (output, exitCode) = RunRedisCli(
+            $"--cluster reshard 127.0.0.1:{nodes[0].Port} --cluster-from {Id(nodes[0])} --cluster-to {Id(nodes[1])} --cluster-slots 1200 --cluster-yes");
+        Assert.That(exitCode, Is.EqualTo(0), output);
+        (output, exitCode) = RunRedisCli($"--cluster rebalance 127.0.0.1:{nodes[2].Port} --cluster-yes");
+        Assert.That(exitCode, Is.EqualTo(0), output);
+        Assert.That(output, Does.Contain("Moving"));
+        // Balanced again: each node serves about a third of the slots (redis-cli's default threshold is 2%).
+        foreach (var node in nodes)
+        {
+            var deadline = Stopwatch.StartNew();
+            int served;
+            while ((served = ServedSlots(node)) is < 5300 or > 5600 && deadline.Elapsed < TimeSpan.FromSeconds(30))
+                Thread.Sleep(100);
+            Assert.That(served, Is.InRange(5300, 5600), Run(node, "CLUSTER", "NODES"));
+        }
+        (output, exitCode) = RunRedisCli($"--cluster check 127.0.0.1:{nodes[0].Port}");
+        Assert.That(output, Does.Contain("[OK] All nodes agree about slots configuration.").And.Contain("[OK] All 16384 slots covered."));
+        Assert.That(exitCode, Is.EqualTo(0), output);
+    }
+
+    /// <summary>Three nodes joined by `redis-cli --cluster create`, each with a third of the slots, all up.</summary>
+    private List<GarnetServer> CreateThreeNodesWithRedisCli()
     {
         var nodes = new List<GarnetServer> { StartNode(), StartNode(), StartNode() };
         var (output, exitCode) = RunRedisCli($"--cluster create {string.Join(" ", nodes.Select(node => $"127.0.0.1:{node.Port}"))} --cluster-yes");
         Assert.That(exitCode, Is.EqualTo(0), output);
         foreach (var node in nodes)
             WaitFor(node, "cluster_state:ok\r\n", "cluster_known_nodes:3\r\n");
+        return nodes;
+    }
+
+    /// <summary>How many slots the node's own line of CLUSTER NODES lists.</summary>
+    private static int ServedSlots(GarnetServer node)
+    {
+        string nodes = Run(node, "CLUSTER", "NODES");
+        string line = nodes.Split('\n').First(text => text.Contains("myself"));
+        int served = 0;
+        foreach (var field in line.Split(' ').Skip(8))
+        {
+            if (field.Length == 0 || field[0] == '[')
+                continue;
+            var range = field.Trim().Split('-');
+            served += range.Length == 1 ? 1 : int.Parse(range[1]) - int.Parse(range[0]) + 1;
+        }
+        return served;
+    }
+
+    [Test]
+    public void RedisCliReshardsUnderLiveTrafficWithoutAFailedCommand()
+    {
+        var nodes = CreateThreeNodesWithRedisCli();
+        string output;
+        int exitCode;
 
         using var redis = ConnectionMultiplexer.Connect($"127.0.0.1:{nodes[0].Port}");
         var db = redis.GetDatabase();
