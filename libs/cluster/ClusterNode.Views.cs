@@ -239,7 +239,7 @@ public sealed partial class ClusterNode
         writer.WriteBulk("replication-offset"u8);
         writer.WriteInteger(0);
         writer.WriteBulk("health"u8);
-        writer.WriteBulk((node.Flags & (NodeFlags.Fail | NodeFlags.PFail)) != 0 ? "fail"u8 : "online"u8);
+        writer.WriteBulk((node.Flags & (NodeFlags.Fail | NodeFlags.PFail)) != 0 ? "failed"u8 : "online"u8); // Redis's values: online, failed, loading
     }
 
     /// <summary>LINKS: this node's link to each other node (links from them arrive as client connections).</summary>

@@ -39,9 +39,6 @@ internal sealed class PeerLink
 
     public long CreatedMs { get; }
 
-    /// <summary>Messages sent and answers received (CLUSTER LINKS's events).</summary>
-    public long Messages;
-
     public bool Ended => _task.IsCompleted;
 
     public void QueueFail(string id)
@@ -119,7 +116,6 @@ internal sealed class PeerLink
                     var (reply, error) = await reader.ReadAsync(Timeout, token).ConfigureAwait(false);
                     if (error != null)
                         throw new IOException(error);
-                    Interlocked.Add(ref Messages, 2);
                     if (!_node.ReceivePong(_target, reply))
                         return;
                     if (_fails.IsEmpty)

@@ -146,6 +146,7 @@ public sealed class MultiNodeClusterTests : ClusterNodesTestBase
             WaitForNodes(node, text => text.Split('\n').Any(line => line.StartsWith(id) && line.Split(' ')[2].Split(',').Contains("fail")), "the stopped node failed");
             WaitFor(node, "cluster_state:fail\r\n");
         }
+        Assert.That(Run(nodes[0], "CLUSTER", "SHARDS"), Does.Contain("$6\r\nhealth\r\n$6\r\nfailed\r\n"));
         // The failed node's slots are down; the cluster as a whole refuses commands then, as Redis's does.
         Assert.That(Run(nodes[0], "GET", "bar"), Is.EqualTo("-CLUSTERDOWN The cluster is down\r\n"));
     }
