@@ -66,6 +66,10 @@ public sealed partial class ClusterNode
             Reset(args, ref writer, connection);
         else if (name.EqualsUpper("SETSLOT"u8))
             SetSlot(args, ref writer, connection);
+        else if (name.EqualsUpper("SETSLOTSRANGE"u8))
+            SetSlotsRange(args, ref writer, connection);
+        else if (name.EqualsUpper("MTASKS"u8))
+            writer.WriteInteger(connection.SlotMigrationTasks);
         else if (name.EqualsUpper("MEET"u8))
             Meet(args, ref writer);
         else if (name.EqualsUpper("HELP"u8))
@@ -82,35 +86,10 @@ public sealed partial class ClusterNode
             writer.WriteError(assign ? "ERR wrong number of arguments for 'cluster|addslotsrange' command"u8 : "ERR wrong number of arguments for 'cluster|delslotsrange' command"u8);
             return;
         }
-        var named = new bool[HashSlot.Count];
-        var slots = new List<int>();
-        for (int i = 1; i < args.Length; i += ranges ? 2 : 1)
+        if (SlotArguments.Parse(args.Slice(1), ranges, out var slots, out _) is { } error)
         {
-            if (!TryParseSlot(args[i], out int start) || (ranges && !TryParseSlot(args[i + 1], out _)))
-            {
-                writer.WriteError(ErrInvalidSlot);
-                return;
-            }
-            int end = start;
-            if (ranges)
-            {
-                TryParseSlot(args[i + 1], out end);
-                if (start > end)
-                {
-                    writer.WriteError($"ERR start slot number {start} is greater than end slot number {end}");
-                    return;
-                }
-            }
-            for (int slot = start; slot <= end; slot++)
-            {
-                if (named[slot])
-                {
-                    writer.WriteError($"ERR Slot {slot} specified multiple times");
-                    return;
-                }
-                named[slot] = true;
-                slots.Add(slot);
-            }
+            writer.WriteError(error);
+            return;
         }
         lock (_lock)
         {
@@ -426,100 +405,6 @@ public sealed partial class ClusterNode
         writer.WriteBulk(reply);
     }
 
-    /// <summary>
-    /// SETSLOT slot IMPORTING id | MIGRATING id | STABLE | NODE id, as Redis's: a slot migrates from the node that serves
-    /// it (MIGRATING there) to another (IMPORTING there) while keys move with MIGRATE, and NODE ends it on each node. A
-    /// node that takes a slot it imported takes a new configuration epoch, so that its claim wins everywhere.
-    /// </summary>
-    private void SetSlot(ReadOnlySpan<ArgSlice> args, ref RespWriter writer, IClusterConnection connection)
-    {
-        if (!TryParseSlot(args[1], out int slot))
-        {
-            writer.WriteError(ErrInvalidSlot);
-            return;
-        }
-        var action = args[2];
-        if (args.Length == 3 && action.EqualsUpper("STABLE"u8))
-        {
-            lock (_lock)
-            {
-                ClearMigration(slot);
-                SaveIfChanged();
-            }
-            writer.WriteOk();
-            return;
-        }
-        if (args.Length != 4 || !(action.EqualsUpper("NODE"u8) || action.EqualsUpper("IMPORTING"u8) || action.EqualsUpper("MIGRATING"u8)))
-        {
-            writer.WriteError("ERR Invalid CLUSTER SETSLOT action or number of arguments. Try CLUSTER HELP"u8);
-            return;
-        }
-        // Counted before the lock: a scan of the store waits for the other threads in its epoch, and one of them may be
-        // waiting for the lock (a message from another node).
-        bool keysHere = action.EqualsUpper("NODE"u8) && _owners[slot] == _myself && connection.CountKeysInSlot(slot) > 0;
-        lock (_lock)
-        {
-            string name = Encoding.UTF8.GetString(args[3].Span);
-            if (!_nodes.TryGetValue(name, out var node) || node.InHandshake)
-            {
-                writer.WriteError(action.EqualsUpper("NODE"u8) ? $"ERR Unknown node {name}" : $"ERR I don't know about node {name}");
-                return;
-            }
-            if (!node.IsPrimary)
-            {
-                writer.WriteError("ERR Target node is not a master"u8);
-                return;
-            }
-            if (action.EqualsUpper("IMPORTING"u8))
-            {
-                if (_owners[slot] == _myself)
-                {
-                    writer.WriteError($"ERR I'm already the owner of hash slot {slot}");
-                    return;
-                }
-                _importingFrom[slot] = node;
-                RefreshRoute(slot);
-                _dirty = true;
-            }
-            else if (action.EqualsUpper("MIGRATING"u8))
-            {
-                if (_owners[slot] != _myself)
-                {
-                    writer.WriteError($"ERR I'm not the owner of hash slot {slot}");
-                    return;
-                }
-                if (node == _myself)
-                {
-                    writer.WriteError("ERR Target node is the current node: a slot migrates to another node"u8);
-                    return;
-                }
-                _migratingTo[slot] = node;
-                RefreshRoute(slot);
-                _dirty = true;
-            }
-            else
-            {
-                keysHere &= _owners[slot] == _myself;
-                if (keysHere && node != _myself)
-                {
-                    writer.WriteError($"ERR Can't assign hashslot {slot} to a different node while I still hold keys for this hash slot.");
-                    return;
-                }
-                // The keys are gone: the migration ends here. The importing node takes the slot with a new epoch.
-                if (_migratingTo[slot] != null && !keysHere)
-                    ClearMigration(slot);
-                if (node == _myself && _importingFrom[slot] != null)
-                {
-                    ClearMigration(slot);
-                    BumpEpochWithoutConsensus();
-                }
-                SetOwner(slot, node);
-            }
-            ConfigurationChanged();
-        }
-        writer.WriteOk();
-    }
-
     private static void WriteHelp(ref RespWriter writer)
     {
         string[] lines =
@@ -549,6 +434,9 @@ public sealed partial class ClusterNode
             "SAVECONFIG", "    Force saving the cluster configuration on disk.",
             "SET-CONFIG-EPOCH <epoch>", "    Set the config epoch of this node.",
             "SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)", "    Set the state of a slot.",
+            "SETSLOTSRANGE (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>) <start slot> <end slot> [<start slot> <end slot> ...]",
+            "    Set the state of slot ranges.",
+            "MTASKS", "    Return the number of slot migrations (MIGRATE ... SLOTS) under way on this node.",
             "SHARDS", "    Return information about slot range mappings and the nodes of each shard.",
             "SLOTS", "    Return information about slot range mappings.",
             "HELP", "    Print this help.",

@@ -25,6 +25,38 @@ public interface IClusterProvider : IDisposable
     /// checked against the command table); <paramref name="connection"/> is the client's connection.
     /// </summary>
     void RunCommand(ReadOnlySpan<ArgSlice> args, ref RespWriter writer, IClusterConnection connection);
+
+    /// <summary>This node's id (CLUSTER MYID).</summary>
+    string Id { get; }
+
+    /// <summary>
+    /// Whether MIGRATE ... SLOTS may move <paramref name="slots"/> to the node at <paramref name="host"/>:<paramref name="port"/>:
+    /// null when this node serves them all, none is migrating or importing, and the address is another known primary (its
+    /// id in <paramref name="targetId"/>); else the error.
+    /// </summary>
+    string? CheckSlotMigration(ReadOnlySpan<int> slots, string host, int port, out string targetId);
+
+    /// <summary>
+    /// CLUSTER SETSLOTSRANGE on this node for <paramref name="slots"/>, without looking for keys left (the caller moved
+    /// them): null when done, else the error and nothing changed.
+    /// </summary>
+    string? SetSlots(SlotAction action, ReadOnlySpan<int> slots, string? nodeId);
+}
+
+/// <summary>What CLUSTER SETSLOT does to a slot.</summary>
+public enum SlotAction : byte
+{
+    /// <summary>Ends its migration or import.</summary>
+    Stable,
+
+    /// <summary>This node imports it from the node named.</summary>
+    Importing,
+
+    /// <summary>This node migrates it to the node named.</summary>
+    Migrating,
+
+    /// <summary>The node named serves it.</summary>
+    Node,
 }
 
 /// <summary>How a node stands toward a command on a slot (<see cref="IClusterProvider.Route"/>).</summary>
@@ -72,4 +104,10 @@ public interface IClusterConnection
 
     /// <summary>Writes an array of at most <paramref name="count"/> keys that hash to <paramref name="slot"/>.</summary>
     void WriteKeysInSlot(int slot, long count, ref RespWriter writer);
+
+    /// <summary>Which of the slots marked in <paramref name="slots"/> (16384 entries) hold keys here: one scan of the keys.</summary>
+    bool[] FindSlotsWithKeys(bool[] slots);
+
+    /// <summary>Slot migrations started by MIGRATE ... SLOTS that are still running on this node (CLUSTER MTASKS).</summary>
+    int SlotMigrationTasks { get; }
 }

@@ -42,6 +42,12 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
             return slot < 0 || WriteCrossSlot();
         }
         var route = _cluster!.Route(slot, (info.Flags & CommandFlags.Write) != 0);
+        if (route == SlotRoute.Migrating && _transaction is not { InMulti: true } && _gateMode == 0)
+        {
+            // Whether its keys are still here is decided under their locks as it runs (RunOnMigratingSlot).
+            _migratingSlot = slot;
+            return true;
+        }
         if (route is SlotRoute.Migrating or SlotRoute.Importing)
             route = MigrationRoute(info, route, asking);
         if (route != SlotRoute.Served)
@@ -70,6 +76,53 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
 
     // Set by MigrationRoute when a command's keys are partly here and partly moved: it gets -TRYAGAIN.
     private bool _keysSplitByMigration;
+
+    // Set by ClusterAdmits for a command on a slot this node migrates: RunCommand then runs it by RunOnMigratingSlot.
+    private int _migratingSlot = -1;
+
+    /// <summary>
+    /// A command on a slot this node is migrating: its keys are locked, then it runs if they are all here, is sent on
+    /// (-ASK) if none is, and gets -TRYAGAIN otherwise. Under the locks, because a slot migration moves a batch of keys
+    /// under the same locks (see <see cref="SlotMigration"/>): a key found here cannot move before the command has run,
+    /// and a write cannot create a key here that the migration already moved (it would be lost with the slot).
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void RunOnMigratingSlot(RespCommandInfo info)
+    {
+        int slot = _migratingSlot;
+        _migratingSlot = -1;
+        var keys = _commandKeys ??= new KeyList();
+        KeyExtraction.Extract(info, _args, _argCount, keys);
+        int count = 0;
+        for (int i = 0; i < keys.Count; i++)
+            AddLockRequest(ref count, KeyLockRequest.For(_args[keys.Position(i)].Span, exclusive: true));
+        // A script may touch keys it did not declare: it takes the gate alone, as it does on any slot.
+        LockKeys(count, keyspace: info.Command is RespCommand.EVAL or RespCommand.EVALSHA or RespCommand.EVAL_RO or RespCommand.EVALSHA_RO
+            or RespCommand.FCALL or RespCommand.FCALL_RO);
+        try
+        {
+            var route = MigrationRoute(info, SlotRoute.Migrating, asking: false);
+            if (route == SlotRoute.Served)
+            {
+                if (_server.CommandObservers.Any)
+                    RunObserved(info);
+                else
+                    RunCommandWithKeys(info, blockingRetry: false);
+            }
+            else if (route == SlotRoute.Unbound)
+            {
+                _writer.WriteError(ErrTryAgain);
+            }
+            else
+            {
+                _cluster!.WriteRedirection(ref _writer, slot, route);
+            }
+        }
+        finally
+        {
+            UnlockKeys();
+        }
+    }
 
     /// <summary>
     /// A command on a slot being migrated or imported, as Redis decides it: on the source it runs when all its keys are
@@ -279,6 +332,29 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
         writer.WriteArrayHeader(keys.Count);
         for (int i = 0; i < keys.Count; i++)
             writer.WriteBulk(keys[i]);
+    }
+
+    bool[] IClusterConnection.FindSlotsWithKeys(bool[] slots)
+    {
+        var scan = new SlotsWithKeysScan(slots, new bool[HashSlot.Count]);
+        Store.Scan(ref scan, 0, -1, ScanFlags.IncludeMovedPastEnd);
+        return scan.WithKeys;
+    }
+
+    int IClusterConnection.SlotMigrationTasks => _server.SlotMigrations.Running;
+
+    /// <summary>Marks which of the slots asked about hold a live key.</summary>
+    private readonly struct SlotsWithKeysScan(bool[] slots, bool[] withKeys) : IScanFunctions
+    {
+        public bool[] WithKeys => withKeys;
+
+        public bool OnRecord(in LogRecord record, long address)
+        {
+            int slot = HashSlot.Of(record.Key);
+            if (slots[slot])
+                withKeys[slot] = true;
+            return true;
+        }
     }
 
     /// <summary>Counts the live keys of one slot, keeping the first ones when given a buffer; stops once it has a limit of them.</summary>

@@ -103,6 +103,7 @@ public static partial class CommandTable
         new(RespCommand.OBJECT, "OBJECT", -2, F.None, [], A.Slow, "A container for object introspection commands."),
         new(RespCommand.RESTORE, "RESTORE", -4, F.Write | F.DenyOom, [S.At(OwUpdate, 1)], A.Keyspace | A.Write | A.Slow | A.Dangerous, "Creates a key from the serialized representation of a value."),
         new(RespCommand.RESTORE_ASKING, "RESTORE-ASKING", -4, F.Write | F.DenyOom | F.Asking, [S.At(OwUpdate, 1)], A.Keyspace | A.Write | A.Slow | A.Dangerous, "An internal command for migrating keys in a cluster."),
+        new(RespCommand.RESTORE_BATCH, "RESTORE-BATCH", 2, F.Write | F.DenyOom | F.Asking | F.Admin | F.NoScript, [], A.Keyspace | A.Write | A.Slow | A.Dangerous | A.Admin, "An internal command for migrating slots in a cluster: restores a batch of keys."),
         new(RespCommand.MIGRATE, "MIGRATE", -6, F.Write | F.MovableKeys, [S.At(RwAccessDelete, 3), S.AfterKeyword(RwAccessDelete | KeySpecFlags.Incomplete, "KEYS", -2, -1, 1, 0)], A.Keyspace | A.Write | A.Slow | A.Dangerous, "Atomically transfers a key from one Redis instance to another.") { Secrets = SecretArguments.MigrateAuth },
 
         // Server

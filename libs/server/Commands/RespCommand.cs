@@ -76,6 +76,7 @@ public enum RespCommand : ushort
     OBJECT = 86,
     MIGRATE = 87,
     RESTORE_ASKING = 88,
+    RESTORE_BATCH = 89,
 
     // Server
     INFO = 100,

@@ -103,6 +103,7 @@ public sealed unsafe partial class RespServerSession
         // Scripting: while another client's script runs past lua-time-limit, most commands get -BUSY.
         if (Scripting.TimedOutCount != 0 && RejectWhileBusy(info))
         {
+            _migratingSlot = -1;
             CountRejected(info);
             return;
         }
@@ -110,6 +111,7 @@ public sealed unsafe partial class RespServerSession
         // for it, and in RESP2's subscribe mode only a few commands may run.
         if (_outbox != null && !PubSubAdmits(info))
         {
+            _migratingSlot = -1;
             CountRejected(info);
             return;
         }
@@ -117,7 +119,10 @@ public sealed unsafe partial class RespServerSession
         // CLIENT PAUSE (Clients/RespServerSession.Pause.cs): while a pause is on, a command it holds waits unrun (queued
         // ones too, as in Redis).
         if (_pauseSeen && HoldForPause(info))
+        {
+            _migratingSlot = -1; // checked again when it runs
             return;
+        }
 
         // Transactions: between MULTI and EXEC commands are queued, not run; RESET forgets the transaction.
         if (_transaction != null)

@@ -37,7 +37,11 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     private bool _closeRequested;
     private bool _disposed;
 
-    internal RespServerSession(StoreWrapper server, INetworkSender sender, bool replaying = false)
+    /// <param name="listed">
+    /// False for a session of the server's own that no client sees (a slot migration's): it is not in CLIENT LIST nor
+    /// counted as a connection.
+    /// </param>
+    internal RespServerSession(StoreWrapper server, INetworkSender sender, bool replaying = false, bool listed = true)
     {
         _server = server;
         _sender = sender;
@@ -63,8 +67,11 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
         _eviction = server.ClientEviction;
         _keyspaceEvents = server.KeyspaceNotifications;
         Authenticated = server.Acl.DefaultUserIsOpen;
-        server.Statistics.AddConnection();
-        server.Clients.Add(this);
+        if (listed)
+        {
+            server.Statistics.AddConnection();
+            server.Clients.Add(this);
+        }
         sender.UseOutputLimit(server.ClientLimits.Normal);
         _watchArming = server.WatchArming;
         // A write's reply may be sent before the write ends; one that can block on a client that does not read must not

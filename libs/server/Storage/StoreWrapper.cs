@@ -216,6 +216,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>MIGRATE's open connections to its targets, kept for reuse (Commands/Keyspace/Migrate/).</summary>
     internal MigrateConnectionCache MigrateConnections { get; } = new();
 
+    /// <summary>Slot migrations (MIGRATE ... SLOTS) running or done on this node (cluster mode).</summary>
+    public SlotMigrations SlotMigrations { get; } = new();
+
     /// <summary>Clients waiting in blocking commands (BLPOP, BZPOPMIN...).</summary>
     public BlockingRegistry Blocking { get; } = new();
 

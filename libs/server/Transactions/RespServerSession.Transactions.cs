@@ -126,8 +126,11 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void RunCommand(RespCommandInfo info)
     {
+        // Cluster mode: a command on a slot this node migrates (Cluster/RespServerSession.Cluster.cs).
+        if (_migratingSlot >= 0)
+            RunOnMigratingSlot(info);
         // MONITOR (libs/server/Monitor) and client tracking (Tracking/): one look at a word while neither is on.
-        if (_server.CommandObservers.Any)
+        else if (_server.CommandObservers.Any)
             RunObserved(info);
         else
             RunCommandWithKeys(info, blockingRetry: false);

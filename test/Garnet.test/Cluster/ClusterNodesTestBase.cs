@@ -42,6 +42,21 @@ public abstract class ClusterNodesTestBase
         return server;
     }
 
+    /// <summary>Two nodes met and up: the first serves slots 0-8191, the second 8192-16383.</summary>
+    protected (GarnetServer Source, GarnetServer Target) StartTwoNodes(Action<ServerOptions>? configure = null)
+    {
+        var source = StartNode(configure: configure);
+        var target = StartNode(configure: configure);
+        Assert.That(ClusterTestKit.Run(source, "CLUSTER", "ADDSLOTSRANGE", "0", "8191"), Is.EqualTo("+OK\r\n"));
+        Assert.That(ClusterTestKit.Run(target, "CLUSTER", "ADDSLOTSRANGE", "8192", "16383"), Is.EqualTo("+OK\r\n"));
+        ClusterTestKit.Run(source, "CLUSTER", "SET-CONFIG-EPOCH", "1");
+        ClusterTestKit.Run(target, "CLUSTER", "SET-CONFIG-EPOCH", "2");
+        Assert.That(ClusterTestKit.Run(target, "CLUSTER", "MEET", "127.0.0.1", source.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        ClusterTestKit.WaitFor(source, "cluster_state:ok\r\n", "cluster_known_nodes:2\r\n");
+        ClusterTestKit.WaitFor(target, "cluster_state:ok\r\n", "cluster_known_nodes:2\r\n");
+        return (source, target);
+    }
+
     /// <summary>Stops a node before the test ends (a crash or a restart).</summary>
     protected void StopNode(GarnetServer server)
     {

@@ -23,21 +23,6 @@ public sealed class SlotMigrationTests : ClusterNodesTestBase
 {
     // {bar} hashes to slot 5061.
     private const string Slot = "5061";
-    /// <summary>Two nodes met and up: the first serves slots 0-8191, the second 8192-16383.</summary>
-    private (GarnetServer Source, GarnetServer Target) StartTwoNodes()
-    {
-        var source = StartNode();
-        var target = StartNode();
-        Assert.That(Run(source, "CLUSTER", "ADDSLOTSRANGE", "0", "8191"), Is.EqualTo("+OK\r\n"));
-        Assert.That(Run(target, "CLUSTER", "ADDSLOTSRANGE", "8192", "16383"), Is.EqualTo("+OK\r\n"));
-        Run(source, "CLUSTER", "SET-CONFIG-EPOCH", "1");
-        Run(target, "CLUSTER", "SET-CONFIG-EPOCH", "2");
-        Assert.That(Run(target, "CLUSTER", "MEET", "127.0.0.1", source.Port.ToString()), Is.EqualTo("+OK\r\n"));
-        WaitFor(source, "cluster_state:ok\r\n", "cluster_known_nodes:2\r\n");
-        WaitFor(target, "cluster_state:ok\r\n", "cluster_known_nodes:2\r\n");
-        return (source, target);
-    }
-
     [Test]
     public void ASlotMovesKeyByKeyWithAskAndTryAgainMeanwhile()
     {

@@ -78,6 +78,7 @@ public sealed class CommandIdGoldenTests
         ["OBJECT"] = 86,
         ["MIGRATE"] = 87,
         ["RESTORE_ASKING"] = 88,
+        ["RESTORE_BATCH"] = 89,
         ["INFO"] = 100,
         ["CONFIG"] = 101,
         ["TIME"] = 102,

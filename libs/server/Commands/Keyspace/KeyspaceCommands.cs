@@ -45,6 +45,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.RESTORE_ASKING: Restore(); break;
             case RespCommand.OBJECT: ObjectCommand(); break;
             case RespCommand.MIGRATE: Migrate(); break;
+            case RespCommand.RESTORE_BATCH: RestoreBatch(); break;
             default: throw new InvalidOperationException($"{command} is not a keyspace command.");
         }
     }

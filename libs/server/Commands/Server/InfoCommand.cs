@@ -246,6 +246,16 @@ public sealed unsafe partial class RespServerSession
         {
             info.Section("Cluster");
             info.Line("cluster_enabled", _cluster != null ? 1 : 0);
+            if (_cluster != null)
+            {
+                // Garnet's slot migrations (MIGRATE ... SLOTS): running, done, failed, and the last failure's error.
+                var migrations = _server.SlotMigrations;
+                info.Line("slot_migrations_running", migrations.Running);
+                info.Line("slot_migrations_succeeded", migrations.Succeeded);
+                info.Line("slot_migrations_failed", migrations.Failed);
+                info.Line("slot_migration_keys_moved", migrations.KeysMoved);
+                info.Line("slot_migration_last_error", migrations.LastError ?? "");
+            }
         }
 
         if ((sections & InfoSections.Keyspace) != 0)

@@ -6,8 +6,10 @@ namespace Garnet.server;
 
 /// <summary>
 /// MIGRATE host port key|"" destination-db timeout [COPY] [REPLACE] [AUTH password | AUTH2 username password]
-/// [KEYS key [key ...]], parsed as Redis 7.2 parses it: the options first (KEYS ends them, everything after it is a
-/// key), then the timeout and the database as integers. Positions are argument indexes (the name at 0).
+/// [KEYS key [key ...] | SLOTS slot [slot ...] | SLOTSRANGE start end [start end ...]], parsed as Redis 7.2 parses it:
+/// the options first (KEYS ends them, everything after it is a key), then the timeout and the database as integers.
+/// SLOTS and SLOTSRANGE are Garnet's: in cluster mode they move whole slots (Cluster/SlotMigration.cs) and end the
+/// options as KEYS does. Positions are argument indexes (the name at 0).
 /// </summary>
 internal readonly struct MigrateArguments
 {
@@ -35,6 +37,12 @@ internal readonly struct MigrateArguments
     /// <summary>Number of keys from <see cref="FirstKey"/> on (0 after a KEYS with nothing following).</summary>
     public int KeyCount { get; init; }
 
+    /// <summary>Argument of the first slot (or range start) after SLOTS or SLOTSRANGE, 0 for a migration of keys.</summary>
+    public int SlotsAt { get; init; }
+
+    /// <summary>Whether the slots are given as ranges (SLOTSRANGE).</summary>
+    public bool SlotRanges { get; init; }
+
     /// <summary>The database selected on the target.</summary>
     public long Database { get; init; }
 
@@ -47,7 +55,8 @@ internal readonly struct MigrateArguments
         parsed = default;
         bool copy = false, replace = false;
         int usernameAt = 0, passwordAt = 0;
-        int firstKey = KeyArgument, keyCount = 1;
+        int firstKey = KeyArgument, keyCount = 1, slotsAt = 0;
+        bool slotRanges = false;
         for (int i = 6; i < count; i++)
         {
             int more = count - 1 - i;
@@ -81,6 +90,17 @@ internal readonly struct MigrateArguments
                 keyCount = count - firstKey;
                 break;
             }
+            else if (option.EqualsUpper("SLOTS"u8) || option.EqualsUpper("SLOTSRANGE"u8))
+            {
+                if (args[KeyArgument].Length != 0)
+                    return MigrateStrings.ErrSlotsNeedEmptyKey;
+                slotRanges = option.EqualsUpper("SLOTSRANGE"u8);
+                if (more < 1 || (slotRanges && more % 2 != 0))
+                    return RespStrings.ErrSyntax;
+                slotsAt = i + 1;
+                keyCount = 0;
+                break;
+            }
             else
             {
                 return RespStrings.ErrSyntax;
@@ -101,6 +121,8 @@ internal readonly struct MigrateArguments
             PasswordAt = passwordAt,
             FirstKey = firstKey,
             KeyCount = keyCount,
+            SlotsAt = slotsAt,
+            SlotRanges = slotRanges,
             Database = database,
             TimeoutMs = (int)Math.Min(timeout, int.MaxValue),
         };
@@ -128,6 +150,12 @@ internal readonly struct MigrateArguments
                 number = count - first;
                 return true;
             }
+            // Whole slots: their keys are found by the migration, none is named.
+            if (args[i].EqualsUpper("SLOTS"u8) || args[i].EqualsUpper("SLOTSRANGE"u8))
+            {
+                number = 0;
+                return true;
+            }
             // Skip the values of the options that take some, so that a password "keys" is not read as the keyword.
             if (args[i].EqualsUpper("AUTH"u8))
                 i++;
@@ -145,7 +173,7 @@ internal readonly struct MigrateArguments
     {
         for (int i = 6; i < args.Length && i < index; i++)
         {
-            if (args[i].EqualsUpper("KEYS"u8))
+            if (args[i].EqualsUpper("KEYS"u8) || args[i].EqualsUpper("SLOTS"u8) || args[i].EqualsUpper("SLOTSRANGE"u8))
                 return false;
             int values = args[i].EqualsUpper("AUTH"u8) ? 1 : args[i].EqualsUpper("AUTH2"u8) ? 2 : 0;
             if (index <= i + values)

@@ -20,6 +20,11 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError(error);
             return;
         }
+        if (arguments.SlotsAt != 0)
+        {
+            MigrateSlots(in arguments);
+            return;
+        }
         // Inside EXEC or a script, or for several keys (see RunCommandWithKeys), the caller's locks already hold them.
         bool lockHere = _gateMode == 0 && arguments.KeyCount > 0;
         if (lockHere)
