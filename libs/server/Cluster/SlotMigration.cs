@@ -16,7 +16,8 @@ internal sealed record SlotMigrationRequest(int[] Slots, bool[] Marked, string H
 /// <item>an epoch bump and drain: every command routed by the old state has finished (commands run inside the epoch), so
 /// from here no command creates a key of these slots on this node (a missing key is sent on with -ASK), and the log's
 /// tail now bounds every key they hold;</item>
-/// <item>one scan of the log up to that tail, a batch of keys at a time: the batch is locked (commands on its keys wait;
+/// <item>one scan of the log up to that tail, a batch of keys at a time (no record is copied forward meanwhile, which
+/// would carry it past that tail: see ScanHold): the batch is locked (commands on its keys wait;
 /// a command on a migrating slot checks whether its keys are here under the same locks, see
 /// RespServerSession.Cluster.cs), read, sent as one RESTORE-BATCH, and deleted here once the target has it;</item>
 /// <item>the target takes the slots (SETSLOTSRANGE NODE, with a new configuration epoch), then this node gives them up.</item>
@@ -85,6 +86,8 @@ internal sealed class SlotMigration
     private string? MoveKeys(MigrateConnection connection, MigrateCommandBuffer commands)
     {
         var store = _server.GetDatabase(0).MainStore;
+        // No record is copied forward past the scan's end until the last batch is done (see ScanHold).
+        using var hold = store.HoldScans();
         var epoch = store.Epoch;
         epoch.SpinWaitForSafeToReclaim(epoch.BumpCurrentEpoch() - 1);
         long until = store.Log.TailAddress;
