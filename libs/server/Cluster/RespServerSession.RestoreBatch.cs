@@ -18,6 +18,8 @@ public sealed unsafe partial class RespServerSession
     {
         var reader = new SlotKeyBatchReader(_args[1].Span);
         bool replace = reader.Replace;
+        if (reader.ExpectedKeys > 0)
+            Store.Store.ExpectKeys(Store.Store.KeyCount + reader.ExpectedKeys);
         // Its keys are not declared, so the watch versions move here (as the transactions layer moves a declared key's).
         bool unarmed = _watchArming.TryBeginUnarmedWrite(_writesInFlight);
         try

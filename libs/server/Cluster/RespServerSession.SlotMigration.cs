@@ -58,12 +58,14 @@ public sealed unsafe partial class RespServerSession
     /// One batch of a slot migration, on its own session: finds up to <paramref name="maxKeys"/> keys of the slots marked
     /// in <paramref name="slots"/> from log address <paramref name="from"/> (below <paramref name="until"/>), locks them
     /// (other clients' commands on them wait), and adds those still live to <paramref name="batch"/>. Returns the address
-    /// the next batch starts from. <see cref="FinishSlotBatch"/> must follow, whatever happens.
+    /// the next batch starts from. <see cref="FinishSlotBatch"/> must follow, whatever happens. A positive
+    /// <paramref name="expectedKeys"/> (the first batch's) tells the target how many keys to expect in all.
     /// </summary>
-    internal long PrepareSlotBatch(bool[] slots, long from, long until, int maxKeys, MigratedKeys keys, SlotKeyBatch batch, bool replace)
+    internal long PrepareSlotBatch(bool[] slots, long from, long until, int maxKeys, MigratedKeys keys, SlotKeyBatch batch, bool replace,
+        long expectedKeys)
     {
         keys.Clear();
-        batch.Begin(replace);
+        batch.Begin(replace, expectedKeys);
         // The log turned on or off (CONFIG SET appendonly) is taken between batches, as a client's session takes it.
         if (_server.OperationLog != _oplog?.Log)
             FollowOperationLog(_server.OperationLog);

@@ -6,7 +6,8 @@ namespace Garnet.server;
 /// <summary>
 /// The argument of RESTORE-BATCH: keys with their values and times to live, as a slot migration sends them to the node
 /// that imports their slots, many in one command so that the target parses and dispatches once per batch, not per key.
-/// A flags byte (<see cref="ReplaceFlag"/>), then entries of: the value's type (<see cref="DumpPayload"/>'s type byte:
+/// A flags byte (<see cref="ReplaceFlag"/>, <see cref="ExpectedFlag"/>), with <see cref="ExpectedFlag"/> the number of keys
+/// the whole migration expects to send (int64, little-endian: the target grows its index for them at once), then entries of: the value's type (<see cref="DumpPayload"/>'s type byte:
 /// <see cref="DumpPayload.StringType"/> or an object's), the key's length and the value's (int32, little-endian), the
 /// milliseconds left to live (int64, 0 for none), the key and the value (an object serialized as DUMP serializes it).
 /// No checksum: the bytes travel on one TCP connection and, on the target, into an operation log entry that has one.
@@ -14,6 +15,7 @@ namespace Garnet.server;
 internal sealed class SlotKeyBatch
 {
     public const byte ReplaceFlag = 1;
+    public const byte ExpectedFlag = 2;
     public const int EntryHeaderLength = 1 + 4 + 4 + 8;
 
     // A batch grown past this (a large value) is not kept for the next one.
@@ -28,13 +30,21 @@ internal sealed class SlotKeyBatch
     /// <summary>The batch so far.</summary>
     public ReadOnlySpan<byte> Written => _buffer.AsSpan(0, _length);
 
-    /// <summary>Starts an empty batch: its keys replace existing ones on the target when <paramref name="replace"/>.</summary>
-    public void Begin(bool replace)
+    /// <summary>
+    /// Starts an empty batch: its keys replace existing ones on the target when <paramref name="replace"/>; a positive
+    /// <paramref name="expectedKeys"/> announces how many keys the migration will send in all.
+    /// </summary>
+    public void Begin(bool replace, long expectedKeys = 0)
     {
         if (_buffer.Length > KeptSize)
             _buffer = new byte[64 << 10];
-        _buffer[0] = replace ? ReplaceFlag : (byte)0;
+        _buffer[0] = (byte)((replace ? ReplaceFlag : 0) | (expectedKeys > 0 ? ExpectedFlag : 0));
         _length = 1;
+        if (expectedKeys > 0)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(_buffer.AsSpan(1), expectedKeys);
+            _length += 8;
+        }
         Count = 0;
     }
 
@@ -67,10 +77,18 @@ internal ref struct SlotKeyBatchReader
     public SlotKeyBatchReader(ReadOnlySpan<byte> payload)
     {
         _payload = payload;
-        Valid = payload.Length >= 1 && (payload[0] & ~SlotKeyBatch.ReplaceFlag) == 0;
+        Valid = payload.Length >= 1 && (payload[0] & ~(SlotKeyBatch.ReplaceFlag | SlotKeyBatch.ExpectedFlag)) == 0;
         Replace = Valid && (payload[0] & SlotKeyBatch.ReplaceFlag) != 0;
         _position = 1;
+        if (Valid && (payload[0] & SlotKeyBatch.ExpectedFlag) != 0)
+        {
+            Valid = payload.Length >= 9 && (ExpectedKeys = BinaryPrimitives.ReadInt64LittleEndian(payload.Slice(1))) >= 0;
+            _position = 9;
+        }
     }
+
+    /// <summary>The keys the migration announced it will send in all, or 0.</summary>
+    public long ExpectedKeys { get; }
 
     /// <summary>Whether the batch was well formed up to where it was read.</summary>
     public bool Valid { get; private set; }

@@ -91,6 +91,16 @@ internal sealed class SlotMigration
         var epoch = store.Epoch;
         epoch.SpinWaitForSafeToReclaim(epoch.BumpCurrentEpoch() - 1);
         long until = store.Log.TailAddress;
+        // The target grows its index once for the keys to come (the first batch says how many: this node's keys, in the
+        // share of its slots that moves).
+        int served = 0;
+        var cluster = _server.Cluster!;
+        for (int slot = 0; slot < Garnet.common.HashSlot.Count; slot++)
+        {
+            if (cluster.Route(slot, write: false) is SlotRoute.Served or SlotRoute.Migrating)
+                served++;
+        }
+        long expected = store.KeyCount * _request.Slots.Length / Math.Max(1, served);
 
         using var sender = new DiscardingSender();
         var session = new RespServerSession(_server, sender, listed: false);
@@ -104,7 +114,7 @@ internal sealed class SlotMigration
                 bool moved = false;
                 try
                 {
-                    address = session.PrepareSlotBatch(_request.Marked, address, until, BatchKeys, keys, batch, _request.Replace);
+                    address = session.PrepareSlotBatch(_request.Marked, address, until, BatchKeys, keys, batch, _request.Replace, expected);
                     if (batch.Count > 0)
                     {
                         commands.Clear();
@@ -116,6 +126,7 @@ internal sealed class SlotMigration
                         if (targetError != null)
                             return targetError;
                         KeysMoved += batch.Count;
+                        expected = 0;
                     }
                     moved = true;
                 }

@@ -55,6 +55,9 @@ public sealed unsafe partial class TsavoriteKV : IDisposable
     /// <summary>Bytes the store holds against its budget: log pages in memory, the index and <see cref="ExternalMemorySize"/>.</summary>
     public long MemoryBytes => Log.InMemoryBytes + Log.ExternalBytes + IndexBytes + (ExternalMemorySize?.Invoke() ?? 0);
 
+    /// <summary>Grows the hash index ahead for about <paramref name="keys"/> keys in all (see <see cref="HashIndex.ExpectEntries"/>).</summary>
+    public void ExpectKeys(long keys) => Index.ExpectEntries(keys);
+
     /// <summary>
     /// Bytes of the hash index that count against the budget: primary buckets (of both tables during a resize) and
     /// overflow buckets; none while the log was never written. Buckets are allocated zeroed on demand, so until the

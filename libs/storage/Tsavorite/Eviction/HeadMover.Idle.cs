@@ -56,7 +56,8 @@ public sealed unsafe partial class TsavoriteKV
     /// </summary>
     private void ReclaimDeadPages()
     {
-        if (Environment.TickCount64 < _idleLookAt)
+        // A scan (or a ScanHold) keeps pages from being settled: measuring them now would be work for nothing.
+        if (Environment.TickCount64 < _idleLookAt || ScanGate.ScansActive)
             return;
         _reclaimingIdle = true;
         try
@@ -86,13 +87,22 @@ public sealed unsafe partial class TsavoriteKV
         }
     }
 
-    /// <summary>The share of <paramref name="pages"/> pages' bytes from <paramref name="firstPage"/> held by live records.</summary>
+    /// <summary>
+    /// The share of <paramref name="pages"/> pages' bytes from <paramref name="firstPage"/> held by live records, or at
+    /// least <see cref="IdleReclaimLiveShare"/> once that much is found live: the pages are then left as they are, and
+    /// reading the rest of them (a full look up of every record's key) would be work for nothing.
+    /// </summary>
     private double LiveShareOfPages(long firstPage, long pages)
     {
         long live = 0;
+        long total = pages << Log.PageSizeBits;
         for (long page = firstPage; page < firstPage + pages; page++)
+        {
             live += LiveBytesOfPage(Math.Max(page << Log.PageSizeBits, Log.HeadAddress));
-        return (double)live / (pages << Log.PageSizeBits);
+            if (live >= IdleReclaimLiveShare * total)
+                break;
+        }
+        return (double)live / total;
     }
 
     /// <summary>

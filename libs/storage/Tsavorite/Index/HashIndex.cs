@@ -41,6 +41,8 @@ internal sealed unsafe class HashIndex : IDisposable
     private BucketTable _table;
     private long _growAt;
     private long _resizeCount;
+    // Entries announced ahead (ExpectEntries): the index grows for them while it is still small, not during their inserts.
+    private long _expected;
 
     /// <param name="sizeBytes">Bytes of primary buckets; rounded down to a power of two, at least one bucket. The index never grows.</param>
     public HashIndex(long sizeBytes)
@@ -305,7 +307,23 @@ internal sealed unsafe class HashIndex : IDisposable
     }
 
     /// <summary>Whether the entries in use call for a larger table that the maximum allows.</summary>
-    internal bool WantsToGrow => _resize != null && Table.Count < MaxBucketCount && _entries.Total >= Volatile.Read(ref _growAt);
+    internal bool WantsToGrow => _resize != null && Table.Count < MaxBucketCount
+        && Math.Max(_entries.Total, Volatile.Read(ref _expected)) >= Volatile.Read(ref _growAt);
+
+    /// <summary>
+    /// Announces that the index will hold about <paramref name="entries"/> entries soon (a bulk import): it grows for
+    /// them now, in the background, while growing moves few entries, instead of doubling again and again under the
+    /// inserts. Only ever raises the size; within the maximum.
+    /// </summary>
+    internal void ExpectEntries(long entries)
+    {
+        long current;
+        while ((current = Volatile.Read(ref _expected)) < entries && Interlocked.CompareExchange(ref _expected, entries, current) != current)
+        {
+        }
+        if (WantsToGrow)
+            _resize!.Start();
+    }
 
     /// <summary>A stripe of the entry count passed its share of the threshold: check the total.</summary>
     private void OnStripeFull()
