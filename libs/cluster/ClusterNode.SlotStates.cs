@@ -210,7 +210,8 @@ public sealed partial class ClusterNode
             {
                 if (_owners[slot] != _myself)
                     return $"ERR I'm not the owner of hash slot {slot}";
-                if (_migratingTo[slot] != null || _importingFrom[slot] != null)
+                // Already migrating to this target (a migration that stopped, or a restart during one): it goes on.
+                if ((_migratingTo[slot] != null && _migratingTo[slot] != target) || _importingFrom[slot] != null)
                     return $"ERR Slot {slot} is already migrating or importing";
             }
             targetId = target.Id;

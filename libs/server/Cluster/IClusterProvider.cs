@@ -31,8 +31,9 @@ public interface IClusterProvider : IDisposable
 
     /// <summary>
     /// Whether MIGRATE ... SLOTS may move <paramref name="slots"/> to the node at <paramref name="host"/>:<paramref name="port"/>:
-    /// null when this node serves them all, none is migrating or importing, and the address is another known primary (its
-    /// id in <paramref name="targetId"/>); else the error.
+    /// null when this node serves them all, none is importing or migrating to another node (one migrating to this target
+    /// already is taken up again), and the address is another known primary (its id in <paramref name="targetId"/>); else
+    /// the error.
     /// </summary>
     string? CheckSlotMigration(ReadOnlySpan<int> slots, string host, int port, out string targetId);
 

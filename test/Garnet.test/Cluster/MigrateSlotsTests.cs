@@ -200,6 +200,37 @@ public sealed class MigrateSlotsTests : ClusterNodesTestBase
     }
 
     [Test]
+    public void AMigrationThatFailsLeavesEveryKeyOnOneNodeAndGoesOnWhenRunAgain()
+    {
+        var (source, target) = StartTwoNodes();
+        for (int i = 0; i < 100; i++)
+            Assert.That(Run(source, "SET", $"{{bar}}k{i}", $"v{i}"), Is.EqualTo("+OK\r\n"));
+        // The target already has one of the keys (a copy left by an earlier attempt): without REPLACE it refuses it.
+        Assert.That(Run(target, "RESTORE-BATCH", Batch(true, ("{bar}k7", "old"))), Does.Contain("neither serves nor imports"));
+        string sourceId = Id(source);
+        Assert.That(Run(target, "CLUSTER", "SETSLOT", "5061", "IMPORTING", sourceId), Is.EqualTo("+OK\r\n"));
+        Assert.That(Run(target, "RESTORE-BATCH", Batch(true, ("{bar}k7", "old"))), Is.EqualTo("+OK\r\n"));
+
+        Assert.That(Run(source, "MIGRATE", "127.0.0.1", target.Port.ToString(), "", "0", "5000", "SLOTS", "5061"), Is.EqualTo("+OK\r\n"));
+        WaitForMigrations(source);
+        Assert.That(Run(source, "INFO", "cluster"), Does.Contain("slot_migrations_failed:1\r\n")
+            .And.Contain("slot_migration_last_error:ERR Target instance replied with error: BUSYKEY Target key name already exists.\r\n"));
+        // The refused batch stayed here whole: every key is still served, by the source.
+        Assert.That(Run(source, "CLUSTER", "NODES"), Does.Contain($" [5061->-{Id(target)}]"));
+        Assert.That(Run(source, "GET", "{bar}k7"), Is.EqualTo("$2\r\nv7\r\n"));
+        Assert.That(Run(source, "CLUSTER", "COUNTKEYSINSLOT", "5061"), Is.EqualTo(":100\r\n"));
+
+        // Run again with REPLACE: it takes up the slot where it was and finishes.
+        Assert.That(Run(source, "MIGRATE", "127.0.0.1", target.Port.ToString(), "", "0", "5000", "REPLACE", "SLOTS", "5061"), Is.EqualTo("+OK\r\n"));
+        WaitForMigrations(source);
+        Assert.That(Run(source, "INFO", "cluster"), Does.Contain("slot_migrations_succeeded:1\r\n"));
+        Assert.That(Run(source, "DBSIZE"), Is.EqualTo(":0\r\n"));
+        Assert.That(Run(target, "DBSIZE"), Is.EqualTo(":100\r\n"));
+        Assert.That(Run(target, "GET", "{bar}k7"), Is.EqualTo("$2\r\nv7\r\n"));
+        Assert.That(Run(target, "CLUSTER", "NODES"), Does.Not.Contain("-<-"));
+    }
+
+    [Test]
     public void MigrateSlotsChecksItsArguments()
     {
         var (source, target) = StartTwoNodes();
