@@ -44,8 +44,10 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
         var route = _cluster!.Route(slot, (info.Flags & CommandFlags.Write) != 0);
         if (route == SlotRoute.Migrating && _transaction is not { InMulti: true } && _gateMode == 0)
         {
-            // Whether its keys are still here is decided under their locks as it runs (RunOnMigratingSlot).
+            // Whether its keys are still here is decided under their locks as it runs (RunOnMigratingSlot). It is timed
+            // on its own (RunTimed runs it), so the path every other command takes has no test for it.
             _migratingSlot = slot;
+            EndStretchBefore();
             return true;
         }
         if (route is SlotRoute.Migrating or SlotRoute.Importing)
@@ -77,7 +79,7 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
     // Set by MigrationRoute when a command's keys are partly here and partly moved: it gets -TRYAGAIN.
     private bool _keysSplitByMigration;
 
-    // Set by ClusterAdmits for a command on a slot this node migrates: RunCommand then runs it by RunOnMigratingSlot.
+    // Set by ClusterAdmits for a command on a slot this node migrates: RunTimed then runs it by RunOnMigratingSlot.
     private int _migratingSlot = -1;
 
     /// <summary>

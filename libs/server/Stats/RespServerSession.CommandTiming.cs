@@ -99,7 +99,8 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void RunOutsideRun(RespCommandInfo info)
     {
-        if (info.SharesBatchTime && _timingStretches && IsSmallArrayCommand())
+        // A command on a slot this node migrates is timed alone (see ClusterAdmits).
+        if (info.SharesBatchTime && _timingStretches && IsSmallArrayCommand() && _migratingSlot < 0)
         {
             int errors = _errorReplies;
             StartRun(info);
@@ -216,7 +217,10 @@ public sealed unsafe partial class RespServerSession : IErrorReplyListener
         long start = Stopwatch.GetTimestamp();
         if (StretchOpen)
             CloseStretch(start);
-        RunCommand(info);
+        if (_migratingSlot >= 0)
+            RunOnMigratingSlot(info); // Cluster/RespServerSession.Cluster.cs
+        else
+            RunCommand(info);
         long end = Stopwatch.GetTimestamp();
         _stretchStart = end;
         long ticks = end - start;

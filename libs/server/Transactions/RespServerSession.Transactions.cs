@@ -126,11 +126,8 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     private void RunCommand(RespCommandInfo info)
     {
-        // Cluster mode: a command on a slot this node migrates (Cluster/RespServerSession.Cluster.cs).
-        if (_migratingSlot >= 0)
-            RunOnMigratingSlot(info);
         // MONITOR (libs/server/Monitor) and client tracking (Tracking/): one look at a word while neither is on.
-        else if (_server.CommandObservers.Any)
+        if (_server.CommandObservers.Any)
             RunObserved(info);
         else
             RunCommandWithKeys(info, blockingRetry: false);
