@@ -296,6 +296,9 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
+    /// <summary>Whether this client still waits on <paramref name="waiter"/>.</summary>
+    internal bool IsBlockedOn(BlockedWaiter waiter) => ReferenceEquals(Volatile.Read(ref _blockedOn), waiter);
+
     /// <summary>Ends the wait of <paramref name="waiter"/> with the nil reply, if the client still waits on it.</summary>
     internal void TimeOutBlocked(BlockedWaiter waiter) => EndWait(waiter, error: false);
 

@@ -82,13 +82,18 @@ public sealed unsafe partial class RespServerSession
     {
         if (_replaying)
             return false;
+        // A replica's refusal of writes shares this once-per-batch look (Replication/RespServerSession.Replication.cs).
+        if (RefuseOnReplica(info))
+            return true;
+        if (!Pause.IsActive)
+            return false;
         bool mayWrite = MayWriteWhilePaused(info, _args, _argCount);
         if (info.Command == RespCommand.EXEC && !mayWrite && _transaction is { InMulti: true } transaction)
             mayWrite = QueuedCommandsMayWrite(transaction);
         if (!Pause.TryHold(this, mayWrite))
         {
             // Over, unless another begins: the rest of the batch runs unchecked.
-            _pauseSeen = Pause.IsActive;
+            _pauseSeen = Pause.IsActive || _server.Replication.IsReplica;
             return false;
         }
         _pausedCommand = EncodeCommand(_args, _argCount);

@@ -127,6 +127,12 @@ public static partial class CommandTable
         new(RespCommand.COMMITAOF, "COMMITAOF", -1, F.Admin | F.NoScript, [], A.Admin | A.Slow | A.Dangerous, "Makes every write logged so far durable (Garnet: a commit of the append-only file)."),
         new(RespCommand.ACL, "ACL", -2, F.None, [], A.Slow, "A container for Access List Control commands."),
         new(RespCommand.LOLWUT, "LOLWUT", -1, F.ReadOnly | F.Fast, [], A.Read | A.Fast, "Displays computer art and the Redis version"),
+        new(RespCommand.REPLICAOF, "REPLICAOF", 3, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "Configures a server as replica of another, or promotes it to a master."),
+        new(RespCommand.SLAVEOF, "SLAVEOF", 3, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "Sets a Redis server as a replica of another, or promotes it to being a master."),
+        new(RespCommand.REPLSYNC, "REPLSYNC", 6, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a replica asks its primary for the operation log's stream."),
+        new(RespCommand.REPLATTACH, "REPLATTACH", 3, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a primary attaches its stream to a replica with the replica's token."),
+        new(RespCommand.REPLFULL, "REPLFULL", -2, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a checkpoint the replica starts from."),
+        new(RespCommand.REPLAPPEND, "REPLAPPEND", 4, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: the primary's operation log entries from an offset."),
         new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, [], A.Slow, "A container for Redis Cluster commands."),
 
         // Bitmaps

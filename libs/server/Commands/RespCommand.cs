@@ -290,4 +290,10 @@ public enum RespCommand : ushort
 
     // Server (continued)
     LOLWUT = 480,
+    REPLICAOF = 481,
+    SLAVEOF = 482,
+    REPLSYNC = 483,
+    REPLATTACH = 484,
+    REPLFULL = 485,
+    REPLAPPEND = 486,
 }

@@ -55,6 +55,13 @@ public sealed unsafe class OperationLog : IDisposable
     private long _fileBytes;
     private long _removeBefore;
 
+    // Replication (libs/server/Replication): the file offset up to which the files hold what was appended (readable by a
+    // replica's sender), signalled on _writtenLock while followers wait; and where the files a replica still needs begin.
+    private long _writtenOut;
+    private readonly object _writtenLock = new();
+    private volatile int _followers;
+    private Func<long>? _keepFrom;
+
     // The log address past the last write of the keys hashing to each slot, and past the last write of keys not declared
     // (FLUSHALL, scripts): a read of a key waits for these to be durable before its reply goes (see NoteWritten).
     private const int WriteSlotBits = 16;
@@ -83,6 +90,7 @@ public sealed unsafe class OperationLog : IDisposable
         _largeEntryThreshold = (int)(memory / 4);
         _commitFrequencyMs = commitFrequencyMs;
         _fileBytes = files.Tail;
+        _writtenOut = files.Tail;
         _ring = (byte*)NativeMemory.AlignedAlloc((nuint)memory, 4096);
         NativeMemory.Clear(_ring, (nuint)memory);
         _writer = new Thread(RunWriter) { IsBackground = true, Name = "Garnet operation log" };
@@ -152,6 +160,56 @@ public sealed unsafe class OperationLog : IDisposable
 
     /// <summary>Where the log's first kept file begins (the files before were removed after a checkpoint).</summary>
     public long FileStart => _files.Start;
+
+    /// <summary>The file offset up to which the files hold every entry written out (what a replica's sender may read).</summary>
+    public long WrittenOut => Interlocked.Read(ref _writtenOut);
+
+    /// <summary>The directory of the log's files and their size (a replica's sender reads them with handles of its own).</summary>
+    internal (string Directory, long SegmentSize) FileLayout => (_files.DirectoryPath, _files.SegmentSize);
+
+    /// <summary>
+    /// A follower (a replica's sender) starts or stops waiting for entries: while any does, entries are written out to the
+    /// files within <see cref="FollowerWriteOutMilliseconds"/> of being appended even when no commit is due, and every
+    /// write-out is signalled (<see cref="WaitForWrittenOut"/>).
+    /// </summary>
+    public void Follow(bool on)
+    {
+        if (on)
+            Interlocked.Increment(ref _followers);
+        else
+            Interlocked.Decrement(ref _followers);
+        Wake();
+    }
+
+    /// <summary>How soon after being appended an entry reaches the files while followers wait.</summary>
+    public const int FollowerWriteOutMilliseconds = 2;
+
+    /// <summary>Waits up to <paramref name="timeoutMs"/> until <see cref="WrittenOut"/> passes <paramref name="offset"/>; returns it.</summary>
+    public long WaitForWrittenOut(long offset, int timeoutMs)
+    {
+        lock (_writtenLock)
+        {
+            long deadline = Environment.TickCount64 + timeoutMs;
+            while (Interlocked.Read(ref _writtenOut) <= offset && !_writerEnded)
+            {
+                long wait = deadline - Environment.TickCount64;
+                if (wait <= 0)
+                    break;
+                Monitor.Wait(_writtenLock, (int)wait);
+            }
+            return Interlocked.Read(ref _writtenOut);
+        }
+    }
+
+    /// <summary>
+    /// Where the files that must be kept begin, asked before files are removed after a checkpoint (the replicas' senders:
+    /// the oldest offset one of them still has to send); null keeps only what checkpoints need.
+    /// </summary>
+    internal Func<long>? KeepFrom
+    {
+        get => Volatile.Read(ref _keepFrom);
+        set => Volatile.Write(ref _keepFrom, value);
+    }
 
     /// <summary>
     /// Asks the writer to remove the files wholly before file offset <paramref name="address"/> (a checkpoint holds what
@@ -346,12 +404,17 @@ public sealed unsafe class OperationLog : IDisposable
             }
             lock (_wakeLock)
             {
+                // While followers wait, what is appended goes out within a few milliseconds (a pass without a commit).
+                long writeOutBy = long.MaxValue;
                 while (!_wakeRequested && !_stopping)
                 {
-                    long wait = nextTimed - Environment.TickCount64;
+                    long waitStart = Environment.TickCount64;
+                    if (_followers > 0 && writeOutBy == long.MaxValue && Volatile.Read(ref _tail) > Volatile.Read(ref _freed))
+                        writeOutBy = waitStart + FollowerWriteOutMilliseconds;
+                    long wait = Math.Min(nextTimed, writeOutBy) - waitStart;
                     if (wait <= 0)
                         break;
-                    Monitor.Wait(_wakeLock, (int)Math.Min(wait, int.MaxValue));
+                    Monitor.Wait(_wakeLock, (int)Math.Min(wait, _followers > 0 ? FollowerWriteOutMilliseconds : int.MaxValue));
                 }
                 _wakeRequested = false;
             }
@@ -366,6 +429,8 @@ public sealed unsafe class OperationLog : IDisposable
                 if (_flushFailure is { } flushFailure)
                     throw flushFailure;
                 long removeBefore = Volatile.Read(ref _removeBefore);
+                if (KeepFrom is { } keepFrom)
+                    removeBefore = Math.Min(removeBefore, keepFrom());
                 if (removeBefore > _files.Start)
                 {
                     // A flush may be syncing one of those files.
@@ -411,6 +476,8 @@ public sealed unsafe class OperationLog : IDisposable
         _failure ??= _flushFailure;
         lock (_waitersLock)
             _writerEnded = true;
+        lock (_writtenLock)
+            Monitor.PulseAll(_writtenLock);
         lock (_commitLock)
             Monitor.PulseAll(_commitLock);
         lock (_notifyLock)
@@ -523,6 +590,8 @@ public sealed unsafe class OperationLog : IDisposable
         var written = commit ? _files.TakeUnsynced() : null;
         if (!commit)
             _files.WriteOut();
+        if (end > start)
+            PublishWrittenOut(_files.Tail);
         Zero(start, end);
         Volatile.Write(ref _freed, end);
         if (commit)
@@ -532,6 +601,16 @@ public sealed unsafe class OperationLog : IDisposable
             _flusher.Submit(written, end);
         }
         return end > start;
+    }
+
+    private void PublishWrittenOut(long fileOffset)
+    {
+        Interlocked.Exchange(ref _writtenOut, fileOffset);
+        if (_followers > 0)
+        {
+            lock (_writtenLock)
+                Monitor.PulseAll(_writtenLock);
+        }
     }
 
     private void WriteRing(long from, long to)

@@ -343,7 +343,8 @@ internal sealed class OperationLogFiles : IDisposable
     private FileStream OpenSegment(int index)
         => new(Path.Combine(_directory, SegmentName(index)), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0);
 
-    private static string SegmentName(int index) => Prefix + index.ToString("D6", CultureInfo.InvariantCulture);
+    /// <summary>The name of file <paramref name="index"/> of the stream (file offset index × segment size).</summary>
+    internal static string SegmentName(int index) => Prefix + index.ToString("D6", CultureInfo.InvariantCulture);
 
     public void Dispose()
     {

@@ -75,32 +75,14 @@ internal static class OperationLogRecovery
                     problem = "an entry whose checksum does not match";
                     break;
                 }
-                if (!LoggedCommandReader.TryStart(span, out var reader))
-                {
-                    problem = "an entry of unknown kind or format";
+                problem = ReplayEntry(server, session, span, offset, skipThroughVersion, ref commands, out long version, out bool skippedEntry);
+                if (problem != null)
                     break;
-                }
-                lastVersion = Math.Max(lastVersion, reader.Version);
-                if (reader.Version <= skipThroughVersion)
-                {
-                    // Its writes are in the checkpoint recovery started from (it was appended as the checkpoint began).
+                lastVersion = Math.Max(lastVersion, version);
+                if (skippedEntry)
                     skipped++;
-                    offset += length;
-                    continue;
-                }
-                while (reader.TryNext(out var command, out bool malformed))
-                {
-                    if (command.Database >= server.DatabaseCount)
-                        throw new InvalidDataException($"The AOF holds a command for database {command.Database} at offset {offset}, but the server has {server.DatabaseCount} databases.");
-                    session.ReplayCommand(in command, offset);
-                    commands++;
-                }
-                if (reader.TryNext(out _, out bool bad) || bad)
-                {
-                    problem = "an entry whose commands do not fill it";
-                    break;
-                }
-                entries++;
+                else
+                    entries++;
                 offset += length;
             }
         }
@@ -130,6 +112,38 @@ internal static class OperationLogRecovery
             files.Truncate(offset);
         }
         return new OperationLogRecoveryReport(entries, commands, session.ReplayFailures, offset, cut, problem) { SkippedEntries = skipped, LastVersion = lastVersion };
+    }
+
+    /// <summary>
+    /// Replays the commands of one entry's <paramref name="body"/> (checked against its checksum already) at
+    /// <paramref name="offset"/>, unless its version is at most <paramref name="skipThroughVersion"/> (its writes are in
+    /// the checkpoint loaded before). Returns what makes the entry unreadable, or null. Recovery and a replica's stream
+    /// (<see cref="ReplicaStream"/>) replay with it.
+    /// </summary>
+    internal static string? ReplayEntry(StoreWrapper server, RespServerSession session, ReadOnlySpan<byte> body, long offset, long skipThroughVersion,
+        ref long commands, out long version, out bool skipped)
+    {
+        version = 0;
+        skipped = false;
+        if (!LoggedCommandReader.TryStart(body, out var reader))
+            return "an entry of unknown kind or format";
+        version = reader.Version;
+        if (reader.Version <= skipThroughVersion)
+        {
+            // Its writes are in the checkpoint replay started from (it was appended as the checkpoint began).
+            skipped = true;
+            return null;
+        }
+        while (reader.TryNext(out var command, out bool malformed))
+        {
+            if (command.Database >= server.DatabaseCount)
+                throw new InvalidDataException($"The AOF holds a command for database {command.Database} at offset {offset}, but the server has {server.DatabaseCount} databases.");
+            session.ReplayCommand(in command, offset);
+            commands++;
+        }
+        if (reader.TryNext(out _, out bool bad) || bad)
+            return "an entry whose commands do not fill it";
+        return null;
     }
 
     /// <summary>The log's bytes read a window at a time; a span it gives is valid until the next call.</summary>

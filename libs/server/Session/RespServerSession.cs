@@ -187,7 +187,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             FollowOperationLog(_server.OperationLog);
         _oplog?.RefreshPolicy();
         // CLIENT PAUSE: the one look per batch at whether one is on (Clients/RespServerSession.Pause.cs).
-        _pauseSeen = _server.ClientPause.IsActive;
+        _pauseSeen = _server.ClientPause.IsActive || _server.Replication.IsReplica; // and a replica's -READONLY
         try
         {
             // The device error of the storage tier is caught out here, not around each command, so the loop's
@@ -405,6 +405,8 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
             CancelBlocking();
             ForgetPause(); // Clients/RespServerSession.Pause.cs
             StopMonitoring(); // Monitor/RespServerSession.Monitor.cs
+            if (_replicationStream)
+                _server.Replication.Stream.Detach(this); // Replication/RespServerSession.Replication.cs
             StopTracking(); // Tracking/: leaves its prefixes and tracked keys
             ResetPubSub(closing: true); // leaves every channel and pattern (PubSub/RespServerSession.PubSub.cs)
             ForgetWatches(); // Transactions: stops counting as a watcher

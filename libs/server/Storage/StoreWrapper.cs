@@ -39,6 +39,7 @@ public sealed class StoreWrapper : IDisposable
         KeyspaceNotifications = new KeyspaceNotifications(PubSub, options.NotifyKeyspaceEvents);
         KeyRemovals = new KeyRemovalHook(WatchVersions, Tracking, KeyspaceNotifications);
         Checkpoints = new Checkpointer(this);
+        Replication = new Replication(this);
         AppendOnly = new AppendOnlySwitch(this);
         CheckpointSchedule = new CheckpointSchedule(this);
         _idleClientTimeout = new IdleClientTimeout(this);
@@ -234,6 +235,9 @@ public sealed class StoreWrapper : IDisposable
     /// <summary>Takes checkpoints (SAVE, BGSAVE, BGREWRITEAOF, periodic ones) and reports on them.</summary>
     public Checkpointer Checkpoints { get; }
 
+    /// <summary>This server's replication: its replicas as a primary, or its link to its primary (libs/server/Replication).</summary>
+    public Replication Replication { get; }
+
     /// <summary>The checkpoints nobody asks for: save points, --checkpoint-freq, --aof-size-limit.</summary>
     internal CheckpointSchedule CheckpointSchedule { get; }
 
@@ -414,6 +418,8 @@ public sealed class StoreWrapper : IDisposable
     {
         // The task holds databases while it walks them; it must be gone before they are freed, as must a checkpoint.
         CheckpointSchedule.Dispose();
+        // Senders read the log and take checkpoints; the link replays into the databases.
+        Replication.Dispose();
         // A graceful stop saves when the server saves by itself (save points, --checkpoint-freq), as Redis's does.
         if (Checkpoints.SaveAtStop && CheckpointSchedule.SavesConfigured && !_disposed)
             Checkpoints.SaveWaitingForRunning();

@@ -258,6 +258,12 @@ public sealed class CommandIdGoldenTests
         ["SETIFGREATER"] = 473,
         ["DELIFGREATER"] = 474,
         ["LOLWUT"] = 480,
+        ["REPLICAOF"] = 481,
+        ["SLAVEOF"] = 482,
+        ["REPLSYNC"] = 483,
+        ["REPLATTACH"] = 484,
+        ["REPLFULL"] = 485,
+        ["REPLAPPEND"] = 486,
     };
 
     [Test]

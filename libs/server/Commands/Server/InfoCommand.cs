@@ -172,6 +172,9 @@ public sealed unsafe partial class RespServerSession
             info.Line("rejected_connections", statistics.RejectedConnections);
             info.Line("client_query_buffer_limit_disconnections", statistics.QueryBufferLimitDisconnections);
             info.Line("client_output_buffer_limit_disconnections", _server.ClientLimits.OutputLimitDisconnections);
+            info.Line("sync_full", _server.Replication.FullSyncs);
+            info.Line("sync_partial_ok", _server.Replication.PartialSyncs);
+            info.Line("sync_partial_err", _server.Replication.RefusedPartialSyncs);
             info.Line("expired_keys", statistics.ExpiredKeys + _server.MemoryBudget.ExpiredRecords);
             info.Line("evicted_keys", _server.MemoryBudget.EvictedRecords);
             info.Line("evicted_clients", _server.ClientEviction.Evicted);
@@ -194,14 +197,7 @@ public sealed unsafe partial class RespServerSession
         if ((sections & InfoSections.Replication) != 0)
         {
             info.Section("Replication");
-            info.Line("role", "master");
-            info.Line("connected_slaves", 0);
-            info.Line("master_failover_state", "no-failover");
-            info.Line("master_replid", state.RunId);
-            info.Line("master_replid2", new string('0', 40));
-            info.Line("master_repl_offset", 0);
-            info.Line("second_repl_offset", -1);
-            info.Line("repl_backlog_active", 0);
+            WriteReplicationInfo(info); // Replication/RespServerSession.Replication.cs
         }
 
         if ((sections & InfoSections.Cpu) != 0)
@@ -366,7 +362,7 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>Accumulates INFO text: sections separated by a blank line, each line ending in CRLF.</summary>
-    private sealed class InfoBuilder
+    internal sealed class InfoBuilder
     {
         private readonly StringBuilder _text = new(2048);
         private bool _any;

@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 using Garnet.common;
 
 namespace Garnet.server;
@@ -142,29 +143,24 @@ public sealed unsafe partial class RespServerSession
         BlockOnKeys(0, 0, deadline);
     }
 
-    /// <summary>WAIT numreplicas timeout: 0 replicas acknowledged (there are none yet); asking for some waits the timeout, as Redis's does.</summary>
+    /// <summary>
+    /// WAIT numreplicas timeout: how many replicas acknowledged this connection's writes (Replication/), waiting until
+    /// enough did or the timeout passed (0: no timeout), as Redis's does.
+    /// </summary>
     private void WaitForReplicas()
     {
         if (!TryReadWaitCount(1, out long numReplicas) || !TryReadWaitTimeout(2, out long deadline))
             return;
-        if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying)
+        var replication = _server.Replication;
+        _replicaWaitOffset = ReplicaWaitTarget();
+        if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying || replication.ReplicasAt(_replicaWaitOffset) >= numReplicas)
         {
             WriteReplicaWaitReply(RespCommand.WAIT);
             return;
         }
         BlockOnKeys(0, 0, deadline);
-    }
-
-    /// <summary>
-    /// ROLE: a primary without replicas until replication exists (the cluster work): "master", its replication offset
-    /// (INFO's master_repl_offset) and no replicas.
-    /// </summary>
-    private void Role()
-    {
-        _writer.WriteArrayHeader(3);
-        _writer.WriteBulk("master"u8);
-        _writer.WriteInteger(0);
-        _writer.WriteArrayHeader(0);
+        if (Volatile.Read(ref _blockedOn) is { } waiter)
+            replication.AddWaiter(this, waiter, _replicaWaitOffset, numReplicas);
     }
 
     /// <summary>The reply of WAIT (replicas that acknowledged) or WAITAOF ([local fsync, replicas]) now.</summary>
@@ -172,7 +168,7 @@ public sealed unsafe partial class RespServerSession
     {
         if (command == RespCommand.WAIT)
         {
-            _writer.WriteInteger(0);
+            _writer.WriteInteger(_server.Replication.ReplicasAt(_replicaWaitOffset));
             return;
         }
         var log = _server.OperationLog;

@@ -34,6 +34,12 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.SLOWLOG: SlowLogCommand(); break;
             case RespCommand.LATENCY: LatencyCommand(); break;
             case RespCommand.LOLWUT: Lolwut(); break; // LolwutCommand.cs
+            case RespCommand.REPLICAOF:
+            case RespCommand.SLAVEOF: ReplicaOf(); break; // Replication/RespServerSession.Replication.cs
+            case RespCommand.REPLSYNC: ReplSync(); break;
+            case RespCommand.REPLATTACH: ReplAttach(); break;
+            case RespCommand.REPLFULL: ReplFull(); break;
+            case RespCommand.REPLAPPEND: ReplAppend(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

@@ -30,7 +30,24 @@ internal static class CheckpointLoader
         var checkpoints = CheckpointFile.List(directory);
         if (checkpoints.Count == 0)
             return null;
-        var (_, path) = checkpoints[0];
+        return Load(server, checkpoints[0].Path, failOnError);
+    }
+
+    /// <summary>The version and log address a checkpoint file holds (its first block), read without loading it.</summary>
+    public static (long Version, long AofStart) ReadHeader(string path)
+    {
+        using var reader = new BlockReader(path);
+        if (!reader.Next())
+            throw new InvalidDataException($"The checkpoint {path} is empty.");
+        var first = reader.Payload;
+        if (first.Length < CheckpointFile.FirstPayloadSize || !first.Slice(0, 8).SequenceEqual(CheckpointFile.Magic))
+            throw new InvalidDataException($"{path} is not a checkpoint file.");
+        return (BinaryPrimitives.ReadInt64LittleEndian(first.Slice(16)), BinaryPrimitives.ReadInt64LittleEndian(first.Slice(24)));
+    }
+
+    /// <summary>Loads the checkpoint file at <paramref name="path"/> into the databases (as <see cref="LoadNewest"/>).</summary>
+    public static CheckpointLoadReport Load(StoreWrapper server, string path, bool failOnError)
+    {
         using var reader = new BlockReader(path);
         using var sender = new DiscardingSender();
         var session = new RespServerSession(server, sender, replaying: true);

@@ -1,0 +1,198 @@
+using System;
+using System.Security.Cryptography;
+using System.Text;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// A replica's link to its primary, on a thread of its own: it connects (with masteruser/masterauth, or the cluster's
+/// credentials in cluster mode), asks for the stream with REPLSYNC (where this server listens, a fresh token, and the
+/// history and offset it holds), and then watches: a PING each second, and a new REPLSYNC when the connection fails or
+/// the primary's stream stays silent past repl-timeout. The primary connects back and sends the stream to
+/// <see cref="ReplicaStream"/>.
+/// </summary>
+internal sealed class ReplicaLink : IDisposable
+{
+    private const int ConnectTimeoutMs = 5000;
+    private const int RetryMs = 1000;
+
+    private readonly StoreWrapper _server;
+    private readonly Replication _replication;
+    private readonly Thread _thread;
+    private readonly ManualResetEventSlim _stop = new();
+    private volatile MigrateConnection? _connection;
+
+    public ReplicaLink(StoreWrapper server, Replication replication, string host, int port)
+    {
+        _server = server;
+        _replication = replication;
+        Host = host;
+        Port = port;
+        _thread = new Thread(Run) { IsBackground = true, Name = $"Garnet replica of {host}:{port}" };
+    }
+
+    public string Host { get; }
+
+    public int Port { get; }
+
+    /// <summary>Redis's link states (ROLE): connect, connecting, sync, connected.</summary>
+    public string State { get; private set; } = "connect";
+
+    /// <summary>Whether the link is up and the stream attached (master_link_status).</summary>
+    public bool Up => State == "connected";
+
+    /// <summary>Why the last attempt failed, or null.</summary>
+    public string? LastError { get; private set; }
+
+    public void Start() => _thread.Start();
+
+    private void Run()
+    {
+        while (!_stop.IsSet)
+        {
+            try
+            {
+                Follow();
+            }
+            catch (Exception e) when (e is System.IO.IOException or System.Net.Sockets.SocketException or ObjectDisposedException)
+            {
+                LastError = e.Message;
+            }
+            _connection?.Dispose();
+            _connection = null;
+            State = "connect";
+            _stop.Wait(RetryMs);
+        }
+    }
+
+    /// <summary>One connection to the primary: REPLSYNC, then watching until it fails or goes silent.</summary>
+    private void Follow()
+    {
+        State = "connecting";
+        var connection = MigrateConnection.TryConnect($"{Host}:{Port}", Host, Port, ConnectTimeoutMs);
+        if (connection == null)
+        {
+            LastError = $"could not connect to {Host}:{Port}";
+            return;
+        }
+        _connection = connection;
+        if (_stop.IsSet)
+            return;
+        var commands = new MigrateCommandBuffer();
+        var (user, password) = Credentials();
+        if (password != null)
+        {
+            commands.BeginCommand(user != null ? 3 : 2);
+            commands.WriteBulk("AUTH"u8);
+            if (user != null)
+                commands.WriteBulk(Encoding.UTF8.GetBytes(user));
+            commands.WriteBulk(Encoding.UTF8.GetBytes(password));
+            if (Exchange(connection, commands, "+OK"u8) is { } authError)
+            {
+                LastError = "AUTH: " + authError;
+                return;
+            }
+        }
+
+        string token = Convert.ToHexString(RandomNumberGenerator.GetBytes(16)).ToLowerInvariant();
+        var stream = _replication.Stream;
+        stream.Expect(token);
+        var (host, port) = Announced();
+        commands.Clear();
+        commands.BeginCommand(6);
+        commands.WriteBulk("REPLSYNC"u8);
+        commands.WriteBulk(Encoding.ASCII.GetBytes(host));
+        commands.WriteBulk(port);
+        commands.WriteBulk(Encoding.ASCII.GetBytes(token));
+        commands.WriteBulk(Encoding.ASCII.GetBytes(stream.ReplicationId ?? "?"));
+        commands.WriteBulk(stream.ReplicationId == null ? -1 : stream.Offset);
+        if (Exchange(connection, commands, "+OK"u8) is { } syncError)
+        {
+            LastError = "REPLSYNC: " + syncError;
+            return;
+        }
+        State = "sync";
+        LastError = null;
+
+        long timeoutMs = ReplicationTimeoutMs();
+        while (!_stop.Wait(RetryMs))
+        {
+            if (stream.Attached && stream.ReplicationId != null && !stream.Syncing)
+                State = "connected";
+            commands.Clear();
+            commands.BeginCommand(1);
+            commands.WriteBulk("PING"u8);
+            if (Exchange(connection, commands, "+PONG"u8) is { } pingError)
+            {
+                LastError = "PING: " + pingError;
+                return;
+            }
+            // Attached once, then gone or silent: the primary's sender stopped; ask again.
+            long silence = stream.SilenceMs;
+            if (State == "connected" && (!stream.Attached || silence > timeoutMs))
+            {
+                LastError = stream.Attached ? "the primary's stream went silent" : "the primary's stream closed";
+                return;
+            }
+            if (State == "sync" && silence > timeoutMs)
+            {
+                LastError = "the primary did not start the stream";
+                return;
+            }
+        }
+    }
+
+    /// <summary>The credentials for the primary: masteruser/masterauth, else the cluster's.</summary>
+    private (string? User, string? Password) Credentials()
+    {
+        var settings = RedisOnlySettings.Of(_server);
+        string password = settings.Get("masterauth", "");
+        if (password.Length > 0)
+        {
+            string user = settings.Get("masteruser", "");
+            return (user.Length > 0 ? user : null, password);
+        }
+        var options = _server.Options;
+        if (options.ClusterPassword is { Length: > 0 } clusterPassword)
+            return (options.ClusterUsername is { Length: > 0 } clusterUser ? clusterUser : null, clusterPassword);
+        return (null, null);
+    }
+
+    /// <summary>Where the primary reaches this server: replica-announce-ip/port when set, else the cluster's or the listening address.</summary>
+    private (string Host, int Port) Announced()
+    {
+        var settings = RedisOnlySettings.Of(_server);
+        var options = _server.Options;
+        string host = settings.Get("replica-announce-ip", "");
+        if (host.Length == 0)
+            host = options.ClusterAnnounceIp is { Length: > 0 } clusterIp ? clusterIp : options.Address;
+        if (host is "0.0.0.0" or "::" or "*" or "")
+            host = "127.0.0.1";
+        int port = int.TryParse(settings.Get("replica-announce-port", "0"), out int announced) && announced > 0 ? announced
+            : options.ClusterAnnouncePort > 0 ? options.ClusterAnnouncePort : _server.Listeners?.Port ?? options.Port;
+        return (host, port);
+    }
+
+    private long ReplicationTimeoutMs()
+        => long.TryParse(RedisOnlySettings.Of(_server).Get("repl-timeout", "60"), out long seconds) ? seconds * 1000 : 60_000;
+
+    private static string? Exchange(MigrateConnection connection, MigrateCommandBuffer commands, ReadOnlySpan<byte> expected)
+    {
+        if (connection.Write(commands.Written, ConnectTimeoutMs) != MigrateIo.Ok)
+            return "the connection failed";
+        if (connection.ReadLine(ConnectTimeoutMs * 2, out var line) != MigrateIo.Ok)
+            return "no answer";
+        return line.SequenceEqual(expected) ? null : Encoding.UTF8.GetString(line);
+    }
+
+    /// <summary>Stops the link (the stream it asked for is detached by the caller).</summary>
+    public void Dispose()
+    {
+        _stop.Set();
+        _connection?.Dispose();
+        if (_thread.IsAlive && Thread.CurrentThread != _thread)
+            _thread.Join();
+        _stop.Dispose();
+    }
+}

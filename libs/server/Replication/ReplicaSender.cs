@@ -1,0 +1,239 @@
+using System;
+using System.Buffers.Text;
+using System.Diagnostics;
+using System.IO;
+using System.Text;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// Streams this primary's operation log to one replica, on a thread of its own, over a connection it opens to the
+/// replica and attaches with the token the replica gave (REPLATTACH): first a checkpoint when the replica cannot continue
+/// where it stands (REPLFULL), then every entry as the log's writer puts it in the files (REPLAPPEND, whole entries, a
+/// heartbeat when there are none for a second). Each REPLAPPEND is answered with the offset the replica applied, which
+/// WAIT and INFO report. Any failure ends the sender; the replica's link asks again.
+/// </summary>
+internal sealed class ReplicaSender : IDisposable
+{
+    private const int TimeoutMs = 60_000;
+    private const int ChunkBytes = 1 << 20;
+    private const int HeartbeatMs = 1000;
+
+    private readonly StoreWrapper _server;
+    private readonly Replication _replication;
+    private readonly string _token;
+    private readonly string _replicationId;
+    private readonly Thread _thread;
+    private volatile bool _stopping;
+    private volatile MigrateConnection? _connection;
+    private long _position;
+    private long _acknowledged = -1;
+    private long _lastAckTicks;
+
+    /// <summary>A sender for the replica at <paramref name="host"/>:<paramref name="port"/>; <paramref name="offset"/> -1 for a full sync.</summary>
+    public ReplicaSender(StoreWrapper server, Replication replication, string host, int port, string token, string replicationId, long offset)
+    {
+        _server = server;
+        _replication = replication;
+        Host = host;
+        Port = port;
+        _token = token;
+        _replicationId = replicationId;
+        // Until a checkpoint says where the stream starts, every file is kept.
+        _position = offset < 0 ? 0 : offset;
+        State = offset < 0 ? "wait_bgsave" : "online";
+        _thread = new Thread(Run) { IsBackground = true, Name = $"Garnet replica {host}:{port}" };
+    }
+
+    public string Host { get; }
+
+    public int Port { get; }
+
+    /// <summary>Redis's replica state in INFO: wait_bgsave, send_bulk, online.</summary>
+    public string State { get; private set; }
+
+    /// <summary>The log offset this sender sends from next (the log keeps its files from here).</summary>
+    public long Position => Interlocked.Read(ref _position);
+
+    /// <summary>The offset the replica last said it applied everything up to; -1 before it said.</summary>
+    public long AcknowledgedOffset => Interlocked.Read(ref _acknowledged);
+
+    /// <summary>Seconds since the replica last acknowledged (INFO's lag).</summary>
+    public long LagSeconds => Interlocked.Read(ref _lastAckTicks) == 0 ? 0 : (long)Stopwatch.GetElapsedTime(Interlocked.Read(ref _lastAckTicks)).TotalSeconds;
+
+    /// <summary>Why the sender stopped, or null while it runs.</summary>
+    public string? Error { get; private set; }
+
+    public void Start() => _thread.Start();
+
+    private void Run()
+    {
+        try
+        {
+            Error = Stream();
+        }
+        catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException or OperationLogFailedException)
+        {
+            Error = e.Message;
+        }
+        finally
+        {
+            _connection?.Dispose();
+            if (!_stopping)
+                _replication.Remove(this);
+        }
+    }
+
+    private string? Stream()
+    {
+        var log = _server.OperationLog ?? throw new InvalidOperationException("Replication needs the operation log.");
+        using var connection = MigrateConnection.TryConnect($"{Host}:{Port}", Host, Port, TimeoutMs);
+        if (connection == null)
+            return $"could not connect to the replica at {Host}:{Port}";
+        _connection = connection;
+        if (_stopping)
+            return null;
+        var commands = new MigrateCommandBuffer();
+        commands.BeginCommand(3);
+        commands.WriteBulk("REPLATTACH"u8);
+        commands.WriteBulk(Encoding.ASCII.GetBytes(_token));
+        commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
+        if (Exchange(connection, commands, out _) is { } attachError)
+            return attachError;
+
+        var (directory, segmentSize) = log.FileLayout;
+        using var reader = new LogTailReader(directory, segmentSize);
+        log.Follow(true);
+        try
+        {
+            long offset = State == "online" ? Position : SendCheckpoint(connection, commands);
+            State = "online";
+            long lastSent = Environment.TickCount64;
+            while (!_stopping)
+            {
+                if (offset < log.FileStart)
+                    return $"the log from offset {offset} was removed before the replica had it";
+                long written = log.WrittenOut;
+                var entries = written > offset ? reader.ReadEntries(offset, written) : default;
+                if (entries.IsEmpty)
+                {
+                    if (Environment.TickCount64 - lastSent < HeartbeatMs)
+                    {
+                        log.WaitForWrittenOut(offset, HeartbeatMs);
+                        continue;
+                    }
+                }
+                commands.Clear();
+                commands.BeginCommand(4);
+                commands.WriteBulk("REPLAPPEND"u8);
+                commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
+                commands.WriteBulk(offset);
+                commands.WriteBulk(entries);
+                if (Exchange(connection, commands, out long applied) is { } appendError)
+                    return appendError;
+                if (applied != offset + entries.Length)
+                    return $"the replica applied up to {applied}, not {offset + entries.Length}";
+                offset = applied;
+                Interlocked.Exchange(ref _position, offset);
+                Interlocked.Exchange(ref _acknowledged, applied);
+                Interlocked.Exchange(ref _lastAckTicks, Stopwatch.GetTimestamp());
+                _replication.OnAcknowledged();
+                lastSent = Environment.TickCount64;
+            }
+            return null;
+        }
+        finally
+        {
+            log.Follow(false);
+        }
+    }
+
+    /// <summary>Takes a checkpoint, sends it, and returns the log offset the stream continues from.</summary>
+    private long SendCheckpoint(MigrateConnection connection, MigrateCommandBuffer commands)
+    {
+        var log = _server.OperationLog!;
+        while (true)
+        {
+            if (_stopping)
+                throw new IOException("the sender stopped");
+            if (!_server.Checkpoints.SaveWaitingForRunning())
+                throw new IOException("the checkpoint for the replica failed: " + _server.Checkpoints.LastError);
+            var checkpoints = CheckpointFile.List(_server.Checkpoints.Directory);
+            if (checkpoints.Count == 0)
+                continue;
+            FileStream file;
+            try
+            {
+                file = new FileStream(checkpoints[0].Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1 << 16);
+            }
+            catch (FileNotFoundException)
+            {
+                continue; // a newer checkpoint replaced it: take that one
+            }
+            using (file)
+            {
+                var (_, aofStart) = CheckpointLoader.ReadHeader(checkpoints[0].Path);
+                // From here the log keeps its files from the checkpoint's address on; a checkpoint that removed them
+                // meanwhile makes this one useless, and the next round takes a newer one.
+                Interlocked.Exchange(ref _position, aofStart);
+                if (aofStart < log.FileStart)
+                    continue;
+                State = "send_bulk";
+                commands.Clear();
+                commands.BeginCommand(4);
+                commands.WriteBulk("REPLFULL"u8);
+                commands.WriteBulk("BEGIN"u8);
+                commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
+                commands.WriteBulk(aofStart);
+                if (Exchange(connection, commands, out _) is { } beginError)
+                    throw new IOException(beginError);
+                var chunk = new byte[ChunkBytes];
+                int read;
+                while ((read = file.Read(chunk)) > 0)
+                {
+                    commands.Clear();
+                    commands.BeginCommand(3);
+                    commands.WriteBulk("REPLFULL"u8);
+                    commands.WriteBulk("DATA"u8);
+                    commands.WriteBulk(chunk.AsSpan(0, read));
+                    if (Exchange(connection, commands, out _) is { } dataError)
+                        throw new IOException(dataError);
+                }
+                commands.Clear();
+                commands.BeginCommand(2);
+                commands.WriteBulk("REPLFULL"u8);
+                commands.WriteBulk("END"u8);
+                if (Exchange(connection, commands, out _) is { } endError)
+                    throw new IOException(endError);
+                Interlocked.Exchange(ref _acknowledged, aofStart);
+                Interlocked.Exchange(ref _lastAckTicks, Stopwatch.GetTimestamp());
+                return aofStart;
+            }
+        }
+    }
+
+    /// <summary>Sends what <paramref name="commands"/> holds and reads its one reply: null when +OK or :integer, else why not.</summary>
+    private string? Exchange(MigrateConnection connection, MigrateCommandBuffer commands, out long integer)
+    {
+        integer = 0;
+        if (connection.Write(commands.Written, TimeoutMs) != MigrateIo.Ok)
+            return "the connection to the replica failed";
+        if (connection.ReadLine(TimeoutMs, out var line) != MigrateIo.Ok)
+            return "the replica did not answer";
+        if (line.Length > 0 && line[0] == ':' && Utf8Parser.TryParse(line.Slice(1), out integer, out int used) && used == line.Length - 1)
+            return null;
+        if (line.SequenceEqual("+OK"u8))
+            return null;
+        return "the replica answered " + Encoding.UTF8.GetString(line);
+    }
+
+    /// <summary>Stops the sender and waits for its thread.</summary>
+    public void Dispose()
+    {
+        _stopping = true;
+        _connection?.Dispose();
+        if (_thread.IsAlive && Thread.CurrentThread != _thread)
+            _thread.Join();
+    }
+}

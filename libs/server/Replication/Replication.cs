@@ -1,0 +1,283 @@
+using System;
+using System.Collections.Generic;
+using System.Security.Cryptography;
+using System.Threading;
+
+namespace Garnet.server;
+
+/// <summary>
+/// This server's place in replication: a primary, which streams its operation log to the replicas that ask for it
+/// (<see cref="ReplicaSender"/>, one each), or a replica of one primary (<see cref="ReplicaLink"/> asks for the stream,
+/// <see cref="ReplicaStream"/> applies it).
+/// </summary>
+/// <remarks>
+/// The stream is the primary's operation log itself, by file offset: a replica's offset is the primary's log offset up
+/// to which it applied every entry, so offsets compare across replicas (which one has every acknowledged write) and a
+/// replica that reconnects continues where it stopped while the primary still has the files from there. A new replica,
+/// or one too far behind, first loads a checkpoint the primary takes for it, then the log from the address the
+/// checkpoint noted. A primary therefore needs the operation log (--aof).
+/// </remarks>
+public sealed class Replication : IDisposable
+{
+    private readonly StoreWrapper _server;
+    private readonly object _lock = new();
+    private readonly List<ReplicaSender> _senders = [];
+    private ReplicaLink? _link;
+    private string _replicationId = NewReplicationId();
+    private bool _disposed;
+
+    internal Replication(StoreWrapper server)
+    {
+        _server = server;
+        Stream = new ReplicaStream(server);
+    }
+
+    /// <summary>Whether this server is a replica (REPLICAOF host port), connected or not.</summary>
+    public bool IsReplica => Volatile.Read(ref _link) != null;
+
+    /// <summary>The link to the primary while this server is a replica.</summary>
+    internal ReplicaLink? Link => Volatile.Read(ref _link);
+
+    /// <summary>What a replica applied of its primary's stream.</summary>
+    internal ReplicaStream Stream { get; }
+
+    /// <summary>
+    /// The history this server's data follows (INFO's master_replid): its own as a primary, its primary's as a replica
+    /// once synced. A replica promoted (REPLICAOF NO ONE) starts a new one.
+    /// </summary>
+    public string ReplicationId
+    {
+        get
+        {
+            lock (_lock)
+                return IsReplica && Stream.ReplicationId is { } primaryId ? primaryId : _replicationId;
+        }
+    }
+
+    /// <summary>
+    /// The replication offset (INFO's master_repl_offset): the operation log's end as a primary, the primary's offset
+    /// applied as a replica.
+    /// </summary>
+    public long Offset => IsReplica ? Stream.Offset : _server.OperationLog?.WrittenOut ?? 0;
+
+    /// <summary>Replicas that started from a checkpoint (INFO's sync_full).</summary>
+    public long FullSyncs { get; private set; }
+
+    /// <summary>Replicas that continued where they stood (sync_partial_ok).</summary>
+    public long PartialSyncs { get; private set; }
+
+    /// <summary>Replicas that asked to continue and had to start over (sync_partial_err).</summary>
+    public long RefusedPartialSyncs { get; private set; }
+
+    /// <summary>The replicas streamed to now, for INFO and ROLE.</summary>
+    internal ReplicaSender[] Senders
+    {
+        get
+        {
+            lock (_lock)
+                return [.. _senders];
+        }
+    }
+
+    /// <summary>
+    /// REPLICAOF host port: this server becomes (or stays) a replica of that primary. The link connects and syncs in the
+    /// background; until it has, reads see the data as it was (replica-serve-stale-data yes).
+    /// </summary>
+    public void ReplicaOf(string host, int port)
+    {
+        ReplicaLink? old;
+        ReplicaSender[] senders;
+        lock (_lock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            old = _link;
+            if (old != null && old.Host == host && old.Port == port)
+                return;
+            // A replica streams to no one: replicas of this server find it gone and connect again later.
+            senders = [.. _senders];
+            _senders.Clear();
+        }
+        // The old primary's stream (if any) ends before the new link gives out its token.
+        if (old != null)
+        {
+            old.Dispose();
+            Stream.Detach(null);
+        }
+        foreach (var sender in senders)
+            sender.Dispose();
+        lock (_lock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            var link = new ReplicaLink(_server, this, host, port);
+            Volatile.Write(ref _link, link);
+            link.Start();
+        }
+        UpdateKeepFrom();
+    }
+
+    /// <summary>REPLICAOF NO ONE: the link stops and this server is a primary with a history of its own from here.</summary>
+    public void ReplicaOfNoOne()
+    {
+        ReplicaLink? old;
+        lock (_lock)
+        {
+            old = _link;
+            if (old == null)
+                return;
+            Volatile.Write(ref _link, null);
+            _replicationId = NewReplicationId();
+        }
+        old.Dispose();
+        Stream.Detach(null);
+    }
+
+    /// <summary>
+    /// REPLSYNC from a replica at <paramref name="host"/>:<paramref name="port"/> with what it holds
+    /// (<paramref name="replicationId"/> at <paramref name="offset"/>): starts streaming to it. Null when accepted, else
+    /// the error to reply.
+    /// </summary>
+    internal string? AcceptReplica(string host, int port, string token, string replicationId, long offset)
+    {
+        var log = _server.OperationLog;
+        if (log == null)
+            return "ERR replication streams the operation log: start the primary with --aof";
+        ReplicaSender? replaced = null;
+        lock (_lock)
+        {
+            if (_disposed)
+                return "ERR the server is stopping";
+            if (_link != null)
+                return "ERR this server is a replica; point the replica at the primary";
+            // The same replica asking again (it reconnected) replaces its old stream.
+            for (int i = 0; i < _senders.Count; i++)
+            {
+                if (_senders[i].Host == host && _senders[i].Port == port)
+                {
+                    replaced = _senders[i];
+                    _senders.RemoveAt(i);
+                    break;
+                }
+            }
+            bool continues = replicationId == _replicationId && offset >= log.FileStart && offset <= log.WrittenOut;
+            if (continues)
+                PartialSyncs++;
+            else
+                FullSyncs++;
+            // A replica that held some history asked to continue it and could not (Redis's sync_partial_err).
+            if (!continues && offset >= 0)
+                RefusedPartialSyncs++;
+            var sender = new ReplicaSender(_server, this, host, port, token, _replicationId, continues ? offset : -1);
+            _senders.Add(sender);
+            sender.Start();
+        }
+        replaced?.Dispose();
+        UpdateKeepFrom();
+        return null;
+    }
+
+    /// <summary>A sender that stopped on its own (the replica went away) leaves the list.</summary>
+    internal void Remove(ReplicaSender sender)
+    {
+        lock (_lock)
+            _senders.Remove(sender);
+        UpdateKeepFrom();
+    }
+
+    /// <summary>The operation log keeps the files its replicas' senders still have to read (see <see cref="OperationLog.KeepFrom"/>).</summary>
+    internal void UpdateKeepFrom()
+    {
+        var log = _server.OperationLog;
+        if (log == null)
+            return;
+        lock (_lock)
+            log.KeepFrom = _senders.Count == 0 ? null : KeepFrom;
+    }
+
+    private long KeepFrom()
+    {
+        long keep = long.MaxValue;
+        lock (_lock)
+        {
+            foreach (var sender in _senders)
+                keep = Math.Min(keep, sender.Position);
+        }
+        return keep;
+    }
+
+    /// <summary>How many replicas acknowledged everything up to <paramref name="offset"/> (WAIT).</summary>
+    public int ReplicasAt(long offset)
+    {
+        int count = 0;
+        lock (_lock)
+        {
+            foreach (var sender in _senders)
+            {
+                if (sender.AcknowledgedOffset >= offset)
+                    count++;
+            }
+        }
+        return count;
+    }
+
+    private readonly List<(RespServerSession Session, BlockedWaiter Waiter, long Offset, long Needed)> _waiters = [];
+    private volatile int _waiterCount;
+
+    /// <summary>A client blocked in WAIT until <paramref name="needed"/> replicas acknowledged <paramref name="offset"/>.</summary>
+    internal void AddWaiter(RespServerSession session, BlockedWaiter waiter, long offset, long needed)
+    {
+        lock (_waiters)
+        {
+            _waiters.Add((session, waiter, offset, needed));
+            _waiterCount = _waiters.Count;
+        }
+        // An acknowledgement between the caller's count and this registration woke no one.
+        OnAcknowledged();
+    }
+
+    /// <summary>A replica acknowledged an offset: the WAITs it satisfies answer (and those that ended otherwise are dropped).</summary>
+    internal void OnAcknowledged()
+    {
+        if (_waiterCount == 0)
+            return;
+        List<(RespServerSession Session, BlockedWaiter Waiter)>? done = null;
+        lock (_waiters)
+        {
+            for (int i = _waiters.Count - 1; i >= 0; i--)
+            {
+                var (session, waiter, offset, needed) = _waiters[i];
+                if (!session.IsBlockedOn(waiter) || ReplicasAt(offset) >= needed)
+                {
+                    (done ??= []).Add((session, waiter));
+                    _waiters.RemoveAt(i);
+                }
+            }
+            _waiterCount = _waiters.Count;
+        }
+        if (done == null)
+            return;
+        foreach (var (session, waiter) in done)
+            session.TimeOutBlocked(waiter);
+    }
+
+    /// <summary>Stops the link and every sender (the server's stop).</summary>
+    public void Dispose()
+    {
+        ReplicaLink? link;
+        ReplicaSender[] senders;
+        lock (_lock)
+        {
+            if (_disposed)
+                return;
+            _disposed = true;
+            link = _link;
+            senders = [.. _senders];
+            _senders.Clear();
+        }
+        link?.Dispose();
+        foreach (var sender in senders)
+            sender.Dispose();
+        Stream.Detach(null);
+    }
+
+    private static string NewReplicationId() => Convert.ToHexString(RandomNumberGenerator.GetBytes(20)).ToLowerInvariant();
+}

@@ -1,0 +1,226 @@
+using System;
+using System.Diagnostics;
+using System.Text.RegularExpressions;
+using System.Threading;
+using Garnet.test.Durability;
+using NUnit.Framework;
+
+namespace Garnet.test.Replication;
+
+/// <summary>
+/// REPLICAOF between two in-process servers: a replica starts from a checkpoint of its primary, then follows its
+/// operation log; it refuses writes, reports its link and offset, and is promoted by REPLICAOF NO ONE. WAIT counts the
+/// replicas that acknowledged a connection's writes.
+/// </summary>
+[TestFixture]
+public sealed class ReplicationTests
+{
+    private OperationLogTestServer _primary = null!;
+    private OperationLogTestServer _replica = null!;
+
+    [SetUp]
+    public void SetUp()
+    {
+        _primary = new OperationLogTestServer();
+        _replica = new OperationLogTestServer();
+    }
+
+    [TearDown]
+    public void TearDown()
+    {
+        _replica.Dispose();
+        _primary.Dispose();
+    }
+
+    [Test]
+    public void AReplicaStartsFromACheckpointAndFollowsTheLog()
+    {
+        _primary.Start();
+        using var p = _primary.Connect();
+        WriteMixedData(p, "before");
+        _replica.Start(configure: o => o.EnableAof = false);
+        using var r = _replica.Connect();
+        r.Execute("SET", "stale", "gone after the sync");
+
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK Already connected to specified master\r\n"));
+        WaitUntilCaughtUp();
+        Assert.That(_replica.Snapshot(), Is.EqualTo(_primary.Snapshot()), "the checkpoint holds everything");
+        Assert.That(r.Execute("EXISTS", "stale"), Is.EqualTo(":0\r\n"), "what the replica held before is gone");
+
+        // What follows arrives by the log: writes, deletes, expirations, a transaction, a flush of one database.
+        WriteMixedData(p, "after");
+        OperationLogTestServer.Ok(p, "DEL", "before:string");
+        OperationLogTestServer.Ok(p, "PEXPIRE", "before:hash", "600000");
+        OperationLogTestServer.Ok(p, "MULTI");
+        p.Execute("INCRBY", "counter", "5");
+        p.Execute("LPUSH", "after:list", "x");
+        Assert.That(p.Execute("EXEC"), Does.StartWith("*2\r\n"));
+        p.Execute("SELECT", "3");
+        OperationLogTestServer.Ok(p, "FLUSHDB");
+        p.Execute("SELECT", "0");
+        WaitUntilCaughtUp();
+        Assert.That(_replica.Snapshot(), Is.EqualTo(_primary.Snapshot()), "the log's writes are replayed");
+        Assert.That(r.Execute("GET", "counter"), Is.EqualTo("$1\r\n5\r\n"));
+
+        // Reads are served; writes are refused and the connection goes on.
+        Assert.That(r.Execute("SET", "k", "v"), Is.EqualTo("-READONLY You can't write against a read only replica.\r\n"));
+        Assert.That(r.Execute("INCR", "counter"), Does.StartWith("-READONLY"));
+        Assert.That(r.Execute("MULTI"), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("DEL", "counter"), Does.StartWith("-READONLY"));
+        Assert.That(r.Execute("EXEC"), Does.StartWith("-EXECABORT"));
+        Assert.That(r.Execute("GET", "after:string"), Is.EqualTo("$5\r\nafter\r\n"));
+
+        // The roles as ROLE and INFO tell them.
+        string role = r.Execute("ROLE");
+        Assert.That(role, Does.StartWith($"*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:{_primary.Port}\r\n$9\r\nconnected\r\n:"));
+        string primaryRole = p.Execute("ROLE");
+        Assert.That(primaryRole, Does.StartWith("*3\r\n$6\r\nmaster\r\n:"));
+        Assert.That(primaryRole, Does.Contain($"*1\r\n*3\r\n$9\r\n127.0.0.1\r\n${_replica.Port.ToString().Length}\r\n{_replica.Port}\r\n"));
+        string info = r.Execute("INFO", "replication");
+        Assert.That(info, Does.Contain("role:slave\r\n").And.Contain("master_link_status:up\r\n").And.Contain($"master_port:{_primary.Port}\r\n"));
+        Assert.That(Field(info, "master_replid"), Is.EqualTo(Field(p.Execute("INFO", "replication"), "master_replid")));
+        string primaryInfo = p.Execute("INFO", "replication");
+        Assert.That(primaryInfo, Does.Contain("connected_slaves:1\r\n").And.Contain($"slave0:ip=127.0.0.1,port={_replica.Port},state=online,"));
+        Assert.That(p.Execute("INFO", "stats"), Does.Contain("sync_full:1\r\n"));
+    }
+
+    [Test]
+    public void WaitCountsTheReplicasThatAcknowledgedTheConnectionsWrites()
+    {
+        _primary.Start(configure: o => o.AofCommitFrequencyMs = 1000);
+        _replica.Start(configure: o => o.EnableAof = false);
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+
+        Assert.That(p.Execute("SET", "k", "1"), Is.EqualTo("+OK\r\n"));
+        Assert.That(p.Execute("WAIT", "1", "0"), Is.EqualTo(":1\r\n"), "the one replica acknowledges the write");
+        Assert.That(r.Execute("GET", "k"), Is.EqualTo("$1\r\n1\r\n"), "WAIT answered once the replica applied it");
+
+        // Two replicas asked for, one exists: the wait lasts its timeout and answers how many did.
+        var watch = Stopwatch.StartNew();
+        Assert.That(p.Execute("WAIT", "2", "300"), Is.EqualTo(":1\r\n"));
+        Assert.That(watch.ElapsedMilliseconds, Is.GreaterThanOrEqualTo(290));
+        Assert.That(p.Execute("WAIT", "0", "0"), Is.EqualTo(":1\r\n"));
+    }
+
+    [Test]
+    public void ReplicaOfNoOnePromotesTheReplicaWithAHistoryOfItsOwn()
+    {
+        _primary.Start();
+        _replica.Start(configure: o => o.EnableAof = false);
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        OperationLogTestServer.Ok(p, "SET", "k", "from the primary");
+        Assert.That(r.Execute("SLAVEOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+        string primaryId = Field(p.Execute("INFO", "replication"), "master_replid");
+
+        Assert.That(r.Execute("REPLICAOF", "NO", "ONE"), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("ROLE"), Does.StartWith("*3\r\n$6\r\nmaster\r\n"));
+        Assert.That(r.Execute("SET", "k", "on the replica"), Is.EqualTo("+OK\r\n"), "a primary takes writes");
+        Assert.That(Field(r.Execute("INFO", "replication"), "master_replid"), Is.Not.EqualTo(primaryId));
+        OperationLogTestServer.Ok(p, "SET", "k2", "not streamed any more");
+        Thread.Sleep(200);
+        Assert.That(r.Execute("EXISTS", "k2"), Is.EqualTo(":0\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "NO", "ONE"), Is.EqualTo("+OK\r\n"), "already a primary");
+
+        // Back to being a replica: another history, so it starts over from a checkpoint.
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+        Assert.That(r.Execute("GET", "k"), Is.EqualTo("$16\r\nfrom the primary\r\n"));
+        Assert.That(r.Execute("GET", "k2"), Is.EqualTo("$21\r\nnot streamed any more\r\n"));
+        Assert.That(p.Execute("INFO", "stats"), Does.Contain("sync_full:2\r\n"));
+    }
+
+    [Test]
+    public void AReplicaWhoseLinkDropsContinuesWhereItStood()
+    {
+        _primary.Start();
+        _replica.Start(configure: o => o.EnableAof = false);
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        OperationLogTestServer.Ok(p, "SET", "a", "1");
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+
+        // The primary closes every connection of the replica's (its link and the stream's) but this one.
+        Assert.That(p.Execute("CLIENT", "KILL", "SKIPME", "yes"), Does.StartWith(":"));
+        // The link finds out at its next PING (within a second) and asks again, with the offset it stands at.
+        var watch = Stopwatch.StartNew();
+        string stats = p.Execute("INFO", "stats");
+        while (!stats.Contains("sync_partial_ok:1\r\n") && watch.Elapsed < TimeSpan.FromSeconds(15))
+        {
+            Thread.Sleep(50);
+            stats = p.Execute("INFO", "stats");
+        }
+        Assert.That(stats, Does.Contain("sync_partial_ok:1\r\n"), "the reconnected link continued from its offset");
+        Assert.That(stats, Does.Contain("sync_full:1\r\n"));
+        OperationLogTestServer.Ok(p, "SET", "b", "2");
+        WaitUntilCaughtUp();
+        Assert.That(r.Execute("GET", "b"), Is.EqualTo("$1\r\n2\r\n"));
+        Assert.That(r.Execute("GET", "a"), Is.EqualTo("$1\r\n1\r\n"));
+    }
+
+    [Test]
+    public void TheInternalCommandsRefuseWhatTheyDoNotExpect()
+    {
+        _primary.Start(configure: o => o.EnableAof = false);
+        using var p = _primary.Connect();
+        Assert.That(p.Execute("REPLSYNC", "127.0.0.1", "1", "token", "?", "-1"), Is.EqualTo("-ERR replication streams the operation log: start the primary with --aof\r\n"));
+        Assert.That(p.Execute("REPLSYNC", "127.0.0.1", "x", "token", "?", "-1"), Does.StartWith("-ERR REPLSYNC needs"));
+        Assert.That(p.Execute("REPLATTACH", "token", "id"), Is.EqualTo("-ERR no replication stream is expected with this token\r\n"));
+        Assert.That(p.Execute("REPLAPPEND", "id", "0", ""), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
+        Assert.That(p.Execute("REPLFULL", "END"), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
+        Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "70000"), Is.EqualTo("-ERR Invalid master port\r\n"));
+        Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
+        Assert.That(p.Execute("REPLICAOF", "127.0.0.1"), Is.EqualTo("-ERR wrong number of arguments for 'replicaof' command\r\n"));
+        Assert.That(p.Execute("PING"), Is.EqualTo("+PONG\r\n"));
+    }
+
+    /// <summary>Strings (one with a TTL), every object type and HLL, in databases 0 and 3, under <paramref name="prefix"/>.</summary>
+    private static void WriteMixedData(RawClient c, string prefix)
+    {
+        OperationLogTestServer.Ok(c, "SET", prefix + ":string", prefix);
+        OperationLogTestServer.Ok(c, "SET", prefix + ":ttl", "v", "PX", "3600000");
+        OperationLogTestServer.Ok(c, "HSET", prefix + ":hash", "f1", "v1", "f2", "v2");
+        OperationLogTestServer.Ok(c, "RPUSH", prefix + ":list", "a", "b", "c");
+        OperationLogTestServer.Ok(c, "SADD", prefix + ":set", "x", "y");
+        OperationLogTestServer.Ok(c, "ZADD", prefix + ":zset", "1", "one", "2", "two");
+        OperationLogTestServer.Ok(c, "PFADD", prefix + ":hll", "a", "b", "c");
+        OperationLogTestServer.Ok(c, "SETBIT", prefix + ":bits", "100", "1");
+        c.Execute("SELECT", "3");
+        OperationLogTestServer.Ok(c, "SET", prefix + ":db3", "three");
+        c.Execute("SELECT", "0");
+    }
+
+    /// <summary>Waits until the replica's link is up and its offset is the primary's.</summary>
+    private void WaitUntilCaughtUp()
+    {
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        var watch = Stopwatch.StartNew();
+        string replicaInfo = "";
+        long primaryOffset = -1;
+        while (watch.Elapsed < TimeSpan.FromSeconds(30))
+        {
+            // WAIT makes the primary's writes so far part of its files (committed), which is where replicas are sent from.
+            p.Execute("WAIT", "0", "0");
+            primaryOffset = long.Parse(Field(p.Execute("INFO", "replication"), "master_repl_offset"));
+            replicaInfo = r.Execute("INFO", "replication");
+            if (replicaInfo.Contains("master_link_status:up\r\n") && long.Parse(Field(replicaInfo, "slave_repl_offset")) == primaryOffset)
+                return;
+            Thread.Sleep(20);
+        }
+        Assert.Fail($"the replica never caught up with offset {primaryOffset}:\n{replicaInfo}");
+    }
+
+    private static string Field(string info, string name)
+    {
+        var match = Regex.Match(info, "(?m)^" + name + ":([^\r\n]*)");
+        Assert.That(match.Success, Is.True, $"INFO has no {name}:\n{info}");
+        return match.Groups[1].Value;
+    }
+}
