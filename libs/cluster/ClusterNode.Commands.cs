@@ -3,6 +3,7 @@ using System.Buffers.Text;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
+using System.Threading;
 using Garnet.common;
 using Garnet.server;
 
@@ -59,7 +60,7 @@ public sealed partial class ClusterNode
         else if (name.EqualsUpper("FORGET"u8))
             Forget(args[1], ref writer);
         else if (name.EqualsUpper("REPLICATE"u8))
-            Replicate(args[1], ref writer);
+            Replicate(args[1], ref writer, connection);
         else if (name.EqualsUpper("FAILOVER"u8))
             Failover(args, ref writer);
         else if (name.EqualsUpper("RESET"u8))
@@ -287,8 +288,11 @@ public sealed partial class ClusterNode
         writer.WriteOk();
     }
 
-    /// <summary>REPLICATE id: checked as Redis checks it; replicas themselves come with replication, which this node does not have yet.</summary>
-    private void Replicate(ArgSlice id, ref RespWriter writer)
+    /// <summary>
+    /// REPLICATE id: this node becomes a replica of that primary, as Redis checks it (an empty node without slots), and the
+    /// server starts following it (libs/server/Replication): a checkpoint, then the primary's operation log.
+    /// </summary>
+    private void Replicate(ArgSlice id, ref RespWriter writer, IClusterConnection connection)
     {
         lock (_lock)
         {
@@ -296,24 +300,124 @@ public sealed partial class ClusterNode
             if (node == null)
                 return;
             if (node == _myself)
+            {
                 writer.WriteError("ERR Can't replicate myself"u8);
-            else if (!node.IsPrimary)
+                return;
+            }
+            if (!node.IsPrimary)
+            {
                 writer.WriteError("ERR I can only replicate a master, not a replica."u8);
-            else if (_myself.SlotCount > 0)
+                return;
+            }
+            if (_myself.IsPrimary && (_myself.SlotCount > 0 || connection.KeyCount != 0))
+            {
                 writer.WriteError("ERR To set a master the node must be empty and without assigned slots."u8);
-            else
-                writer.WriteError("ERR This node cannot become a replica: replication is not available in this version"u8);
+                return;
+            }
+            if (_replication == null)
+            {
+                writer.WriteError("ERR replication is not available on this node"u8);
+                return;
+            }
+            _myself.IsPrimary = false;
+            _myself.PrimaryId = node.Id;
+            _myself.ShardId = node.ShardId;
+            RefreshAllRoutes();
+            ConfigurationChanged();
         }
+        FollowPrimary();
+        writer.WriteOk();
     }
 
+    /// <summary>
+    /// FAILOVER [FORCE|TAKEOVER] on a replica: it takes its primary's slots. By default the primary is asked first to pause
+    /// its writers and say where its log ends, and the replica takes over only once it applied that much, so no write the
+    /// primary acknowledged is lost. TAKEOVER does not ask (the primary may be unreachable) and may lose what the replica
+    /// had not applied yet. Either way the replica takes a new configuration epoch, so its claim wins everywhere, and the
+    /// old primary becomes its replica when it hears of it. Answers OK at once; the failover runs in the background.
+    /// </summary>
     private void Failover(ReadOnlySpan<ArgSlice> args, ref RespWriter writer)
     {
-        if (args.Length > 2 || (args.Length == 2 && !args[1].EqualsUpper("FORCE"u8) && !args[1].EqualsUpper("TAKEOVER"u8)))
+        bool takeover = false;
+        if (args.Length > 2 || (args.Length == 2 && !args[1].EqualsUpper("FORCE"u8) && !(takeover = args[1].EqualsUpper("TAKEOVER"u8))))
         {
             writer.WriteError(ErrSyntax);
             return;
         }
-        writer.WriteError("ERR You should send CLUSTER FAILOVER to a replica"u8);
+        bool force = args.Length == 2 && !takeover;
+        string primaryId;
+        lock (_lock)
+        {
+            if (_myself.IsPrimary)
+            {
+                writer.WriteError("ERR You should send CLUSTER FAILOVER to a replica"u8);
+                return;
+            }
+            if (_myself.PrimaryId == null || !_nodes.TryGetValue(_myself.PrimaryId, out var primary))
+            {
+                writer.WriteError("ERR I'm a replica but my master is unknown to me"u8);
+                return;
+            }
+            if (!takeover && !force && (primary.Flags & NodeFlags.Fail) != 0)
+            {
+                writer.WriteError("ERR Master is down or failed, please use CLUSTER FAILOVER FORCE"u8);
+                return;
+            }
+            primaryId = primary.Id;
+        }
+        if (force)
+        {
+            // FORCE takes a vote of the primaries, which this cluster bus does not carry yet.
+            writer.WriteError("ERR CLUSTER FAILOVER FORCE is not available yet: use the default mode while the primary is up, or TAKEOVER"u8);
+            return;
+        }
+        var replication = _replication;
+        if (replication == null)
+        {
+            writer.WriteError("ERR replication is not available on this node"u8);
+            return;
+        }
+        var thread = new Thread(() =>
+        {
+            string? error = takeover ? null : replication.CatchUpWithPrimary(ManualFailoverTimeoutMs);
+            if (error == null)
+                TakeOver(primaryId);
+            LastFailoverError = error;
+        })
+        { IsBackground = true, Name = "Garnet cluster failover" };
+        thread.Start();
+        writer.WriteOk();
+    }
+
+    // Redis's limit for a manual failover's pause and catch-up.
+    private const int ManualFailoverTimeoutMs = 5000;
+
+    /// <summary>Why the last CLUSTER FAILOVER did not happen, or null.</summary>
+    internal string? LastFailoverError { get; private set; }
+
+    /// <summary>This replica takes its primary's slots with a new configuration epoch and stops following it.</summary>
+    private void TakeOver(string primaryId)
+    {
+        lock (_lock)
+        {
+            if (_myself.IsPrimary || _myself.PrimaryId != primaryId || !_nodes.TryGetValue(primaryId, out var primary))
+                return;
+            _currentEpoch++;
+            _myself.ConfigEpoch = _currentEpoch;
+            for (int slot = 0; slot < HashSlot.Count; slot++)
+            {
+                if (_owners[slot] == primary)
+                    SetOwner(slot, _myself);
+            }
+            _myself.IsPrimary = true;
+            _myself.PrimaryId = null;
+            // As seen from here until it says otherwise: the old primary follows this node.
+            primary.IsPrimary = false;
+            primary.PrimaryId = _myself.Id;
+            RefreshAllRoutes();
+            ConfigurationChanged();
+        }
+        _replication?.StopFollowing();
     }
 
     /// <summary>RESET [HARD|SOFT]: the node forgets every other node and its slots; HARD also takes a new id and zero epochs.</summary>
@@ -342,8 +446,11 @@ public sealed partial class ClusterNode
                 SetOwner(slot, null);
                 ClearMigration(slot);
             }
+            bool wasReplica = !_myself.IsPrimary;
             _myself.IsPrimary = true;
             _myself.PrimaryId = null;
+            if (wasReplica)
+                _replication?.StopFollowing();
             if (hard)
             {
                 _nodes.Remove(_myself.Id);

@@ -23,6 +23,31 @@ public sealed partial class ClusterNode
     /// </summary>
     internal byte[] Receive(ReadOnlySpan<byte> payload, string remoteIp)
     {
+        try
+        {
+            return ReceiveLocked(payload, remoteIp);
+        }
+        finally
+        {
+            FollowIfRoleChanged();
+        }
+    }
+
+    /// <summary>After a message was applied (outside <c>_lock</c>): the server follows this node's primary again if it changed.</summary>
+    private void FollowIfRoleChanged()
+    {
+        bool changed;
+        lock (_lock)
+        {
+            changed = _roleChanged;
+            _roleChanged = false;
+        }
+        if (changed)
+            FollowPrimary();
+    }
+
+    private byte[] ReceiveLocked(ReadOnlySpan<byte> payload, string remoteIp)
+    {
         var message = GossipMessage.Decode(payload);
         lock (_lock)
         {
@@ -62,6 +87,18 @@ public sealed partial class ClusterNode
     /// the node is no longer known, or the handshake found a node known already (which has its own link).
     /// </summary>
     internal bool ReceivePong(KnownNode target, ReadOnlySpan<byte> payload)
+    {
+        try
+        {
+            return ReceivePongLocked(target, payload);
+        }
+        finally
+        {
+            FollowIfRoleChanged();
+        }
+    }
+
+    private bool ReceivePongLocked(KnownNode target, ReadOnlySpan<byte> payload)
     {
         var message = GossipMessage.Decode(payload);
         lock (_lock)
@@ -210,10 +247,14 @@ public sealed partial class ClusterNode
         var address = new NodeAddress(ip, message.Port);
         if (address != node.Address)
         {
+            // My primary moved: the link follows it to its new address.
+            if (!_myself.IsPrimary && node.Id == _myself.PrimaryId)
+                _roleChanged = true;
             node.Address = address;
             _dirty = true;
         }
         string? primaryId = message.IsPrimary || message.PrimaryId.Length == 0 ? null : message.PrimaryId;
+        bool wasMyReplica = !node.IsPrimary && node.PrimaryId == _myself.Id;
         if (node.ShardId != message.ShardId || node.IsPrimary != message.IsPrimary || node.PrimaryId != primaryId)
         {
             node.ShardId = message.ShardId;
@@ -242,6 +283,25 @@ public sealed partial class ClusterNode
                 else if (owner.ConfigEpoch > message.ConfigEpoch && !stale.Contains(owner))
                     stale.Add(owner);
             }
+        }
+        // My replica took over my slots (a failover): this node becomes its replica, as Redis's old primary does.
+        if (wasMyReplica && message.IsPrimary && _myself.IsPrimary && _myself.SlotCount == 0)
+        {
+            _myself.IsPrimary = false;
+            _myself.PrimaryId = node.Id;
+            _myself.ShardId = node.ShardId;
+            RefreshAllRoutes();
+            _roleChanged = true;
+            _dirty = true;
+        }
+        // My primary became a replica of another node (failed over): this replica follows the new primary.
+        if (!_myself.IsPrimary && node.Id == _myself.PrimaryId && !message.IsPrimary && primaryId != null && primaryId != _myself.Id
+            && _nodes.ContainsKey(primaryId))
+        {
+            _myself.PrimaryId = primaryId;
+            RefreshAllRoutes();
+            _roleChanged = true;
+            _dirty = true;
         }
         // Two primaries with one configuration epoch: the one with the smaller id takes a new epoch, so that every claim
         // is ordered (Redis's collision handling).

@@ -115,14 +115,44 @@ public sealed partial class ClusterNode : IClusterProvider
     /// Starts the links to the other nodes once the server listens on <paramref name="port"/> (the one it announces unless
     /// --cluster-announce-port says otherwise).
     /// </summary>
-    public void Start(int port)
+    public void Start(int port, IReplicationControl? replication = null)
     {
         lock (_lock)
         {
             if (_options.ClusterAnnouncePort == 0)
                 _myself.Address = _myself.Address with { Port = port };
+            _replication = replication;
             _bus ??= new ClusterBus(this, _options);
         }
+        // A replica (nodes.conf says so) follows its primary again.
+        FollowPrimary();
+    }
+
+    // This server's replication, which CLUSTER REPLICATE starts and a node that becomes a primary stops.
+    private IReplicationControl? _replication;
+
+    // Set under _lock when gossip changed whom this node replicates (a failover, its primary's address): the server
+    // follows again once the lock is released (FollowIfRoleChanged).
+    private bool _roleChanged;
+
+    /// <summary>Makes the server follow this node's primary when it is a replica (outside <c>_lock</c>: the link starts).</summary>
+    private void FollowPrimary()
+    {
+        NodeAddress? address = null;
+        lock (_lock)
+        {
+            if (!_myself.IsPrimary && _myself.PrimaryId != null && _nodes.TryGetValue(_myself.PrimaryId, out var primary))
+                address = primary.Address;
+        }
+        if (address is { } to && to.Ip.Length > 0)
+            _replication?.Follow(to.Ip, to.Port);
+    }
+
+    /// <summary>Recomputes every slot's route (this node's role changed); under <c>_lock</c>.</summary>
+    private void RefreshAllRoutes()
+    {
+        for (int slot = 0; slot < HashSlot.Count; slot++)
+            RefreshRoute(slot);
     }
 
     /// <summary>This node's id: 40 hex digits, kept across restarts.</summary>
@@ -148,7 +178,8 @@ public sealed partial class ClusterNode : IClusterProvider
         var owner = _owners[slot];
         _routes[slot] = owner == null ? SlotRoute.Unbound
             : owner == _myself ? (_migratingTo[slot] != null ? SlotRoute.Migrating : SlotRoute.Served)
-            : _importingFrom[slot] != null ? SlotRoute.Importing : SlotRoute.Moved;
+            : _importingFrom[slot] != null ? SlotRoute.Importing
+            : _myself is { IsPrimary: false } myself && owner.Id == myself.PrimaryId ? SlotRoute.Replicated : SlotRoute.Moved; // (null while loading)
     }
 
     public void WriteRedirection(ref RespWriter writer, int slot, SlotRoute route)
@@ -160,7 +191,7 @@ public sealed partial class ClusterNode : IClusterProvider
             writer.WriteError($"ASK {slot} {to.Ip}:{to.Port}");
             return;
         }
-        if (route is SlotRoute.Moved or SlotRoute.Importing && owner != null && owner != _myself)
+        if (route is SlotRoute.Moved or SlotRoute.Importing or SlotRoute.Replicated && owner != null && owner != _myself)
         {
             var address = owner.Address;
             writer.WriteError($"MOVED {slot} {address.Ip}:{address.Port}");

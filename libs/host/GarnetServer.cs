@@ -91,7 +91,7 @@ public sealed class GarnetServer : IDisposable
             _startWarnings.Add(report);
         _tcpServer.Start();
         _unixServer?.Start();
-        (Store.Cluster as Garnet.cluster.ClusterNode)?.Start(Port);
+        (Store.Cluster as Garnet.cluster.ClusterNode)?.Start(Port, Store.Replication);
         if (!BindAddresses.AllLoopback(BindAddresses.Parse(Options.Address, out _)!) && Store.Acl.DefaultUserIsOpen)
         {
             _startWarnings.Add(Store.ClientLimits.ProtectedMode

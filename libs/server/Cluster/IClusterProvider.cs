@@ -83,6 +83,12 @@ public enum SlotRoute : byte
 
     /// <summary>Another node serves the slot and this one is importing it: a command after ASKING runs here, others get -MOVED.</summary>
     Importing,
+
+    /// <summary>
+    /// This node's primary serves the slot (this node is its replica): a read on a connection that sent READONLY runs here,
+    /// everything else gets -MOVED to the primary.
+    /// </summary>
+    Replicated,
 }
 
 /// <summary>What the cluster may ask of the connection a CLUSTER command came on.</summary>

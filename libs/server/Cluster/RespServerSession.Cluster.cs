@@ -52,6 +52,8 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
         }
         if (route is SlotRoute.Migrating or SlotRoute.Importing)
             route = MigrationRoute(info, route, asking);
+        else if (route == SlotRoute.Replicated)
+            route = _clusterReadOnly && !MayWriteWhilePaused(info, _args, _argCount) ? SlotRoute.Served : SlotRoute.Moved;
         if (route != SlotRoute.Served)
         {
             if (route == SlotRoute.Unbound && _keysSplitByMigration)
@@ -75,6 +77,9 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
 
     // Set by ASKING (in cluster mode) for the next command.
     private bool _asking;
+
+    // Set by READONLY (until READWRITE or RESET): reads of the slots of this replica's primary run here.
+    private bool _clusterReadOnly;
 
     // Set by MigrationRoute when a command's keys are partly here and partly moved: it gets -TRYAGAIN.
     private bool _keysSplitByMigration;
@@ -280,6 +285,8 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
         // ClusterAdmits cleared the flag as this command came in; it holds for the next one.
         if (command == RespCommand.ASKING)
             _asking = true;
+        else
+            _clusterReadOnly = command == RespCommand.READONLY;
         _writer.WriteOk();
     }
 

@@ -132,6 +132,7 @@ public static partial class CommandTable
         new(RespCommand.REPLSYNC, "REPLSYNC", 6, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a replica asks its primary for the operation log's stream."),
         new(RespCommand.REPLATTACH, "REPLATTACH", 3, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a primary attaches its stream to a replica with the replica's token."),
         new(RespCommand.REPLFULL, "REPLFULL", -2, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a checkpoint the replica starts from."),
+        new(RespCommand.REPLFAILOVER, "REPLFAILOVER", 2, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a replica taking over asks its primary to pause writers and say where its log ends."),
         new(RespCommand.REPLAPPEND, "REPLAPPEND", 4, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: the primary's operation log entries from an offset."),
         new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, [], A.Slow, "A container for Redis Cluster commands."),
 

@@ -296,4 +296,5 @@ public enum RespCommand : ushort
     REPLATTACH = 484,
     REPLFULL = 485,
     REPLAPPEND = 486,
+    REPLFAILOVER = 487,
 }

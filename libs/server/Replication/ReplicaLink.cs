@@ -80,19 +80,10 @@ internal sealed class ReplicaLink : IDisposable
         if (_stop.IsSet)
             return;
         var commands = new MigrateCommandBuffer();
-        var (user, password) = Credentials();
-        if (password != null)
+        if (Authenticate(_server, connection, commands, ConnectTimeoutMs) is { } authError)
         {
-            commands.BeginCommand(user != null ? 3 : 2);
-            commands.WriteBulk("AUTH"u8);
-            if (user != null)
-                commands.WriteBulk(Encoding.UTF8.GetBytes(user));
-            commands.WriteBulk(Encoding.UTF8.GetBytes(password));
-            if (Exchange(connection, commands, "+OK"u8) is { } authError)
-            {
-                LastError = "AUTH: " + authError;
-                return;
-            }
+            LastError = authError;
+            return;
         }
 
         string token = Convert.ToHexString(RandomNumberGenerator.GetBytes(16)).ToLowerInvariant();
@@ -143,17 +134,34 @@ internal sealed class ReplicaLink : IDisposable
         }
     }
 
-    /// <summary>The credentials for the primary: masteruser/masterauth, else the cluster's.</summary>
-    private (string? User, string? Password) Credentials()
+    /// <summary>Sends AUTH on a connection to the primary when credentials are set: null when logged in (or none needed), else why not.</summary>
+    internal static string? Authenticate(StoreWrapper server, MigrateConnection connection, MigrateCommandBuffer commands, int timeoutMs)
     {
-        var settings = RedisOnlySettings.Of(_server);
+        var (user, password) = Credentials(server);
+        if (password == null)
+            return null;
+        commands.Clear();
+        commands.BeginCommand(user != null ? 3 : 2);
+        commands.WriteBulk("AUTH"u8);
+        if (user != null)
+            commands.WriteBulk(Encoding.UTF8.GetBytes(user));
+        commands.WriteBulk(Encoding.UTF8.GetBytes(password));
+        if (connection.Write(commands.Written, timeoutMs) != MigrateIo.Ok || connection.ReadLine(timeoutMs, out var line) != MigrateIo.Ok)
+            return "AUTH: no answer";
+        return line.SequenceEqual("+OK"u8) ? null : "AUTH: " + Encoding.UTF8.GetString(line);
+    }
+
+    /// <summary>The credentials for the primary: masteruser/masterauth, else the cluster's.</summary>
+    private static (string? User, string? Password) Credentials(StoreWrapper server)
+    {
+        var settings = RedisOnlySettings.Of(server);
         string password = settings.Get("masterauth", "");
         if (password.Length > 0)
         {
             string user = settings.Get("masteruser", "");
             return (user.Length > 0 ? user : null, password);
         }
-        var options = _server.Options;
+        var options = server.Options;
         if (options.ClusterPassword is { Length: > 0 } clusterPassword)
             return (options.ClusterUsername is { Length: > 0 } clusterUser ? clusterUser : null, clusterPassword);
         return (null, null);

@@ -17,7 +17,7 @@ namespace Garnet.server;
 /// or one too far behind, first loads a checkpoint the primary takes for it, then the log from the address the
 /// checkpoint noted. A primary therefore needs the operation log (--aof).
 /// </remarks>
-public sealed class Replication : IDisposable
+public sealed class Replication : IReplicationControl, IDisposable
 {
     private readonly StoreWrapper _server;
     private readonly object _lock = new();
@@ -105,6 +105,12 @@ public sealed class Replication : IDisposable
         }
         foreach (var sender in senders)
             sender.Dispose();
+        // A primary paused for its replica's failover follows the new primary: its held writers go on (to be redirected).
+        if (_pausedForFailover)
+        {
+            _pausedForFailover = false;
+            _server.ClientPause.Unpause();
+        }
         lock (_lock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
@@ -113,6 +119,52 @@ public sealed class Replication : IDisposable
             link.Start();
         }
         UpdateKeepFrom();
+    }
+
+    void IReplicationControl.Follow(string host, int port) => ReplicaOf(host, port);
+
+    void IReplicationControl.StopFollowing() => ReplicaOfNoOne();
+
+    string? IReplicationControl.CatchUpWithPrimary(int timeoutMs)
+    {
+        var link = Link;
+        if (link == null)
+            return "this server is not a replica";
+        long deadline = Environment.TickCount64 + timeoutMs;
+        long end;
+        using (var connection = MigrateConnection.TryConnect($"{link.Host}:{link.Port}", link.Host, link.Port, timeoutMs))
+        {
+            if (connection == null)
+                return $"could not connect to the primary at {link.Host}:{link.Port}";
+            var commands = new MigrateCommandBuffer();
+            if (ReplicaLink.Authenticate(_server, connection, commands, timeoutMs) is { } authError)
+                return authError;
+            commands.Clear();
+            commands.BeginCommand(2);
+            commands.WriteBulk("REPLFAILOVER"u8);
+            commands.WriteBulk(timeoutMs);
+            if (connection.Write(commands.Written, timeoutMs) != MigrateIo.Ok || connection.ReadLine(timeoutMs, out var line) != MigrateIo.Ok)
+                return "the primary did not answer REPLFAILOVER";
+            if (line.Length < 2 || line[0] != ':' || !long.TryParse(line.Slice(1), out end))
+                return "the primary answered REPLFAILOVER with " + System.Text.Encoding.UTF8.GetString(line);
+        }
+        while (Stream.ReplicationId == null || Stream.Offset < end)
+        {
+            if (Environment.TickCount64 > deadline)
+                return $"the replica applied up to {Stream.Offset} of the primary's {end} within {timeoutMs} ms";
+            Thread.Sleep(1);
+        }
+        return null;
+    }
+
+    // Set while this primary's writers are paused for a replica's failover: they go on once this server follows another.
+    private volatile bool _pausedForFailover;
+
+    /// <summary>REPLFAILOVER: pauses writers for a replica about to take over (lifted when this server becomes a replica).</summary>
+    internal void PauseForFailover(long timeoutMs)
+    {
+        _pausedForFailover = true;
+        _server.ClientPause.Pause(timeoutMs, ClientPauseMode.Write);
     }
 
     /// <summary>REPLICAOF NO ONE: the link stops and this server is a primary with a history of its own from here.</summary>
@@ -129,6 +181,9 @@ public sealed class Replication : IDisposable
         }
         old.Dispose();
         Stream.Detach(null);
+        // What this server replicated is not in an operation log of its own: a checkpoint makes it durable as its own.
+        if (_server.OperationLog != null)
+            _server.Checkpoints.SaveInBackground(schedule: true);
     }
 
     /// <summary>

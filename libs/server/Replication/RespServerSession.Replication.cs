@@ -213,6 +213,51 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
+    /// REPLFAILOVER timeout-ms: a replica about to take over (CLUSTER FAILOVER) asks this primary to pause its writers for
+    /// up to that long and replies where its log ends once nothing more is being appended (internal).
+    /// </summary>
+    private void ReplFailover()
+    {
+        if (!NumberFormat.TryParseLong(_args[1].Span, out long timeoutMs) || timeoutMs <= 0)
+        {
+            _writer.WriteError(RespStrings.ErrNotInteger);
+            return;
+        }
+        var log = _server.OperationLog;
+        if (log == null || _server.Replication.IsReplica)
+        {
+            _writer.WriteError("ERR this server is not a primary with an operation log"u8);
+            return;
+        }
+        // Writes already past the pause may still be appending: the end counts once it stays put between two commits.
+        EndBatch();
+        long end;
+        try
+        {
+            _server.Replication.PauseForFailover(timeoutMs);
+            end = -1;
+            while (true)
+            {
+                if (!log.CommitAll())
+                    break;
+                long written = log.WrittenOut;
+                if (written == end)
+                    break;
+                end = written;
+                System.Threading.Thread.Sleep(10);
+            }
+        }
+        finally
+        {
+            BeginBatch();
+        }
+        if (log.Failure != null)
+            _writer.WriteError("MISCONF Errors writing to the AOF file: " + log.Failure.Message);
+        else
+            _writer.WriteInteger(end);
+    }
+
+    /// <summary>
     /// For a replica, called with CLIENT PAUSE's check: a write from a client is refused with -READONLY (the primary's
     /// stream replays through sessions of its own). True when refused.
     /// </summary>

@@ -264,6 +264,7 @@ public sealed class CommandIdGoldenTests
         ["REPLATTACH"] = 484,
         ["REPLFULL"] = 485,
         ["REPLAPPEND"] = 486,
+        ["REPLFAILOVER"] = 487,
     };
 
     [Test]

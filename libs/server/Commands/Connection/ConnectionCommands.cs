@@ -214,6 +214,7 @@ public sealed unsafe partial class RespServerSession
         StopTracking(); // Tracking/: CLIENT TRACKING OFF
         ResetPubSub(closing: false); // leaves every channel and pattern
         StopMonitoring(); // Monitor/RespServerSession.Monitor.cs
+        _clusterReadOnly = false; // READWRITE (Cluster/RespServerSession.Cluster.cs)
         _writer.WriteRaw(ConnectionStrings.Reset);
     }
 

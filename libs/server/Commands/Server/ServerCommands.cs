@@ -40,6 +40,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.REPLATTACH: ReplAttach(); break;
             case RespCommand.REPLFULL: ReplFull(); break;
             case RespCommand.REPLAPPEND: ReplAppend(); break;
+            case RespCommand.REPLFAILOVER: ReplFailover(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }
