@@ -174,12 +174,18 @@ public sealed unsafe class OperationLog : IDisposable
     /// </summary>
     public void Follow(bool on)
     {
+        // The backlog starts where the files end when it is made; bytes written before are read from the files.
+        if (on && _backlog == null)
+            Interlocked.CompareExchange(ref _backlog, new ReplicationBacklog(BacklogBytes, Interlocked.Read(ref _writtenOut)), null);
         if (on)
             Interlocked.Increment(ref _followers);
         else
             Interlocked.Decrement(ref _followers);
         Wake();
     }
+
+    // The replication backlog's size: a few seconds of writes at full speed.
+    private const int BacklogBytes = 64 << 20;
 
     /// <summary>How soon after being appended an entry reaches the files while followers wait.</summary>
     public const int FollowerWriteOutMilliseconds = 2;
@@ -580,7 +586,7 @@ public sealed unsafe class OperationLog : IDisposable
             WriteRing(piece, at);
             if (!_largeEntries.TryRemove(at, out var bytes))
                 throw new InvalidOperationException("A large operation log entry went missing.");
-            _files.Append(bytes);
+            WriteToFiles(bytes);
             at += length & ~LargeEntryFlag;
             piece = at;
         }
@@ -619,9 +625,21 @@ public sealed unsafe class OperationLog : IDisposable
         {
             long offset = from & _mask;
             int length = (int)Math.Min(to - from, _capacity - offset);
-            _files.Append(new ReadOnlySpan<byte>(_ring + offset, length));
+            WriteToFiles(new ReadOnlySpan<byte>(_ring + offset, length));
             from += length;
         }
+    }
+
+    // The newest bytes written, kept in memory for replicas' senders once the first follower came (see Follow).
+    private volatile ReplicationBacklog? _backlog;
+
+    /// <summary>The in-memory copy of the newest bytes written (null until a replica first followed this log).</summary>
+    internal ReplicationBacklog? Backlog => _backlog;
+
+    private void WriteToFiles(ReadOnlySpan<byte> bytes)
+    {
+        _backlog?.Append(_files.Tail, bytes);
+        _files.Append(bytes);
     }
 
     private void Zero(long from, long to)

@@ -226,6 +226,11 @@ public sealed unsafe partial class RespServerSession
             throw new InvalidDataException($"The AOF entry at offset {offset} holds {System.Text.Encoding.UTF8.GetString(name)} as command {command.CommandId}, "
                 + (info == null ? "which this server does not have (a custom command not registered?)." : $"which this server numbers {(int)info.Command}."));
         }
+        if (_replayRun)
+        {
+            ReplayInRun(in command, offset);
+            return;
+        }
         _databaseIndex = command.Database;
         OperationClock.Fix(command.ClockUnixMs);
         CommandRandom.Seed(command.Seed);
@@ -241,6 +246,89 @@ public sealed unsafe partial class RespServerSession
         {
             OperationClock.Release();
         }
+    }
+
+    // A run of replayed commands (BeginReplayRun): one batch for all of them while their database stays the same.
+    private bool _replayRun;
+    private bool _replayBatchOpen;
+    private int _replayRunCommands;
+
+    /// <summary>
+    /// Starts a run of replayed commands (a replica applying a chunk of its primary's log): the database's protection and
+    /// the batch's bookkeeping are taken once for the run instead of once per command. Ended by <see cref="EndReplayRun"/>,
+    /// on the same thread.
+    /// </summary>
+    internal void BeginReplayRun()
+    {
+        _replayRun = true;
+        _replayRunCommands = 0;
+    }
+
+    /// <summary>Ends the run <see cref="BeginReplayRun"/> started.</summary>
+    internal void EndReplayRun()
+    {
+        _replayRun = false;
+        CloseReplayBatch();
+    }
+
+    private void CloseReplayBatch()
+    {
+        if (!_replayBatchOpen)
+            return;
+        _replayBatchOpen = false;
+        try
+        {
+            EndTiming();
+        }
+        finally
+        {
+            EndBatch();
+        }
+        FlushKeyspaceStatistics();
+        _writer.ReleaseBuffer();
+    }
+
+    private void ReplayInRun(in LoggedCommand command, long offset)
+    {
+        if (!_replayBatchOpen || command.Database != _databaseIndex)
+        {
+            CloseReplayBatch();
+            _databaseIndex = command.Database;
+            BeginBatch();
+            BeginTiming(null, 0);
+            _pauseSeen = false;
+            _replayBatchOpen = true;
+        }
+        OperationClock.Fix(command.ClockUnixMs);
+        CommandRandom.Seed(command.Seed);
+        try
+        {
+            fixed (byte* resp = command.Resp)
+            {
+                // The run's stretch of timed commands goes on; the command's bytes are where it looks at them.
+                _batchStart = resp;
+                _batchLength = command.Resp.Length;
+                int position = 0, commands = 0;
+                try
+                {
+                    RunCommands(resp, command.Resp.Length, ref position, ref commands);
+                }
+                catch (DeviceReadException e)
+                {
+                    FailCommandOnDeviceError(e);
+                    AfterDeviceError();
+                    position = command.Resp.Length;
+                }
+                if (position != command.Resp.Length)
+                    throw new InvalidDataException($"The AOF entry at offset {offset} holds an incomplete command.");
+            }
+        }
+        finally
+        {
+            OperationClock.Release();
+        }
+        if (++_replayRunCommands % CommandsPerEpochRefresh == 0)
+            _storeSession!.Refresh();
     }
 
     /// <summary>

@@ -16,22 +16,29 @@ internal sealed class LogTailReader : IDisposable
     private readonly string _directory;
     private readonly long _segmentSize;
     private readonly Dictionary<int, SafeFileHandle> _handles = [];
-    private byte[] _buffer = new byte[1 << 20];
+    // A replica receives each batch into its connection's receive buffer (128 KB by default): batches that fit it are
+    // not copied into a grown one (mapped and unmapped each time).
+    private const int BatchBytes = 96 << 10;
 
-    public LogTailReader(string directory, long segmentSize)
+    private byte[] _buffer = new byte[BatchBytes];
+
+    private readonly ReplicationBacklog? _backlog;
+
+    public LogTailReader(string directory, long segmentSize, ReplicationBacklog? backlog)
     {
         _directory = directory;
         _segmentSize = segmentSize;
+        _backlog = backlog;
     }
 
     /// <summary>
     /// Reads the whole entries from <paramref name="offset"/> up to at most <paramref name="end"/> (what the files hold),
-    /// about a megabyte at a time (more for one larger entry). Empty when no whole entry is there yet; throws
+    /// at most <see cref="BatchBytes"/> at a time (more for one larger entry). Empty when no whole entry is there yet; throws
     /// <see cref="FileNotFoundException"/> when the file holding <paramref name="offset"/> was removed.
     /// </summary>
     public ReadOnlySpan<byte> ReadEntries(long offset, long end)
     {
-        int want = (int)Math.Min(_buffer.Length, end - offset);
+        int want = (int)Math.Min(BatchBytes, end - offset);
         if (want < OperationLogEntry.HeaderSize)
             return default;
         Read(offset, _buffer.AsSpan(0, want));
@@ -60,6 +67,9 @@ internal sealed class LogTailReader : IDisposable
 
     private void Read(long offset, Span<byte> destination)
     {
+        // Recent bytes come from memory; older ones from the files.
+        if (_backlog != null && _backlog.TryRead(offset, destination))
+            return;
         int done = 0;
         while (done < destination.Length)
         {

@@ -19,6 +19,7 @@ internal sealed class ReplicaSender : IDisposable
     private const int TimeoutMs = 60_000;
     private const int ChunkBytes = 1 << 20;
     private const int HeartbeatMs = 1000;
+    private const int Window = 4;
 
     private readonly StoreWrapper _server;
     private readonly Replication _replication;
@@ -103,43 +104,56 @@ internal sealed class ReplicaSender : IDisposable
             return attachError;
 
         var (directory, segmentSize) = log.FileLayout;
-        using var reader = new LogTailReader(directory, segmentSize);
         log.Follow(true);
+        using var reader = new LogTailReader(directory, segmentSize, log.Backlog);
         try
         {
             long offset = State == "online" ? Position : SendCheckpoint(connection, commands);
             State = "online";
+            // Up to Window batches go out before their acknowledgements are read, so that the replica applies one while
+            // the next is read and sent (a round trip per batch would leave both sides idle in turn).
+            var expected = new System.Collections.Generic.Queue<long>();
+            long next = offset;
             long lastSent = Environment.TickCount64;
             while (!_stopping)
             {
-                if (offset < log.FileStart)
-                    return $"the log from offset {offset} was removed before the replica had it";
-                long written = log.WrittenOut;
-                var entries = written > offset ? reader.ReadEntries(offset, written) : default;
-                if (entries.IsEmpty)
+                if (next < log.FileStart)
+                    return $"the log from offset {next} was removed before the replica had it";
+                if (expected.Count < Window)
                 {
-                    if (Environment.TickCount64 - lastSent < HeartbeatMs)
+                    long written = log.WrittenOut;
+                    var entries = written > next ? reader.ReadEntries(next, written) : default;
+                    bool heartbeat = entries.IsEmpty && expected.Count == 0 && Environment.TickCount64 - lastSent >= HeartbeatMs;
+                    if (!entries.IsEmpty || heartbeat)
                     {
-                        log.WaitForWrittenOut(offset, HeartbeatMs);
+                        commands.Clear();
+                        commands.BeginCommand(4);
+                        commands.WriteBulk("REPLAPPEND"u8);
+                        commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
+                        commands.WriteBulk(next);
+                        commands.WriteBulk(entries);
+                        if (connection.Write(commands.Written, TimeoutMs) != MigrateIo.Ok)
+                            return "the connection to the replica failed";
+                        next += entries.Length;
+                        expected.Enqueue(next);
+                        lastSent = Environment.TickCount64;
+                        continue;
+                    }
+                    if (expected.Count == 0)
+                    {
+                        log.WaitForWrittenOut(next, HeartbeatMs);
                         continue;
                     }
                 }
-                commands.Clear();
-                commands.BeginCommand(4);
-                commands.WriteBulk("REPLAPPEND"u8);
-                commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
-                commands.WriteBulk(offset);
-                commands.WriteBulk(entries);
-                if (Exchange(connection, commands, out long applied) is { } appendError)
+                if (ReadReply(connection, out long applied) is { } appendError)
                     return appendError;
-                if (applied != offset + entries.Length)
-                    return $"the replica applied up to {applied}, not {offset + entries.Length}";
-                offset = applied;
-                Interlocked.Exchange(ref _position, offset);
+                long wanted = expected.Dequeue();
+                if (applied != wanted)
+                    return $"the replica applied up to {applied}, not {wanted}";
+                Interlocked.Exchange(ref _position, applied);
                 Interlocked.Exchange(ref _acknowledged, applied);
                 Interlocked.Exchange(ref _lastAckTicks, Stopwatch.GetTimestamp());
                 _replication.OnAcknowledged();
-                lastSent = Environment.TickCount64;
             }
             return null;
         }
@@ -219,6 +233,13 @@ internal sealed class ReplicaSender : IDisposable
         integer = 0;
         if (connection.Write(commands.Written, TimeoutMs) != MigrateIo.Ok)
             return "the connection to the replica failed";
+        return ReadReply(connection, out integer);
+    }
+
+    /// <summary>Reads one reply: null when +OK or :integer, else why not.</summary>
+    private string? ReadReply(MigrateConnection connection, out long integer)
+    {
+        integer = 0;
         if (connection.ReadLine(TimeoutMs, out var line) != MigrateIo.Ok)
             return "the replica did not answer";
         if (line.Length > 0 && line[0] == ':' && Utf8Parser.TryParse(line.Slice(1), out integer, out int used) && used == line.Length - 1)

@@ -170,6 +170,19 @@ internal sealed class ReplicaStream
             return $"ERR the stream stands at offset {Offset}, not {offset}";
         Touch();
         var replayer = Replayer();
+        replayer.BeginReplayRun();
+        try
+        {
+            return ApplyEntries(replayer, offset, entries);
+        }
+        finally
+        {
+            replayer.EndReplayRun();
+        }
+    }
+
+    private string? ApplyEntries(RespServerSession replayer, long offset, ReadOnlySpan<byte> entries)
+    {
         long at = 0;
         long commands = 0;
         while (at < entries.Length)

@@ -60,6 +60,9 @@ public sealed class Replication : IReplicationControl, IDisposable
     /// </summary>
     public long Offset => IsReplica ? Stream.Offset : _server.OperationLog?.WrittenOut ?? 0;
 
+    /// <summary>Why the last stream to a replica ended, with the replica's address (INFO's replica_stream_last_error), or null.</summary>
+    public string? LastSenderError { get; private set; }
+
     /// <summary>Replicas that started from a checkpoint (INFO's sync_full).</summary>
     public long FullSyncs { get; private set; }
 
@@ -234,7 +237,11 @@ public sealed class Replication : IReplicationControl, IDisposable
     internal void Remove(ReplicaSender sender)
     {
         lock (_lock)
+        {
             _senders.Remove(sender);
+            if (sender.Error != null)
+                LastSenderError = $"{sender.Host}:{sender.Port}: {sender.Error}";
+        }
         UpdateKeepFrom();
     }
 

@@ -308,6 +308,8 @@ public sealed unsafe partial class RespServerSession
             info.Line("slave" + i.ToString(System.Globalization.CultureInfo.InvariantCulture),
                 $"ip={sender.Host},port={sender.Port},state={sender.State},offset={Math.Max(0, sender.AcknowledgedOffset)},lag={sender.LagSeconds}");
         }
+        if (replication.LastSenderError is { } senderError)
+            info.Line("replica_stream_last_error", senderError.Replace('\r', ' ').Replace('\n', ' '));
         info.Line("master_failover_state", "no-failover");
         info.Line("master_replid", replication.ReplicationId);
         info.Line("master_replid2", new string('0', 40));
