@@ -40,7 +40,7 @@ public sealed class MigrateSlotsTests : ClusterNodesTestBase
         var deadline = Stopwatch.StartNew();
         while (Run(node, "CLUSTER", "MTASKS") != ":0\r\n")
         {
-            Assert.That(deadline.Elapsed, Is.LessThan(TimeSpan.FromSeconds(60)), "the migration did not end");
+            Assert.That(deadline.Elapsed, Is.LessThan(TimeSpan.FromSeconds(120)), "the migration did not end");
             Thread.Sleep(20);
         }
     }
@@ -191,10 +191,20 @@ public sealed class MigrateSlotsTests : ClusterNodesTestBase
                 client.Execute("MEMORY", "PURGE");
         });
         purger.Start();
-        Assert.That(Run(source, "MIGRATE", "127.0.0.1", target.Port.ToString(), "", "0", "5000", "SLOTSRANGE", "0", "8191"), Is.EqualTo("+OK\r\n"));
-        WaitForMigrations(source);
-        stop.Cancel();
-        purger.Join();
+        // A step may wait long for the CPU here (the purger runs flat out beside both nodes): a generous timeout per step,
+        // so that what is checked is where the keys end up, not how fast a loaded machine answers.
+        try
+        {
+            Assert.That(Run(source, "MIGRATE", "127.0.0.1", target.Port.ToString(), "", "0", "60000", "SLOTSRANGE", "0", "8191"), Is.EqualTo("+OK\r\n"));
+            WaitForMigrations(source);
+        }
+        finally
+        {
+            stop.Cancel();
+            purger.Join();
+        }
+        string clusterInfo = Run(source, "INFO", "cluster");
+        Assert.That(clusterInfo, Does.Contain("slot_migrations_failed:0\r\n"), clusterInfo);
         Assert.That(Run(source, "DBSIZE"), Is.EqualTo(":0\r\n"));
         Assert.That(Integer(Run(target, "DBSIZE")), Is.EqualTo(keys.Count));
     }

@@ -165,6 +165,34 @@ public sealed class ReplicationTests
     }
 
     [Test]
+    public void AReplicaFollowsMoreWritesThanTheInMemoryBacklogHolds()
+    {
+        // About 100 MB of log: the primary's 64 MB in-memory copy of recent entries wraps around while the replica follows.
+        _primary.Start(configure: o => o.MemorySize = 1L << 28);
+        _replica.Start(configure: o => { o.EnableAof = false; o.MemorySize = 1L << 28; });
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+        string value = new('v', 1000);
+        const int Keys = 1000, Rounds = 100;
+        for (int round = 0; round < Rounds; round++)
+        {
+            var pipeline = new System.Text.StringBuilder();
+            for (int i = 0; i < Keys; i++)
+                pipeline.Append(RawClient.Encode("SET", "key:" + i, round + ":" + i + ":" + value));
+            p.SendRaw(pipeline.ToString());
+            for (int i = 0; i < Keys; i++)
+                Assert.That(p.ReadReply(), Is.EqualTo("+OK\r\n"));
+        }
+        WaitUntilCaughtUp();
+        Assert.That(r.Execute("DBSIZE"), Is.EqualTo($":{Keys}\r\n"));
+        for (int i = 0; i < Keys; i += 97)
+            Assert.That(r.Execute("GET", "key:" + i), Is.EqualTo(p.Execute("GET", "key:" + i)));
+        Assert.That(p.Execute("INFO", "stats"), Does.Contain("sync_full:1\r\n"), "no resync was needed");
+    }
+
+    [Test]
     public void TheInternalCommandsRefuseWhatTheyDoNotExpect()
     {
         _primary.Start(configure: o => o.EnableAof = false);
