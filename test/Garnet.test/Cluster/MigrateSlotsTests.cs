@@ -187,8 +187,13 @@ public sealed class MigrateSlotsTests : ClusterNodesTestBase
         var purger = new Thread(() =>
         {
             using var client = new RawClient(source.Port);
+            // Every 20 ms: MEMORY PURGE also runs a blocking, compacting collection of the whole process (both nodes and
+            // this test), and back to back those starved the migration for minutes on a loaded machine.
             while (!stop.IsCancellationRequested)
+            {
                 client.Execute("MEMORY", "PURGE");
+                Thread.Sleep(20);
+            }
         });
         purger.Start();
         // A step may wait long for the CPU here (the purger runs flat out beside both nodes): a generous timeout per step,
