@@ -52,6 +52,16 @@ internal sealed class ClusterBus : IDisposable
         }
     }
 
+    /// <summary>Asks every node for its vote in this replica's election, on each link's next message.</summary>
+    public void RequestVotes()
+    {
+        lock (_links)
+        {
+            foreach (var link in _links.Values)
+                link.QueueVoteRequest();
+        }
+    }
+
     /// <summary>Sends every link's next ping now (this node's configuration changed).</summary>
     public void PokeAll()
     {

@@ -364,12 +364,15 @@ public sealed partial class ClusterNode
                 return;
             }
             primaryId = primary.Id;
-        }
-        if (force)
-        {
-            // FORCE takes a vote of the primaries, which this cluster bus does not carry yet.
-            writer.WriteError("ERR CLUSTER FAILOVER FORCE is not available yet: use the default mode while the primary is up, or TAKEOVER"u8);
-            return;
+            if (force && _replication != null)
+            {
+                // FORCE does not ask the primary (it may be down): the replica runs an election at once, and takes over
+                // with a majority of the primaries' votes (ClusterNode.Failover.cs).
+                StartForcedElection(NowMs);
+                _bus?.Wake();
+                writer.WriteOk();
+                return;
+            }
         }
         var replication = _replication;
         if (replication == null)
@@ -381,7 +384,7 @@ public sealed partial class ClusterNode
         {
             string? error = takeover ? null : replication.CatchUpWithPrimary(ManualFailoverTimeoutMs);
             if (error == null)
-                TakeOver(primaryId);
+                TakeOver(primaryId, epoch: 0);
             LastFailoverError = error;
         })
         { IsBackground = true, Name = "Garnet cluster failover" };
@@ -392,18 +395,22 @@ public sealed partial class ClusterNode
     // Redis's limit for a manual failover's pause and catch-up.
     private const int ManualFailoverTimeoutMs = 5000;
 
-    /// <summary>Why the last CLUSTER FAILOVER did not happen, or null.</summary>
+    /// <summary>Why the last failover of this replica (CLUSTER FAILOVER or an election) did not happen, or null; in CLUSTER INFO.</summary>
     internal string? LastFailoverError { get; private set; }
 
-    /// <summary>This replica takes its primary's slots with a new configuration epoch and stops following it.</summary>
-    private void TakeOver(string primaryId)
+    /// <summary>
+    /// This replica takes its primary's slots with a new configuration epoch (the election's when <paramref name="epoch"/>
+    /// is not 0, else one bumped here) and stops following it.
+    /// </summary>
+    private void TakeOver(string primaryId, long epoch)
     {
         lock (_lock)
         {
             if (_myself.IsPrimary || _myself.PrimaryId != primaryId || !_nodes.TryGetValue(primaryId, out var primary))
                 return;
-            _currentEpoch++;
-            _myself.ConfigEpoch = _currentEpoch;
+            if (epoch == 0)
+                epoch = ++_currentEpoch;
+            _myself.ConfigEpoch = epoch;
             for (int slot = 0; slot < HashSlot.Count; slot++)
             {
                 if (_owners[slot] == primary)

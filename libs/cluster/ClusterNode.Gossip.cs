@@ -14,8 +14,8 @@ namespace Garnet.cluster;
 public sealed partial class ClusterNode
 {
     // Messages by type (index: GossipType), for CLUSTER INFO.
-    private readonly long[] _sentByType = new long[5];
-    private readonly long[] _receivedByType = new long[5];
+    private readonly long[] _sentByType = new long[6];
+    private readonly long[] _receivedByType = new long[6];
 
     /// <summary>
     /// A message from another node (CLUSTER GOSSIP, on one of its links), which reached this node from
@@ -29,6 +29,7 @@ public sealed partial class ClusterNode
         }
         finally
         {
+            TakeOverIfElected();
             FollowIfRoleChanged();
         }
     }
@@ -73,9 +74,11 @@ public sealed partial class ClusterNode
             ApplyUpdates(message.Updates);
             if (message.Type == GossipType.Fail)
                 MarkFailed(message.FailedId, now);
+            long vote = message.Type == GossipType.AuthRequest ? GrantVote(sender, message, now) : 0;
             UpdateState();
             SaveIfChanged();
             var reply = BuildMessage(GossipType.Pong, sender, remoteIp);
+            reply.VoteEpoch = vote;
             foreach (var owner in stale)
                 reply.Updates.Add(new SlotClaim(owner.Id, owner.ConfigEpoch, SlotsOf(owner)));
             return reply.Encode();
@@ -94,6 +97,7 @@ public sealed partial class ClusterNode
         }
         finally
         {
+            TakeOverIfElected();
             FollowIfRoleChanged();
         }
     }
@@ -138,6 +142,7 @@ public sealed partial class ClusterNode
             ApplySender(target, message, message.Ip.Length > 0 ? message.Ip : target.Address.Ip);
             ApplyEntries(target, message.Entries, now);
             ApplyUpdates(message.Updates);
+            CountVote(target, message);
             UpdateState();
             SaveIfChanged();
             return keepLink;
@@ -148,7 +153,7 @@ public sealed partial class ClusterNode
     /// The next message for the link to <paramref name="target"/> (a MEET until it answered once), or null when the node
     /// is no longer known. Marks a ping outstanding, which the node timeout measures.
     /// </summary>
-    internal byte[]? NextPing(KnownNode target, string? failedId)
+    internal byte[]? NextPing(KnownNode target, string? failedId, bool askVote = false)
     {
         lock (_lock)
         {
@@ -157,10 +162,17 @@ public sealed partial class ClusterNode
             long now = NowMs;
             if (target.PingSentMs == 0)
                 target.PingSentMs = now;
-            var type = failedId != null ? GossipType.Fail : (target.Flags & NodeFlags.Meet) != 0 ? GossipType.Meet : GossipType.Ping;
+            var vote = askVote ? PendingVoteRequest : null;
+            var type = failedId != null ? GossipType.Fail : vote != null ? GossipType.AuthRequest
+                : (target.Flags & NodeFlags.Meet) != 0 ? GossipType.Meet : GossipType.Ping;
             _sentByType[(int)type]++;
             var message = BuildMessage(type, target, target.Address.Ip);
             message.FailedId = failedId ?? "";
+            if (vote is { } request)
+            {
+                message.VoteEpoch = request.Epoch;
+                message.Forced = request.Forced;
+            }
             return message.Encode();
         }
     }
@@ -218,6 +230,8 @@ public sealed partial class ClusterNode
                 foreach (var id in expired)
                     _forgotten.Remove(id);
             }
+            ConsiderElection(now);
+            RenewLease(now);
             UpdateState();
             SaveIfChanged();
             return linked;
@@ -267,7 +281,11 @@ public sealed partial class ClusterNode
             node.ConfigEpoch = message.ConfigEpoch;
             _dirty = true;
         }
+        node.ReplicationOffset = message.ReplicationOffset;
+        node.ReplicationOffsetMs = NowMs;
         var stale = new List<KnownNode>();
+        var myPrimary = !_myself.IsPrimary && _myself.PrimaryId != null && _nodes.TryGetValue(_myself.PrimaryId, out var known) ? known : null;
+        bool tookFromMyPrimary = false;
         if (message.IsPrimary)
         {
             for (int slot = 0; slot < HashSlot.Count; slot++)
@@ -279,7 +297,10 @@ public sealed partial class ClusterNode
                 if (owner == node || _importingFrom[slot] != null)
                     continue;
                 if (owner == null || owner.ConfigEpoch < message.ConfigEpoch)
+                {
+                    tookFromMyPrimary |= owner != null && owner == myPrimary;
                     SetOwner(slot, node);
+                }
                 else if (owner.ConfigEpoch > message.ConfigEpoch && !stale.Contains(owner))
                     stale.Add(owner);
             }
@@ -288,6 +309,16 @@ public sealed partial class ClusterNode
         if (wasMyReplica && message.IsPrimary && _myself.IsPrimary && _myself.SlotCount == 0)
         {
             _myself.IsPrimary = false;
+            _myself.PrimaryId = node.Id;
+            _myself.ShardId = node.ShardId;
+            RefreshAllRoutes();
+            _roleChanged = true;
+            _dirty = true;
+        }
+        // Another replica of my primary took all its slots (it won an election): this replica follows the new primary, as
+        // Redis's replicas do.
+        if (tookFromMyPrimary && myPrimary is { SlotCount: 0 } && node != _myself && _myself.PrimaryId != node.Id)
+        {
             _myself.PrimaryId = node.Id;
             _myself.ShardId = node.ShardId;
             RefreshAllRoutes();
@@ -450,6 +481,7 @@ public sealed partial class ClusterNode
             ConfigEpoch = _myself.ConfigEpoch,
             CurrentEpoch = _currentEpoch,
             ReceiverIp = receiverIp,
+            ReplicationOffset = _replication?.Offset ?? 0,
         };
         if (_myself.IsPrimary)
             message.Slots = SlotsOf(_myself);

@@ -35,15 +35,18 @@ public sealed partial class ClusterNode
             text.Append(CultureInfo.InvariantCulture, $"cluster_size:{ClusterSize()}\r\n");
             text.Append(CultureInfo.InvariantCulture, $"cluster_current_epoch:{_currentEpoch}\r\n");
             text.Append(CultureInfo.InvariantCulture, $"cluster_my_epoch:{MyEpoch()}\r\n");
+            // Not Redis's (it logs this): why this replica's last failover did not happen.
+            if (LastFailoverError is { } failoverError)
+                text.Append("cluster_last_failover_error:").Append(failoverError.Replace('\r', ' ').Replace('\n', ' ')).Append("\r\n");
             long sent = 0, received = 0;
-            foreach (var (type, name) in new[] { (GossipType.Ping, "ping"), (GossipType.Pong, "pong"), (GossipType.Meet, "meet"), (GossipType.Fail, "fail") })
+            foreach (var (type, name) in new[] { (GossipType.Ping, "ping"), (GossipType.Pong, "pong"), (GossipType.Meet, "meet"), (GossipType.Fail, "fail"), (GossipType.AuthRequest, "auth-req") })
             {
                 if (_sentByType[(int)type] > 0)
                     text.Append(CultureInfo.InvariantCulture, $"cluster_stats_messages_{name}_sent:{_sentByType[(int)type]}\r\n");
                 sent += _sentByType[(int)type];
             }
             text.Append(CultureInfo.InvariantCulture, $"cluster_stats_messages_sent:{sent}\r\n");
-            foreach (var (type, name) in new[] { (GossipType.Ping, "ping"), (GossipType.Pong, "pong"), (GossipType.Meet, "meet"), (GossipType.Fail, "fail") })
+            foreach (var (type, name) in new[] { (GossipType.Ping, "ping"), (GossipType.Pong, "pong"), (GossipType.Meet, "meet"), (GossipType.Fail, "fail"), (GossipType.AuthRequest, "auth-req") })
             {
                 if (_receivedByType[(int)type] > 0)
                     text.Append(CultureInfo.InvariantCulture, $"cluster_stats_messages_{name}_received:{_receivedByType[(int)type]}\r\n");

@@ -169,7 +169,10 @@ public sealed partial class ClusterNode : IClusterProvider
     public SlotRoute Route(int slot, bool write)
     {
         var route = _routes[slot];
-        return route == SlotRoute.Unbound || _up ? route : SlotRoute.Down;
+        if (route != SlotRoute.Unbound && !_up)
+            return SlotRoute.Down;
+        // A primary whose lease ended takes no writes: a replica may be promoted in its place (ClusterNode.Failover.cs).
+        return write && _leaseLost && route is SlotRoute.Served or SlotRoute.Migrating ? SlotRoute.Down : route;
     }
 
     /// <summary>Recomputes what <see cref="Route"/> answers for <paramref name="slot"/>; under <c>_lock</c> after any change of its owner or migration.</summary>

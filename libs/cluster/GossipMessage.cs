@@ -17,6 +17,12 @@ internal enum GossipType : byte
 
     /// <summary>A ping that also announces a node found failing by a majority.</summary>
     Fail = 4,
+
+    /// <summary>
+    /// A replica's ping that asks the receiver (a primary) for its vote to take its failed primary's place in the epoch
+    /// the message carries (Redis's FAILOVER_AUTH_REQUEST); the pong says whether it was given.
+    /// </summary>
+    AuthRequest = 5,
 }
 
 /// <summary>What a message says of a third node: who it is, where, and whether the sender finds it failing.</summary>
@@ -33,7 +39,7 @@ internal sealed record SlotClaim(string Id, long ConfigEpoch, byte[] Slots);
 /// </summary>
 internal sealed class GossipMessage
 {
-    private const uint Magic = 0x31424347; // "GCB1"
+    private const uint Magic = 0x32424347; // "GCB2"
     public const int SlotBytes = HashSlot.Count / 8;
 
     public GossipType Type;
@@ -55,6 +61,18 @@ internal sealed class GossipMessage
 
     /// <summary>The node a <see cref="GossipType.Fail"/> message declares failed.</summary>
     public string FailedId = "";
+
+    /// <summary>The sender's replication offset (a replica's applied offset of its primary's log; a primary's log end).</summary>
+    public long ReplicationOffset;
+
+    /// <summary>
+    /// In an <see cref="GossipType.AuthRequest"/>, the epoch of the election; in a pong, the epoch of the election the
+    /// sender voted for the receiver in (0: no vote).
+    /// </summary>
+    public long VoteEpoch;
+
+    /// <summary>An <see cref="GossipType.AuthRequest"/> of CLUSTER FAILOVER FORCE: the primary need not be failed.</summary>
+    public bool Forced;
 
     public static bool HasSlot(byte[] slots, int slot) => (slots[slot >> 3] & (1 << (slot & 7))) != 0;
 
@@ -93,6 +111,9 @@ internal sealed class GossipMessage
                 writer.Write(update.Slots);
             }
             writer.Write(FailedId);
+            writer.Write(ReplicationOffset);
+            writer.Write(VoteEpoch);
+            writer.Write(Forced);
         }
         return stream.ToArray();
     }
@@ -120,7 +141,7 @@ internal sealed class GossipMessage
                 Slots = ReadSlots(reader),
                 ReceiverIp = reader.ReadString(),
             };
-            if (message.Type is < GossipType.Ping or > GossipType.Fail || message.SenderId.Length != 40)
+            if (message.Type is < GossipType.Ping or > GossipType.AuthRequest || message.SenderId.Length != 40)
                 throw new InvalidDataException("bad message type or sender");
             int entries = ReadCount(reader);
             for (int i = 0; i < entries; i++)
@@ -129,6 +150,9 @@ internal sealed class GossipMessage
             for (int i = 0; i < updates; i++)
                 message.Updates.Add(new SlotClaim(reader.ReadString(), reader.ReadInt64(), ReadSlots(reader)));
             message.FailedId = reader.ReadString();
+            message.ReplicationOffset = reader.ReadInt64();
+            message.VoteEpoch = reader.ReadInt64();
+            message.Forced = reader.ReadBoolean();
             return message;
         }
         catch (EndOfStreamException)

@@ -64,6 +64,13 @@ internal sealed class KnownNode(string id, string ip, int port, long nowMs)
     /// <summary>How many slots the cluster's table gives it.</summary>
     public int SlotCount;
 
+    /// <summary>Its replication offset as it last said (gossip), and when this node heard it (ms since the epoch).</summary>
+    public long ReplicationOffset;
+    public long ReplicationOffsetMs;
+
+    /// <summary>When this node (a primary) last voted for a replica of it to take its place (ms since the epoch; 0: never).</summary>
+    public long VotedForReplicaMs;
+
     public bool InHandshake => (Flags & NodeFlags.Handshake) != 0;
 }
 

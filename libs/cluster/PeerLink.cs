@@ -1,10 +1,12 @@
 using System;
 using System.Collections.Concurrent;
 using System.IO;
+using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
+using Garnet.common;
 using Garnet.server;
 
 namespace Garnet.cluster;
@@ -47,6 +49,16 @@ internal sealed class PeerLink
         Poke();
     }
 
+    // 1 while this replica's request for the target's vote waits to be sent.
+    private int _askVote;
+
+    /// <summary>The next message asks the target for its vote in this replica's election.</summary>
+    public void QueueVoteRequest()
+    {
+        Interlocked.Exchange(ref _askVote, 1);
+        Poke();
+    }
+
     public void Poke()
     {
         try
@@ -86,12 +98,15 @@ internal sealed class PeerLink
         {
             try
             {
-                using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
                 var address = _target.Address;
+                var destination = IPAddress.TryParse(address.Ip, out var parsed) ? parsed : await ResolveAsync(address.Ip, token).ConfigureAwait(false);
+                using var socket = new Socket(destination.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+                // From the address this server listens on, as Redis's cluster bus connects.
+                NodeConnections.BindSource(socket, _options.Address, destination);
                 using (var connect = CancellationTokenSource.CreateLinkedTokenSource(token))
                 {
                     connect.CancelAfter(Timeout);
-                    await socket.ConnectAsync(address.Ip, address.Port, connect.Token).ConfigureAwait(false);
+                    await socket.ConnectAsync(new IPEndPoint(destination, address.Port), connect.Token).ConfigureAwait(false);
                 }
                 using var stream = new NetworkStream(socket, ownsSocket: false);
                 var reader = new ReplyReader(stream);
@@ -109,7 +124,8 @@ internal sealed class PeerLink
                 while (!token.IsCancellationRequested)
                 {
                     _fails.TryDequeue(out var failed);
-                    var ping = _node.NextPing(_target, failed);
+                    bool askVote = failed == null && Interlocked.Exchange(ref _askVote, 0) == 1;
+                    var ping = _node.NextPing(_target, failed, askVote);
                     if (ping == null)
                         return;
                     await stream.WriteAsync(Command("CLUSTER"u8.ToArray(), "GOSSIP"u8.ToArray(), ping), token).ConfigureAwait(false);
@@ -118,7 +134,7 @@ internal sealed class PeerLink
                         throw new IOException(error);
                     if (!_node.ReceivePong(_target, reply))
                         return;
-                    if (_fails.IsEmpty)
+                    if (_fails.IsEmpty && Volatile.Read(ref _askVote) == 0)
                         await _poke.WaitAsync(PingInterval, token).ConfigureAwait(false);
                 }
             }
@@ -139,6 +155,12 @@ internal sealed class PeerLink
                 return;
             }
         }
+    }
+
+    private static async Task<IPAddress> ResolveAsync(string host, CancellationToken token)
+    {
+        var addresses = await Dns.GetHostAddressesAsync(host, token).ConfigureAwait(false);
+        return addresses.Length > 0 ? addresses[0] : throw new SocketException((int)SocketError.HostNotFound);
     }
 
     /// <summary>A command as a RESP array of bulk strings.</summary>

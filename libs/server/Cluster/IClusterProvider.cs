@@ -30,6 +30,13 @@ public interface IClusterProvider : IDisposable
     string Id { get; }
 
     /// <summary>
+    /// False while this node is a primary serving slots that has not heard from a majority of the primaries for its lease
+    /// time: it takes no writes, and commits held for its replicas do not complete without them (a replica may be
+    /// promoted in its place).
+    /// </summary>
+    bool WriteLeaseHeld { get; }
+
+    /// <summary>
     /// Whether MIGRATE ... SLOTS may move <paramref name="slots"/> to the node at <paramref name="host"/>:<paramref name="port"/>:
     /// null when this node serves them all, none is importing or migrating to another node (one migrating to this target
     /// already is taken up again), and the address is another known primary (its id in <paramref name="targetId"/>); else

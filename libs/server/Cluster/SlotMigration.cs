@@ -48,7 +48,7 @@ internal sealed class SlotMigration
     {
         var cluster = _server.Cluster ?? throw new InvalidOperationException("Slot migration needs cluster mode.");
         var request = _request;
-        using var connection = MigrateConnection.TryConnect($"{request.Host}:{request.Port}", request.Host, request.Port, request.TimeoutMs);
+        using var connection = MigrateConnection.TryConnect($"{request.Host}:{request.Port}", request.Host, request.Port, request.TimeoutMs, _server.Options.Address);
         if (connection == null)
             return Encoding.ASCII.GetString(MigrateStrings.ErrConnecting);
         var commands = new MigrateCommandBuffer();

@@ -21,7 +21,7 @@ namespace Garnet.server;
 /// entry's end is within one ring of <c>_freed</c>. An entry larger than a quarter of the ring leaves only a descriptor in
 /// the ring and its bytes beside it, written in its place, so every entry's bytes in the files follow the ring's order.
 /// </remarks>
-public sealed unsafe class OperationLog : IDisposable
+public sealed unsafe partial class OperationLog : IDisposable
 {
     /// <summary>Marks a ring descriptor of a large entry in the header word's length (lengths are multiples of 8).</summary>
     private const int LargeEntryFlag = 1;
@@ -497,11 +497,19 @@ public sealed unsafe class OperationLog : IDisposable
     /// <summary>The flusher made everything up to <paramref name="end"/> durable: waiters are told.</summary>
     private void OnDurable(long end)
     {
+        Volatile.Write(ref _durableHere, end);
+        AdvanceCommitted();
+    }
+
+    /// <summary>Makes <paramref name="end"/> the committed address when it is further; waiters are told.</summary>
+    private void PublishCommitted(long end)
+    {
         if (end > Volatile.Read(ref _committed))
         {
             lock (_commitLock)
             {
-                Volatile.Write(ref _committed, end);
+                if (end > Volatile.Read(ref _committed))
+                    Volatile.Write(ref _committed, end);
                 Monitor.PulseAll(_commitLock);
             }
         }
@@ -604,6 +612,7 @@ public sealed unsafe class OperationLog : IDisposable
         {
             // The flusher makes it durable while this thread writes what comes next.
             _submitted = end;
+            NoteCommitPoint(end, _files.Tail);
             _flusher.Submit(written, end);
         }
         return end > start;

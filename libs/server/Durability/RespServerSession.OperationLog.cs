@@ -172,6 +172,21 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
+    /// <summary>
+    /// This primary becomes a replica (<see cref="Replication.ReplicaOf"/>): replies held for commits are dropped and the
+    /// connection ends, so a write the new primary may lack is never acknowledged.
+    /// </summary>
+    internal void DropHeldRepliesAndClose()
+    {
+        lock (_gate)
+        {
+            if (_oplog is not { } log || (!log.HasHeldReplies && !log.ReleasePending))
+                return;
+            log.ClearHeld();
+        }
+        RequestKill();
+    }
+
     /// <summary>Told by the log (on its notifier thread) that this session's held replies may go: sends them under the session's gate.</summary>
     private sealed class HeldReplyRelease(RespServerSession session) : ICommitWaiter
     {

@@ -17,4 +17,10 @@ public interface IReplicationControl
     /// log ends, and waits until this replica applied that much. Null when caught up, else why not.
     /// </summary>
     string? CatchUpWithPrimary(int timeoutMs);
+
+    /// <summary>
+    /// The replication offset: as a primary, where its operation log ends; as a replica, how much of its primary's log it
+    /// applied. Replicas of one primary compare theirs to find which holds the most (automatic failover).
+    /// </summary>
+    long Offset { get; }
 }

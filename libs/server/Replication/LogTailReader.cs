@@ -18,7 +18,7 @@ internal sealed class LogTailReader : IDisposable
     private readonly Dictionary<int, SafeFileHandle> _handles = [];
     // A replica receives each batch into its connection's receive buffer (128 KB by default): batches that fit it are
     // not copied into a grown one (mapped and unmapped each time).
-    private const int BatchBytes = 96 << 10;
+    internal const int BatchBytes = 96 << 10;
 
     private byte[] _buffer = new byte[BatchBytes];
 

@@ -70,7 +70,7 @@ internal sealed class ReplicaLink : IDisposable
     private void Follow()
     {
         State = "connecting";
-        var connection = MigrateConnection.TryConnect($"{Host}:{Port}", Host, Port, ConnectTimeoutMs);
+        var connection = MigrateConnection.TryConnect($"{Host}:{Port}", Host, Port, ConnectTimeoutMs, _server.Options.Address);
         if (connection == null)
         {
             LastError = $"could not connect to {Host}:{Port}";

@@ -31,6 +31,9 @@ internal sealed class ReplicaSender : IDisposable
     private long _position;
     private long _acknowledged = -1;
     private long _lastAckTicks;
+    // Since when the oldest batch not yet acknowledged waits (0: none outstanding), in Stopwatch ticks.
+    private long _waitingSinceTicks;
+    private volatile bool _inSync;
 
     /// <summary>A sender for the replica at <paramref name="host"/>:<paramref name="port"/>; <paramref name="offset"/> -1 for a full sync.</summary>
     public ReplicaSender(StoreWrapper server, Replication replication, string host, int port, string token, string replicationId, long offset)
@@ -63,6 +66,36 @@ internal sealed class ReplicaSender : IDisposable
     /// <summary>Seconds since the replica last acknowledged (INFO's lag).</summary>
     public long LagSeconds => Interlocked.Read(ref _lastAckTicks) == 0 ? 0 : (long)Stopwatch.GetElapsedTime(Interlocked.Read(ref _lastAckTicks)).TotalSeconds;
 
+    /// <summary>
+    /// Whether the replica follows closely enough that commits wait for it (cluster mode's commit-before-ack): from when
+    /// it acknowledged up to within one window of the log's end, until it leaves or is late (<see cref="DropIfLate"/>).
+    /// </summary>
+    public bool InSync => _inSync;
+
+    /// <summary>Takes the replica out of sync when a batch has waited longer than <paramref name="limitMs"/> for its acknowledgement; true if it was.</summary>
+    public bool DropIfLate(long limitMs)
+    {
+        long since = Interlocked.Read(ref _waitingSinceTicks);
+        if (!_inSync || since == 0 || Stopwatch.GetElapsedTime(since).TotalMilliseconds <= limitMs)
+            return false;
+        _inSync = false;
+        return true;
+    }
+
+    /// <summary>
+    /// The stream ended (the connection failed or the replica was replaced): a replica in sync stays in the commit gate at
+    /// the offset it acknowledged until it is late (<see cref="DropIfLate"/>), as if it only stopped answering, so a
+    /// primary cut off from it does not count commits without it while it still holds its lease.
+    /// </summary>
+    public void Departed()
+    {
+        if (_inSync)
+            Interlocked.CompareExchange(ref _waitingSinceTicks, Stopwatch.GetTimestamp(), 0);
+    }
+
+    /// <summary>Takes the replica out of the commit gate at once (a new stream to it is in sync, or this server stops being a primary).</summary>
+    public void LeaveGate() => _inSync = false;
+
     /// <summary>Why the sender stopped, or null while it runs.</summary>
     public string? Error { get; private set; }
 
@@ -89,7 +122,7 @@ internal sealed class ReplicaSender : IDisposable
     private string? Stream()
     {
         var log = _server.OperationLog ?? throw new InvalidOperationException("Replication needs the operation log.");
-        using var connection = MigrateConnection.TryConnect($"{Host}:{Port}", Host, Port, TimeoutMs);
+        using var connection = MigrateConnection.TryConnect($"{Host}:{Port}", Host, Port, TimeoutMs, _server.Options.Address);
         if (connection == null)
             return $"could not connect to the replica at {Host}:{Port}";
         _connection = connection;
@@ -135,6 +168,8 @@ internal sealed class ReplicaSender : IDisposable
                         if (connection.Write(commands.Written, TimeoutMs) != MigrateIo.Ok)
                             return "the connection to the replica failed";
                         next += entries.Length;
+                        if (expected.Count == 0)
+                            Interlocked.Exchange(ref _waitingSinceTicks, Stopwatch.GetTimestamp());
                         expected.Enqueue(next);
                         lastSent = Environment.TickCount64;
                         continue;
@@ -152,7 +187,12 @@ internal sealed class ReplicaSender : IDisposable
                     return $"the replica applied up to {applied}, not {wanted}";
                 Interlocked.Exchange(ref _position, applied);
                 Interlocked.Exchange(ref _acknowledged, applied);
-                Interlocked.Exchange(ref _lastAckTicks, Stopwatch.GetTimestamp());
+                long now = Stopwatch.GetTimestamp();
+                Interlocked.Exchange(ref _lastAckTicks, now);
+                Interlocked.Exchange(ref _waitingSinceTicks, expected.Count == 0 ? 0 : now);
+                // Caught up (what is still unsent fits in the window): from here commits wait for this replica too.
+                if (!_inSync && log.WrittenOut - applied <= Window * LogTailReader.BatchBytes)
+                    _inSync = true;
                 _replication.OnAcknowledged();
             }
             return null;

@@ -17,7 +17,7 @@ namespace Garnet.server;
 /// or one too far behind, first loads a checkpoint the primary takes for it, then the log from the address the
 /// checkpoint noted. A primary therefore needs the operation log (--aof).
 /// </remarks>
-public sealed class Replication : IReplicationControl, IDisposable
+public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisposable
 {
     private readonly StoreWrapper _server;
     private readonly object _lock = new();
@@ -26,10 +26,110 @@ public sealed class Replication : IReplicationControl, IDisposable
     private string _replicationId = NewReplicationId();
     private bool _disposed;
 
+    // The senders as an array for the commit gate, which reads it on every acknowledgement (replaced under _lock), with
+    // the senders that ended while their replica was in sync, until it is late (under _lock).
+    private volatile ReplicaSender[] _gateSenders = [];
+    private readonly List<ReplicaSender> _departed = [];
+    private readonly Timer? _lateReplicaCheck;
+
     internal Replication(StoreWrapper server)
     {
         _server = server;
         Stream = new ReplicaStream(server);
+        if (server.Options.EnableCluster)
+            _lateReplicaCheck = new Timer(_ => DropLateReplicas(), null, LateCheckMs, LateCheckMs);
+    }
+
+    private const int LateCheckMs = 100;
+
+    /// <summary>
+    /// How long commits wait for a replica in sync that does not acknowledge before it is taken out of sync: a second
+    /// longer than a primary's lease (half the node timeout, at most 5 s), so that a primary cut off from the cluster and
+    /// its replicas loses its lease (and stops completing commits) before it could count commits without them.
+    /// </summary>
+    private long LateReplicaMs => Math.Min(_server.Options.ClusterTimeout * 1000L / 2, 5000) + 1000;
+
+    // The replicated offset the gate last gave while this primary held its lease: without the lease, no commit past it
+    // counts (replicas leaving the gate then raise nothing).
+    private long _offsetUnderLease = long.MaxValue;
+
+    /// <summary>
+    /// In cluster mode, commits (and so the replies held for them under commit-before-ack) wait for every replica in sync:
+    /// the replica a failover promotes has each acknowledged write (see <see cref="IReplicaCommitGate"/>).
+    /// </summary>
+    long IReplicaCommitGate.ReplicatedOffset
+    {
+        get
+        {
+            long offset = long.MaxValue;
+            foreach (var sender in _gateSenders)
+            {
+                if (sender.InSync)
+                    offset = Math.Min(offset, sender.AcknowledgedOffset);
+            }
+            if (_server.Cluster is not { WriteLeaseHeld: false })
+            {
+                Volatile.Write(ref _offsetUnderLease, offset);
+                return offset;
+            }
+            return Math.Min(offset, Volatile.Read(ref _offsetUnderLease));
+        }
+    }
+
+    private void DropLateReplicas()
+    {
+        bool dropped = false;
+        foreach (var sender in _gateSenders)
+        {
+            if (sender.DropIfLate(LateReplicaMs))
+            {
+                dropped = true;
+                LastSenderError = $"{sender.Host}:{sender.Port}: no acknowledgement for {LateReplicaMs} ms; commits no longer wait for it";
+            }
+        }
+        lock (_lock)
+        {
+            // An ended stream leaves the gate once late, or once a new stream to the same replica is in sync.
+            int before = _departed.Count;
+            _departed.RemoveAll(old => !old.InSync || _senders.Exists(s => s.InSync && s.Host == old.Host && s.Port == old.Port));
+            if (_departed.Count != before)
+                PublishSenders();
+        }
+        if (dropped)
+            _server.OperationLog?.OnReplicated();
+    }
+
+    /// <summary>Publishes the senders (and the departed ones still in sync) to the commit gate; under <c>_lock</c>.</summary>
+    private void PublishSenders() => _gateSenders = [.. _senders, .. _departed];
+
+    /// <summary>A sender that ended stays in the commit gate while its replica counts as in sync; under <c>_lock</c>.</summary>
+    private void KeepInGate(ReplicaSender sender)
+    {
+        sender.Departed();
+        if (sender.InSync && _server.Options.EnableCluster)
+            _departed.Add(sender);
+    }
+
+    /// <summary>This server stops being a primary: no replica gates its commits any more; under <c>_lock</c>.</summary>
+    private void ClearGate()
+    {
+        foreach (var sender in _departed)
+            sender.LeaveGate();
+        foreach (var sender in _senders)
+            sender.LeaveGate();
+        _departed.Clear();
+    }
+
+    /// <summary>The commit gate sees the senders as they are now (outside <c>_lock</c>).</summary>
+    private void ReevaluateGate()
+    {
+        var log = _server.OperationLog;
+        if (log == null || !_server.Options.EnableCluster)
+            return;
+        if (log.ReplicaGate != this)
+            log.ReplicaGate = this;
+        else
+            log.OnReplicated();
     }
 
     /// <summary>Whether this server is a replica (REPLICAOF host port), connected or not.</summary>
@@ -90,6 +190,14 @@ public sealed class Replication : IReplicationControl, IDisposable
     {
         ReplicaLink? old;
         ReplicaSender[] senders;
+        // A primary of a cluster becoming a replica: writes whose replies wait for their commit (which waits for the
+        // replicas) are given up with their connections, as the new primary may not have them: they must never be
+        // acknowledged.
+        if (!IsReplica && _server.Options.EnableCluster)
+        {
+            foreach (var session in _server.Clients.Snapshot())
+                session.DropHeldRepliesAndClose();
+        }
         lock (_lock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
@@ -98,8 +206,11 @@ public sealed class Replication : IReplicationControl, IDisposable
                 return;
             // A replica streams to no one: replicas of this server find it gone and connect again later.
             senders = [.. _senders];
+            ClearGate();
             _senders.Clear();
+            PublishSenders();
         }
+        ReevaluateGate();
         // The old primary's stream (if any) ends before the new link gives out its token.
         if (old != null)
         {
@@ -135,7 +246,7 @@ public sealed class Replication : IReplicationControl, IDisposable
             return "this server is not a replica";
         long deadline = Environment.TickCount64 + timeoutMs;
         long end;
-        using (var connection = MigrateConnection.TryConnect($"{link.Host}:{link.Port}", link.Host, link.Port, timeoutMs))
+        using (var connection = MigrateConnection.TryConnect($"{link.Host}:{link.Port}", link.Host, link.Port, timeoutMs, _server.Options.Address))
         {
             if (connection == null)
                 return $"could not connect to the primary at {link.Host}:{link.Port}";
@@ -213,6 +324,7 @@ public sealed class Replication : IReplicationControl, IDisposable
                 {
                     replaced = _senders[i];
                     _senders.RemoveAt(i);
+                    KeepInGate(replaced);
                     break;
                 }
             }
@@ -226,10 +338,12 @@ public sealed class Replication : IReplicationControl, IDisposable
                 RefusedPartialSyncs++;
             var sender = new ReplicaSender(_server, this, host, port, token, _replicationId, continues ? offset : -1);
             _senders.Add(sender);
+            PublishSenders();
             sender.Start();
         }
         replaced?.Dispose();
         UpdateKeepFrom();
+        ReevaluateGate();
         return null;
     }
 
@@ -238,11 +352,14 @@ public sealed class Replication : IReplicationControl, IDisposable
     {
         lock (_lock)
         {
-            _senders.Remove(sender);
+            if (_senders.Remove(sender))
+                KeepInGate(sender);
+            PublishSenders();
             if (sender.Error != null)
                 LastSenderError = $"{sender.Host}:{sender.Port}: {sender.Error}";
         }
         UpdateKeepFrom();
+        ReevaluateGate();
     }
 
     /// <summary>The operation log keeps the files its replicas' senders still have to read (see <see cref="OperationLog.KeepFrom"/>).</summary>
@@ -299,6 +416,7 @@ public sealed class Replication : IReplicationControl, IDisposable
     /// <summary>A replica acknowledged an offset: the WAITs it satisfies answer (and those that ended otherwise are dropped).</summary>
     internal void OnAcknowledged()
     {
+        ReevaluateGate();
         if (_waiterCount == 0)
             return;
         List<(RespServerSession Session, BlockedWaiter Waiter)>? done = null;
@@ -333,8 +451,12 @@ public sealed class Replication : IReplicationControl, IDisposable
             _disposed = true;
             link = _link;
             senders = [.. _senders];
+            ClearGate();
             _senders.Clear();
+            PublishSenders();
         }
+        _lateReplicaCheck?.Dispose();
+        ReevaluateGate();
         link?.Dispose();
         foreach (var sender in senders)
             sender.Dispose();

@@ -122,7 +122,6 @@ public sealed class ClusterReplicaTests : ClusterNodesTestBase
         WaitUntilCaughtUp(primary, replica);
         Assert.That(ClusterTestKit.Run(primary, "CLUSTER", "FAILOVER"), Is.EqualTo("-ERR You should send CLUSTER FAILOVER to a replica\r\n"));
         Assert.That(ClusterTestKit.Run(replica, "CLUSTER", "FAILOVER", "NOW"), Is.EqualTo("-ERR syntax error\r\n"));
-        Assert.That(ClusterTestKit.Run(replica, "CLUSTER", "FAILOVER", "FORCE"), Does.StartWith("-ERR CLUSTER FAILOVER FORCE is not available yet"));
 
         // A writer keeps writing to the primary right up to the failover; every write it had acknowledged is kept.
         string[] keys = Enumerable.Range(0, 2000).Select(i => "k" + i).Where(k => HashSlot.Of(System.Text.Encoding.ASCII.GetBytes(k)) < 8192).ToArray();

@@ -1,6 +1,7 @@
 using System;
 using System.Net;
 using System.Net.Sockets;
+using Garnet.common;
 
 namespace Garnet.server;
 
@@ -48,8 +49,11 @@ internal sealed class MigrateConnection : IDisposable
     /// <summary>When it was last handed back, in <see cref="Environment.TickCount64"/> milliseconds.</summary>
     public long LastUsedMs { get; set; }
 
-    /// <summary>Connects to <paramref name="host"/>:<paramref name="port"/> within <paramref name="timeoutMs"/>; null when it cannot.</summary>
-    public static MigrateConnection? TryConnect(string name, string host, int port, int timeoutMs)
+    /// <summary>
+    /// Connects to <paramref name="host"/>:<paramref name="port"/> within <paramref name="timeoutMs"/>; null when it cannot.
+    /// From <paramref name="source"/> when given (see <see cref="NodeConnections.BindSource"/>).
+    /// </summary>
+    public static MigrateConnection? TryConnect(string name, string host, int port, int timeoutMs, string? source = null)
     {
         if (port is <= 0 or > IPEndPoint.MaxPort)
             return null;
@@ -74,6 +78,7 @@ internal sealed class MigrateConnection : IDisposable
         {
             // A non-blocking connect waited for by poll: the thread blocks here for at most the timeout.
             socket.Blocking = false;
+            NodeConnections.BindSource(socket, source, address);
             try
             {
                 socket.Connect(new IPEndPoint(address, port));
