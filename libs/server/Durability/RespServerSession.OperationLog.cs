@@ -178,12 +178,11 @@ public sealed unsafe partial class RespServerSession
     /// </summary>
     internal void DropHeldRepliesAndClose()
     {
-        lock (_gate)
-        {
-            if (_oplog is not { } log || (!log.HasHeldReplies && !log.ReleasePending))
-                return;
-            log.ClearHeld();
-        }
+        // Read without the session's gate (a session waiting for a commit on its own thread holds it): the commit it
+        // waits for cannot come before the caller opens the commit gate, after this, and a killed session sends no held
+        // reply (ReleaseHeldUnderGate).
+        if (_oplog is not { } log || (!log.HasHeldReplies && !log.ReleasePending && log.Depth == 0))
+            return;
         RequestKill();
     }
 
@@ -217,7 +216,7 @@ public sealed unsafe partial class RespServerSession
     private void ReleaseHeldUnderGate()
     {
         _oplog!.ReleasePending = false;
-        if (_disposed)
+        if (_disposed || KillRequested)
         {
             _oplog.ClearHeld();
             return;
