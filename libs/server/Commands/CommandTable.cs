@@ -133,6 +133,8 @@ public static partial class CommandTable
         new(RespCommand.REPLATTACH, "REPLATTACH", 3, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a primary attaches its stream to a replica with the replica's token."),
         new(RespCommand.REPLFULL, "REPLFULL", -2, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a checkpoint the replica starts from."),
         new(RespCommand.REPLFAILOVER, "REPLFAILOVER", 2, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a replica taking over asks its primary to pause writers and say where its log ends."),
+        new(RespCommand.FAILOVER, "FAILOVER", -1, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "Starts a coordinated failover from a server to one of its replicas."),
+        new(RespCommand.REPLPROMOTE, "REPLPROMOTE", 3, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: the primary's FAILOVER has its replica take its place."),
         new(RespCommand.REPLAPPEND, "REPLAPPEND", 4, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: the primary's operation log entries from an offset."),
         new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, [], A.Slow, "A container for Redis Cluster commands."),
 

@@ -297,4 +297,6 @@ public enum RespCommand : ushort
     REPLFULL = 485,
     REPLAPPEND = 486,
     REPLFAILOVER = 487,
+    FAILOVER = 488,
+    REPLPROMOTE = 489,
 }

@@ -96,6 +96,29 @@ internal sealed class ReplicaSender : IDisposable
     /// <summary>Takes the replica out of the commit gate at once (a new stream to it is in sync, or this server stops being a primary).</summary>
     public void LeaveGate() => _inSync = false;
 
+    // A promotion FAILOVER asked for, sent once no batch waits for its acknowledgement.
+    private volatile PromotionRequest? _promotion;
+
+    private sealed class PromotionRequest(long offset)
+    {
+        public readonly long Offset = offset;
+        public readonly ManualResetEventSlim Done = new();
+        public string? Error;
+    }
+
+    /// <summary>
+    /// FAILOVER: has the replica promote itself (REPLPROMOTE on the stream's connection) once it applied up to
+    /// <paramref name="offset"/> (-1: at once); the stream ends. Null when the replica is a primary now, else why not.
+    /// </summary>
+    public string? Promote(long offset, int timeoutMs)
+    {
+        var request = new PromotionRequest(offset);
+        _promotion = request;
+        if (!request.Done.Wait(timeoutMs))
+            return "the replica did not answer the promotion in time";
+        return request.Error;
+    }
+
     /// <summary>Why the sender stopped, or null while it runs.</summary>
     public string? Error { get; private set; }
 
@@ -114,6 +137,11 @@ internal sealed class ReplicaSender : IDisposable
         finally
         {
             _connection?.Dispose();
+            if (_promotion is { Done.IsSet: false } promotion)
+            {
+                promotion.Error = "the stream to the replica ended: " + (Error ?? "stopped");
+                promotion.Done.Set();
+            }
             if (!_stopping)
                 _replication.Remove(this);
         }
@@ -150,6 +178,17 @@ internal sealed class ReplicaSender : IDisposable
             long lastSent = Environment.TickCount64;
             while (!_stopping)
             {
+                if (_promotion is { } promotion && expected.Count == 0)
+                {
+                    commands.Clear();
+                    commands.BeginCommand(3);
+                    commands.WriteBulk("REPLPROMOTE"u8);
+                    commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
+                    commands.WriteBulk(promotion.Offset);
+                    promotion.Error = Exchange(connection, commands, out _);
+                    promotion.Done.Set();
+                    return promotion.Error;
+                }
                 if (next < log.FileStart)
                     return $"the log from offset {next} was removed before the replica had it";
                 if (expected.Count < Window)

@@ -36,6 +36,7 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
     {
         _server = server;
         Stream = new ReplicaStream(server);
+        Failover = new CoordinatedFailover(server, this);
         if (server.Options.EnableCluster)
             _lateReplicaCheck = new Timer(_ => DropLateReplicas(), null, LateCheckMs, LateCheckMs);
     }
@@ -273,6 +274,28 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
 
     // Set while this primary's writers are paused for a replica's failover: they go on once this server follows another.
     private volatile bool _pausedForFailover;
+
+    /// <summary>
+    /// Where the operation log ends once writers are paused: writes already past the pause may still be appending, so the
+    /// end counts once it stays put between two commits (-1 when the log failed).
+    /// </summary>
+    internal long LogEndWhilePaused()
+    {
+        var log = _server.OperationLog;
+        long end = -1;
+        while (log != null && log.CommitAll())
+        {
+            long written = log.WrittenOut;
+            if (written == end)
+                break;
+            end = written;
+            Thread.Sleep(10);
+        }
+        return end;
+    }
+
+    /// <summary>FAILOVER (a coordinated failover to a replica) on this primary.</summary>
+    internal CoordinatedFailover Failover { get; }
 
     /// <summary>REPLFAILOVER: pauses writers for a replica about to take over (lifted when this server becomes a replica).</summary>
     internal void PauseForFailover(long timeoutMs)

@@ -229,23 +229,12 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR this server is not a primary with an operation log"u8);
             return;
         }
-        // Writes already past the pause may still be appending: the end counts once it stays put between two commits.
         EndBatch();
         long end;
         try
         {
             _server.Replication.PauseForFailover(timeoutMs);
-            end = -1;
-            while (true)
-            {
-                if (!log.CommitAll())
-                    break;
-                long written = log.WrittenOut;
-                if (written == end)
-                    break;
-                end = written;
-                System.Threading.Thread.Sleep(10);
-            }
+            end = _server.Replication.LogEndWhilePaused();
         }
         finally
         {
@@ -310,7 +299,7 @@ public sealed unsafe partial class RespServerSession
         }
         if (replication.LastSenderError is { } senderError)
             info.Line("replica_stream_last_error", senderError.Replace('\r', ' ').Replace('\n', ' '));
-        info.Line("master_failover_state", "no-failover");
+        info.Line("master_failover_state", replication.Failover.State);
         info.Line("master_replid", replication.ReplicationId);
         info.Line("master_replid2", new string('0', 40));
         long offset = replication.Offset;

@@ -136,6 +136,93 @@ public sealed class ReplicationTests
     }
 
     [Test]
+    public void FailoverHandsThePrimaryRoleToAReplicaWithEveryWrite()
+    {
+        _primary.Start();
+        _replica.Start();
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        Assert.That(p.Execute("FAILOVER"), Is.EqualTo("-ERR FAILOVER requires connected replicas.\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+        Assert.That(r.Execute("FAILOVER"), Is.EqualTo("-ERR FAILOVER is not valid when server is a replica.\r\n"));
+        Assert.That(p.Execute("FAILOVER", "ABORT"), Is.EqualTo("-ERR No failover in progress.\r\n"));
+        Assert.That(p.Execute("FAILOVER", "TO", "127.0.0.1", "1"), Is.EqualTo("-ERR FAILOVER target HOST and PORT is not a replica.\r\n"));
+        Assert.That(p.Execute("FAILOVER", "TO", "127.0.0.1", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
+        Assert.That(p.Execute("FAILOVER", "TIMEOUT", "0"), Is.EqualTo("-ERR FAILOVER timeout must be greater than 0\r\n"));
+        Assert.That(p.Execute("FAILOVER", "FORCE", "TIMEOUT", "100"), Is.EqualTo("-ERR FAILOVER with force option requires both a timeout and target HOST and IP.\r\n"));
+        Assert.That(p.Execute("FAILOVER", "NOW"), Is.EqualTo("-ERR syntax error\r\n"));
+
+        // A writer keeps writing up to the failover: every write it had a reply for is on the new primary.
+        int acknowledged = 0;
+        var writer = new Thread(() =>
+        {
+            using var c = _primary.Connect();
+            for (int i = 0; i < 100_000; i++)
+            {
+                if (c.Execute("SET", "k" + i, "v") != "+OK\r\n")
+                    return;
+                Volatile.Write(ref acknowledged, i + 1);
+            }
+        });
+        writer.Start();
+        while (Volatile.Read(ref acknowledged) < 200)
+            Thread.Sleep(1);
+        Assert.That(p.Execute("FAILOVER", "TO", "127.0.0.1", _replica.Port.ToString(), "TIMEOUT", "10000"), Is.EqualTo("+OK\r\n"));
+        Assert.That(p.Execute("FAILOVER"), Is.AnyOf("-ERR FAILOVER already in progress.\r\n", "-ERR FAILOVER is not valid when server is a replica.\r\n",
+            "-ERR FAILOVER requires connected replicas.\r\n"));
+        writer.Join();
+
+        var watch = Stopwatch.StartNew();
+        while (!p.Execute("ROLE").StartsWith("*5\r\n$5\r\nslave\r\n") && watch.Elapsed < TimeSpan.FromSeconds(30))
+            Thread.Sleep(20);
+        Assert.That(r.Execute("ROLE"), Does.StartWith("*3\r\n$6\r\nmaster\r\n"));
+        Assert.That(p.Execute("ROLE"), Does.StartWith($"*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:{_replica.Port}\r\n"));
+        Assert.That(Field(p.Execute("INFO", "replication"), "master_failover_state"), Is.EqualTo("no-failover"));
+        int written = Volatile.Read(ref acknowledged);
+        for (int i = 0; i < written; i++)
+            Assert.That(r.Execute("GET", "k" + i), Is.EqualTo("$1\r\nv\r\n"), $"acknowledged write {i} of {written}");
+        Assert.That(p.Execute("SET", "k0", "x"), Is.EqualTo("-READONLY You can't write against a read only replica.\r\n"));
+
+        // The old primary follows the new one.
+        OperationLogTestServer.Ok(r, "SET", "after", "the failover");
+        watch.Restart();
+        while (p.Execute("GET", "after") != "$12\r\nthe failover\r\n" && watch.Elapsed < TimeSpan.FromSeconds(30))
+            Thread.Sleep(20);
+        Assert.That(p.Execute("GET", "after"), Is.EqualTo("$12\r\nthe failover\r\n"));
+    }
+
+    [Test]
+    public void AFailoverWhoseReplicaDoesNotCatchUpInTimeEndsAndWritersGoOn()
+    {
+        _primary.Start();
+        _replica.Start();
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+        // The replica stops applying: it is paused for everything, its stream's connection among them.
+        OperationLogTestServer.Ok(r, "CLIENT", "PAUSE", "5000", "ALL");
+        OperationLogTestServer.Ok(p, "SET", "k", "not applied yet");
+        Assert.That(p.Execute("FAILOVER", "TIMEOUT", "300"), Is.EqualTo("+OK\r\n"));
+        Assert.That(Field(p.Execute("INFO", "replication"), "master_failover_state"), Is.EqualTo("waiting-for-sync"));
+        var watch = Stopwatch.StartNew();
+        while (Field(p.Execute("INFO", "replication"), "master_failover_state") != "no-failover" && watch.Elapsed < TimeSpan.FromSeconds(10))
+            Thread.Sleep(20);
+        Assert.That(p.Execute("ROLE"), Does.StartWith("*3\r\n$6\r\nmaster\r\n"), "still the primary");
+        Assert.That(p.Execute("SET", "k2", "v"), Is.EqualTo("+OK\r\n"), "writers go on");
+
+        // ABORT ends one that waits.
+        Assert.That(p.Execute("FAILOVER"), Is.EqualTo("+OK\r\n"));
+        Assert.That(p.Execute("FAILOVER", "ABORT"), Is.EqualTo("+OK\r\n"));
+        watch.Restart();
+        while (Field(p.Execute("INFO", "replication"), "master_failover_state") != "no-failover" && watch.Elapsed < TimeSpan.FromSeconds(10))
+            Thread.Sleep(20);
+        Assert.That(p.Execute("SET", "k3", "v"), Is.EqualTo("+OK\r\n"));
+        OperationLogTestServer.Ok(r, "CLIENT", "UNPAUSE");
+    }
+
+    [Test]
     public void AReplicaWhoseLinkDropsContinuesWhereItStood()
     {
         _primary.Start();
@@ -202,6 +289,7 @@ public sealed class ReplicationTests
         Assert.That(p.Execute("REPLATTACH", "token", "id"), Is.EqualTo("-ERR no replication stream is expected with this token\r\n"));
         Assert.That(p.Execute("REPLAPPEND", "id", "0", ""), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
         Assert.That(p.Execute("REPLFULL", "END"), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
+        Assert.That(p.Execute("REPLPROMOTE", "id", "0"), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "70000"), Is.EqualTo("-ERR Invalid master port\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1"), Is.EqualTo("-ERR wrong number of arguments for 'replicaof' command\r\n"));

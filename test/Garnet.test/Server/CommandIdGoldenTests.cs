@@ -265,6 +265,8 @@ public sealed class CommandIdGoldenTests
         ["REPLFULL"] = 485,
         ["REPLAPPEND"] = 486,
         ["REPLFAILOVER"] = 487,
+        ["FAILOVER"] = 488,
+        ["REPLPROMOTE"] = 489,
     };
 
     [Test]

@@ -41,6 +41,8 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.REPLFULL: ReplFull(); break;
             case RespCommand.REPLAPPEND: ReplAppend(); break;
             case RespCommand.REPLFAILOVER: ReplFailover(); break;
+            case RespCommand.FAILOVER: Failover(); break;
+            case RespCommand.REPLPROMOTE: ReplPromote(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }
