@@ -7,6 +7,11 @@
 #
 #   benchmark/compare/replicas.sh [ROUNDS] [RUNTIME]
 #
+# CLUSTER=1 measures durable writes in cluster mode instead: one primary with every slot, its replicas joined with
+# CLUSTER REPLICATE; this server with commit-before-ack (--aof at commit frequency 0: each reply waits for the fsync and
+# for every replica in sync to apply the write), Redis with appendonly yes and appendfsync always (each reply waits
+# for the fsync; replicas are sent the write afterwards).
+#
 # REDIS=path/to/redis-server (default: the one on the PATH). Prints each run, then the median ops/s per configuration.
 set -euo pipefail
 
@@ -26,16 +31,37 @@ RESPBENCH="$ROOT/benchmark/Resp.benchmark/bin/Release/net10.0/Resp.benchmark"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 1 200); do (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null && return 0; sleep 0.05; done; return 1; }
 
+CLUSTER=${CLUSTER:-}
 start() { # kind port dir -> pid
     local kind=$1 port=$2 dir=$3 extra=()
     mkdir -p "$dir"
-    case "$kind" in
+    case "$kind$CLUSTER" in
         ours) taskset -c 0 "$OURS" --port "$port" --checkpointdir "$dir" --aof --aof-commit-freq 1000 -q > "$dir.log" 2>&1 & ;;
+        ours1) taskset -c 0 "$OURS" --port "$port" --checkpointdir "$dir" --aof --aof-commit-freq 0 --cluster -q > "$dir.log" 2>&1 & ;;
         redis)
             read -r -a extra <<< "$REDIS_ARGS"
             taskset -c 0 "$REDIS" --port "$port" --dir "$dir" --save '' "${extra[@]}" > "$dir.log" 2>&1 & ;;
+        redis1)
+            taskset -c 0 "$REDIS" --port "$port" --dir "$dir" --save '' --appendonly yes --appendfsync always --cluster-enabled yes \
+                --cluster-config-file "$dir/nodes.conf" > "$dir.log" 2>&1 & ;;
     esac
     echo $!
+}
+
+# Makes the node on port $2 a replica of the one on port $1: REPLICAOF, or in cluster mode MEET and CLUSTER REPLICATE.
+follow() {
+    if [ -z "$CLUSTER" ]; then
+        "$REDIS_CLI" -p "$2" REPLICAOF 127.0.0.1 "$1" > /dev/null
+        return
+    fi
+    local id
+    id=$("$REDIS_CLI" -p "$1" CLUSTER MYID)
+    "$REDIS_CLI" -p "$2" CLUSTER MEET 127.0.0.1 "$1" > /dev/null
+    for _ in $(seq 1 200); do
+        "$REDIS_CLI" -p "$2" CLUSTER NODES | grep -q "^$id" && break
+        sleep 0.05
+    done
+    "$REDIS_CLI" -p "$2" CLUSTER REPLICATE "$id" > /dev/null
 }
 
 # Waits until the replica on port $1 reports its link up.
@@ -60,12 +86,19 @@ for round in $(seq 1 "$ROUNDS"); do
         port=$(free_port)
         pids+=("$(start "$kind" "$port" "$DIR/primary")")
         wait_port "$port"
+        if [ -n "$CLUSTER" ]; then
+            "$REDIS_CLI" -p "$port" CLUSTER ADDSLOTSRANGE 0 16383 > /dev/null
+            for _ in $(seq 1 200); do
+                "$REDIS_CLI" -p "$port" CLUSTER INFO | grep -q 'cluster_state:ok' && break
+                sleep 0.05
+            done
+        fi
         for r in $(seq 1 "$replicas"); do
             rport=$(free_port)
             pids+=("$(start "$kind" "$rport" "$DIR/replica$r")")
             wait_port "$rport"
             rports+=("$rport")
-            "$REDIS_CLI" -p "$rport" REPLICAOF 127.0.0.1 "$port" > /dev/null
+            follow "$port" "$rport"
             wait_synced "$rport"
         done
         taskset -c 1 "$RESPBENCH" --port "$port" --op SET --threads 1 --clients 4 --batchsize 64 --dbsize 1024 --keylength 8 \

@@ -1,6 +1,7 @@
 using System;
 using System.Text;
 using Garnet.common;
+using Garnet.server.Scripting;
 
 namespace Garnet.server;
 
@@ -257,10 +258,27 @@ public sealed unsafe partial class RespServerSession
         // Redis lets these through on a replica: they change no data of the keyspace.
         if (info.Command is RespCommand.PUBLISH or RespCommand.SPUBLISH or RespCommand.PFCOUNT)
             return false;
+        // A script without a shebang (Redis's compatibility mode) runs on a replica as in Redis 7: its writes fail as it
+        // calls them (RunScriptCommand). One with flags but not no-writes is refused here, as Redis refuses it.
+        if (info.Command is RespCommand.EVAL or RespCommand.EVALSHA && IsCompatibilityModeScript(info.Command))
+            return false;
         FlagTransactionError();
         _writer.WriteError(ErrReadOnlyReplica);
         return true;
     }
+
+    /// <summary>Whether EVAL's script (EVALSHA's cached one; an unknown digest runs to its NOSCRIPT) has no shebang line.</summary>
+    private bool IsCompatibilityModeScript(RespCommand command)
+    {
+        if (command == RespCommand.EVAL)
+            return !_args[1].Span.StartsWith("#!"u8);
+        if (!ScriptDigest.TryParse(_args[1].Span, out var digest) || Scripting.Find(digest) is not { } body)
+            return true;
+        return !body.AsSpan().StartsWith("#!"u8);
+    }
+
+    /// <summary>Whether a write a script calls is refused: on a replica, unless it replays its primary's stream.</summary>
+    private bool ScriptWriteRefusedOnReplica => !_replaying && _server.Replication.IsReplica;
 
     /// <summary>INFO's replication section, with Redis's fields.</summary>
     private void WriteReplicationInfo(InfoBuilder info)

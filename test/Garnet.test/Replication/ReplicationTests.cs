@@ -223,6 +223,36 @@ public sealed class ReplicationTests
     }
 
     [Test]
+    public void AReplicaRunsScriptsAsRedis7DoesAndRefusesTheirWrites()
+    {
+        _primary.Start();
+        _replica.Start();
+        using var p = _primary.Connect();
+        using var r = _replica.Connect();
+        OperationLogTestServer.Ok(p, "SET", "k", "v");
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+        const string ReadOnly = "-READONLY You can't write against a read only replica.";
+
+        // Without a shebang (compatibility mode) a script runs: reads work, a write it calls fails.
+        Assert.That(r.Execute("EVAL", "return redis.call('GET', KEYS[1])", "1", "k"), Is.EqualTo("$1\r\nv\r\n"));
+        Assert.That(r.Execute("EVAL", "return redis.call('SET', KEYS[1], 'x')", "1", "k"), Does.StartWith(ReadOnly));
+        Assert.That(r.Execute("EVAL", "local e = redis.pcall('DEL', KEYS[1]); return e['err']", "1", "k"), Does.StartWith("$").And.Contain("READONLY"));
+        string sha = r.Execute("SCRIPT", "LOAD", "return redis.call('GET', KEYS[1])").Split("\r\n")[1];
+        Assert.That(r.Execute("EVALSHA", sha, "1", "k"), Is.EqualTo("$1\r\nv\r\n"));
+        // With flags, only a no-writes script runs (Redis refuses the others before they start).
+        Assert.That(r.Execute("EVAL", "#!lua\nreturn redis.call('GET', KEYS[1])", "1", "k"), Is.EqualTo(ReadOnly + "\r\n"));
+        Assert.That(r.Execute("EVAL", "#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])", "1", "k"), Is.EqualTo("$1\r\nv\r\n"));
+        Assert.That(r.Execute("EVAL_RO", "return redis.call('GET', KEYS[1])", "1", "k"), Is.EqualTo("$1\r\nv\r\n"));
+        Assert.That(r.Execute("GET", "k"), Is.EqualTo("$1\r\nv\r\n"), "nothing was written");
+
+        // The primary's scripts reach the replica.
+        Assert.That(p.Execute("EVAL", "return redis.call('SET', KEYS[1], 'from a script')", "1", "k"), Is.EqualTo("+OK\r\n"));
+        WaitUntilCaughtUp();
+        Assert.That(r.Execute("GET", "k"), Is.EqualTo("$13\r\nfrom a script\r\n"));
+    }
+
+    [Test]
     public void AReplicaWhoseLinkDropsContinuesWhereItStood()
     {
         _primary.Start();

@@ -239,6 +239,10 @@ public sealed unsafe partial class RespServerSession
             {
                 _writer.WriteError("ERR Write commands are not allowed from read-only scripts."u8);
             }
+            else if ((flags & CommandFlags.Write) != 0 && ScriptWriteRefusedOnReplica)
+            {
+                _writer.WriteError(ErrReadOnlyReplica);
+            }
             else if (!Permitted(info, AclLogContext.Lua))
             {
                 // The refusal is the script's error (written by CheckPermission).
