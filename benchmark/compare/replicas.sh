@@ -28,7 +28,19 @@ RESPBENCH="$ROOT/benchmark/Resp.benchmark/bin/Release/net10.0/Resp.benchmark"
 [ -x "$OURS" ] || { echo "replicas.sh: build src/GarnetServer -c Release first" >&2; exit 1; }
 [ -x "$RESPBENCH" ] || { echo "replicas.sh: build benchmark/Resp.benchmark -c Release first" >&2; exit 1; }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Below 55536: a Redis cluster node also listens on its port + 10000.
+free_port() {
+    python3 -c '
+import random, socket
+while True:
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", random.randint(20000, 55000)))
+        print(s.getsockname()[1])
+        break
+    except OSError:
+        pass'
+}
 wait_port() { for _ in $(seq 1 200); do (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null && return 0; sleep 0.05; done; return 1; }
 
 CLUSTER=${CLUSTER:-}
