@@ -195,8 +195,13 @@ internal sealed class ReplicaLink : IDisposable
     }
 
     /// <summary>Stops the link (the stream it asked for is detached by the caller).</summary>
+    private int _disposed;
+
     public void Dispose()
     {
+        // Two REPLICAOF calls racing may both stop the link they replaced.
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+            return;
         _stop.Set();
         _connection?.Dispose();
         if (_thread.IsAlive && Thread.CurrentThread != _thread)

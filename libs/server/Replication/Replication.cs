@@ -226,13 +226,17 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
             _pausedForFailover = false;
             _server.ClientPause.Unpause();
         }
+        ReplicaLink? raced;
         lock (_lock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
+            // Another REPLICAOF that ran meanwhile started a link of its own: the last one wins, the other stops.
+            raced = _link != old ? _link : null;
             var link = new ReplicaLink(_server, this, host, port);
             Volatile.Write(ref _link, link);
             link.Start();
         }
+        raced?.Dispose();
         UpdateKeepFrom();
     }
 

@@ -320,6 +320,9 @@ public sealed class ReplicationTests
         Assert.That(p.Execute("REPLAPPEND", "id", "0", ""), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
         Assert.That(p.Execute("REPLFULL", "END"), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
         Assert.That(p.Execute("REPLPROMOTE", "id", "0"), Is.EqualTo("-ERR this connection does not own the replication stream\r\n"));
+        Assert.That(p.Execute("REPLFAILOVER", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
+        Assert.That(p.Execute("REPLFAILOVER", "0"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
+        Assert.That(p.Execute("REPLFAILOVER", "100"), Is.EqualTo("-ERR this server is not a primary with an operation log\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "70000"), Is.EqualTo("-ERR Invalid master port\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1"), Is.EqualTo("-ERR wrong number of arguments for 'replicaof' command\r\n"));
