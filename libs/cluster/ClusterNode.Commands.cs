@@ -422,6 +422,7 @@ public sealed partial class ClusterNode
             primary.IsPrimary = false;
             primary.PrimaryId = _myself.Id;
             RefreshAllRoutes();
+            RenewLease();
             ConfigurationChanged();
         }
         _replication?.StopFollowing();

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Threading;
 
 namespace Garnet.cluster;
 
@@ -26,9 +27,11 @@ public sealed partial class ClusterNode
     private long _nextElectionMs;
     private readonly HashSet<string> _votes = new(StringComparer.Ordinal);
 
-    // Set once this primary has not seen a majority of the primaries for half the node timeout; read by Route for writes.
-    private volatile bool _leaseLost;
-    private readonly long _startedMs = NowMs;
+    // Until when (Environment.TickCount64 ms) this primary holds its write lease: LeaseMs after the answer that completed
+    // a majority of the primaries (itself among them); long.MaxValue when it is not a primary serving slots, or needs no
+    // one else. Computed under _lock as answers come and on each tick; read by Route and the commit gate without it, on
+    // a clock that neither steps nor waits for the bus's thread.
+    private long _leaseUntil;
 
     /// <summary>
     /// How long a primary takes writes after it last heard from a majority of the primaries: half the node timeout, at
@@ -37,7 +40,7 @@ public sealed partial class ClusterNode
     /// </summary>
     private long LeaseMs => Math.Min(TimeoutMs / 2, 5000);
 
-    public bool WriteLeaseHeld => !_leaseLost;
+    public bool WriteLeaseHeld => Environment.TickCount64 <= Volatile.Read(ref _leaseUntil);
 
     /// <summary>CLUSTER FAILOVER FORCE: an election now, whether or not the primary is failed; under <c>_lock</c>.</summary>
     private void StartForcedElection(long now)
@@ -67,7 +70,8 @@ public sealed partial class ClusterNode
             return;
         }
         bool failed = (primary.Flags & NodeFlags.Fail) != 0 && primary.SlotCount > 0;
-        if (!failed && !_electionForced)
+        // A replica that does not hold its primary's history (never synced, or loading a checkpoint) does not stand.
+        if ((!failed && !_electionForced) || !_replication.HoldsPrimaryHistory)
         {
             if (_electionAtMs != 0 || _electionEpoch != 0)
                 ResetElection();
@@ -111,7 +115,8 @@ public sealed partial class ClusterNode
         int rank = 0;
         foreach (var node in _nodes.Values)
         {
-            if (node != _myself && !node.IsPrimary && node.PrimaryId == primary.Id && (node.Flags & NodeFlags.Fail) == 0 && node.ReplicationOffset > mine)
+            if (node != _myself && !node.IsPrimary && node.PrimaryId == primary.Id && (node.Flags & NodeFlags.Fail) == 0
+                && node.ReplicationId == _replication?.ReplicationId && node.ReplicationOffset > mine)
                 rank++;
         }
         return rank;
@@ -134,10 +139,13 @@ public sealed partial class ClusterNode
             return 0;
         if (primary.SlotCount == 0 || now - primary.VotedForReplicaMs < TimeoutMs * 2)
             return 0;
+        // It must follow the primary's history, and hold at least what the primary last said it acknowledged.
+        if ((primary.ReplicationId.Length > 0 && request.ReplicationId != primary.ReplicationId) || request.ReplicationOffset < primary.AcknowledgedOffset)
+            return 0;
         foreach (var node in _nodes.Values)
         {
             if (node != candidate && !node.IsPrimary && node.PrimaryId == primary.Id && (node.Flags & NodeFlags.Fail) == 0
-                && node.ReplicationOffset > request.ReplicationOffset)
+                && node.ReplicationId == request.ReplicationId && node.ReplicationOffset > request.ReplicationOffset)
                 return 0;
         }
         _lastVoteEpoch = epoch;
@@ -173,33 +181,46 @@ public sealed partial class ClusterNode
             if (_electionWon)
                 ResetElection();
         }
+        // On a thread of its own: it stops the replication link (waiting for its thread), which a message's session or
+        // link must not wait for.
         if (primaryId != null)
-            TakeOver(primaryId, epoch);
+            new Thread(() => TakeOver(primaryId, epoch)) { IsBackground = true, Name = "Garnet cluster takeover" }.Start();
     }
 
     /// <summary>The request for votes this link's next message carries, or null (under <c>_lock</c>).</summary>
     private (long Epoch, bool Forced)? PendingVoteRequest => _electionEpoch == 0 ? null : (_electionEpoch, _electionForced);
 
     /// <summary>
-    /// On each tick, under <c>_lock</c>: a primary serving slots holds its lease while it heard from a majority of the
-    /// primaries serving slots (itself among them) within <see cref="LeaseMs"/>; a node just started counts from its start.
+    /// Under <c>_lock</c>, on each tick and each answer: a primary serving slots holds its lease until
+    /// <see cref="LeaseMs"/> after the latest time a majority of the primaries serving slots (itself among them) had
+    /// answered it. A lease that comes back lets the commits it held count (the server's commit gate).
     /// </summary>
-    private void RenewLease(long now)
+    private void RenewLease()
     {
-        bool lost = false;
+        long now = Environment.TickCount64;
+        long before = Volatile.Read(ref _leaseUntil);
+        // A node serving no slots needs no lease, but one that lost it keeps it lost: a primary whose slots went to its
+        // replica must not count the commits it held (without that replica) before it gives them up as a replica.
+        long until = now > before ? before : long.MaxValue;
         if (_myself.IsPrimary && _myself.SlotCount > 0)
         {
-            int size = 0, seen = 0;
-            foreach (var node in _nodes.Values)
+            until = long.MaxValue;
+            int othersNeeded = ClusterSize() / 2;
+            if (othersNeeded > 0)
             {
-                if (!node.IsPrimary || node.SlotCount == 0)
-                    continue;
-                size++;
-                if (node == _myself || now - Math.Max(node.PongReceivedMs, _startedMs) <= LeaseMs)
-                    seen++;
+                var heard = new List<long>();
+                foreach (var node in _nodes.Values)
+                {
+                    if (node != _myself && node.IsPrimary && node.SlotCount > 0)
+                        heard.Add(node.PongReceivedTicks);
+                }
+                heard.Sort();
+                long completed = heard.Count < othersNeeded ? 0 : heard[heard.Count - othersNeeded];
+                until = completed == 0 ? 0 : completed + LeaseMs;
             }
-            lost = seen < size / 2 + 1;
         }
-        _leaseLost = lost;
+        Volatile.Write(ref _leaseUntil, until);
+        if (now > before && now <= until)
+            _replication?.OnLeaseChanged();
     }
 }

@@ -135,6 +135,7 @@ public sealed partial class ClusterNode
             }
             target.Flags &= ~NodeFlags.Meet;
             target.PongReceivedMs = now;
+            target.PongReceivedTicks = Environment.TickCount64;
             target.PingSentMs = 0;
             target.Flags &= ~NodeFlags.PFail;
             if ((target.Flags & NodeFlags.Fail) != 0)
@@ -231,7 +232,6 @@ public sealed partial class ClusterNode
                     _forgotten.Remove(id);
             }
             ConsiderElection(now);
-            RenewLease(now);
             UpdateState();
             SaveIfChanged();
             return linked;
@@ -281,8 +281,13 @@ public sealed partial class ClusterNode
             node.ConfigEpoch = message.ConfigEpoch;
             _dirty = true;
         }
+        if (node.ReplicationId != message.ReplicationId)
+        {
+            node.ReplicationId = message.ReplicationId;
+            node.AcknowledgedOffset = 0;
+        }
         node.ReplicationOffset = message.ReplicationOffset;
-        node.ReplicationOffsetMs = NowMs;
+        node.AcknowledgedOffset = Math.Max(node.AcknowledgedOffset, message.AcknowledgedOffset);
         var stale = new List<KnownNode>();
         var myPrimary = !_myself.IsPrimary && _myself.PrimaryId != null && _nodes.TryGetValue(_myself.PrimaryId, out var known) ? known : null;
         bool tookFromMyPrimary = false;
@@ -482,6 +487,8 @@ public sealed partial class ClusterNode
             CurrentEpoch = _currentEpoch,
             ReceiverIp = receiverIp,
             ReplicationOffset = _replication?.Offset ?? 0,
+            ReplicationId = _replication?.ReplicationId ?? "",
+            AcknowledgedOffset = _myself.IsPrimary ? _replication?.AcknowledgedOffset ?? 0 : 0,
         };
         if (_myself.IsPrimary)
             message.Slots = SlotsOf(_myself);

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Security.Cryptography;
+using System.Threading;
 using Garnet.common;
 using Garnet.server;
 
@@ -172,7 +173,7 @@ public sealed partial class ClusterNode : IClusterProvider
         if (route != SlotRoute.Unbound && !_up)
             return SlotRoute.Down;
         // A primary whose lease ended takes no writes: a replica may be promoted in its place (ClusterNode.Failover.cs).
-        return write && _leaseLost && route is SlotRoute.Served or SlotRoute.Migrating ? SlotRoute.Down : route;
+        return write && route is SlotRoute.Served or SlotRoute.Migrating && Environment.TickCount64 > Volatile.Read(ref _leaseUntil) ? SlotRoute.Down : route;
     }
 
     /// <summary>Recomputes what <see cref="Route"/> answers for <paramref name="slot"/>; under <c>_lock</c> after any change of its owner or migration.</summary>
@@ -244,6 +245,8 @@ public sealed partial class ClusterNode : IClusterProvider
             ok = reachable >= size / 2 + 1;
         }
         _up = ok;
+        // Slots or roles may have changed: so may what the lease needs.
+        RenewLease();
     }
 
     /// <summary>Primaries serving at least one slot (Redis's cluster size, of which a majority decides a failure).</summary>

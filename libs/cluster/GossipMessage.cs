@@ -74,6 +74,12 @@ internal sealed class GossipMessage
     /// <summary>An <see cref="GossipType.AuthRequest"/> of CLUSTER FAILOVER FORCE: the primary need not be failed.</summary>
     public bool Forced;
 
+    /// <summary>The history <see cref="ReplicationOffset"/> counts in (a primary's own, the one a replica follows).</summary>
+    public string ReplicationId = "";
+
+    /// <summary>A primary's: the offset up to which it acknowledged writes under commit-before-ack (0: it does not).</summary>
+    public long AcknowledgedOffset;
+
     public static bool HasSlot(byte[] slots, int slot) => (slots[slot >> 3] & (1 << (slot & 7))) != 0;
 
     public static void AddSlot(byte[] slots, int slot) => slots[slot >> 3] |= (byte)(1 << (slot & 7));
@@ -114,6 +120,8 @@ internal sealed class GossipMessage
             writer.Write(ReplicationOffset);
             writer.Write(VoteEpoch);
             writer.Write(Forced);
+            writer.Write(ReplicationId);
+            writer.Write(AcknowledgedOffset);
         }
         return stream.ToArray();
     }
@@ -153,6 +161,8 @@ internal sealed class GossipMessage
             message.ReplicationOffset = reader.ReadInt64();
             message.VoteEpoch = reader.ReadInt64();
             message.Forced = reader.ReadBoolean();
+            message.ReplicationId = reader.ReadString();
+            message.AcknowledgedOffset = reader.ReadInt64();
             return message;
         }
         catch (EndOfStreamException)

@@ -64,9 +64,15 @@ internal sealed class KnownNode(string id, string ip, int port, long nowMs)
     /// <summary>How many slots the cluster's table gives it.</summary>
     public int SlotCount;
 
-    /// <summary>Its replication offset as it last said (gossip), and when this node heard it (ms since the epoch).</summary>
+    /// <summary>Its replication offset and history as it last said (gossip).</summary>
     public long ReplicationOffset;
-    public long ReplicationOffsetMs;
+    public string ReplicationId = "";
+
+    /// <summary>A primary's: the most it said it acknowledged under commit-before-ack, in its history.</summary>
+    public long AcknowledgedOffset;
+
+    /// <summary>When this node last had an answer from it, in <see cref="System.Environment.TickCount64"/> ms (the lease's clock).</summary>
+    public long PongReceivedTicks;
 
     /// <summary>When this node (a primary) last voted for a replica of it to take its place (ms since the epoch; 0: never).</summary>
     public long VotedForReplicaMs;

@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Threading;
 
@@ -22,6 +23,10 @@ public sealed unsafe partial class OperationLog
 {
     // The address the flusher made durable on this node's disk; _committed follows it once replicas have it too.
     private long _durableHere;
+    private long _committedFileOffset;
+
+    /// <summary>The file offset of the log up to which commits counted (with the replicas in sync when they gate them).</summary>
+    public long CommittedFileOffset => Volatile.Read(ref _committedFileOffset);
 
     // Each commit's end as a log address and as the file offset replicas acknowledge, oldest first (under the lock).
     private readonly Queue<(long Address, long FileOffset)> _commitPoints = new();
@@ -36,6 +41,47 @@ public sealed unsafe partial class OperationLog
         {
             _replicaGate = value;
             AdvanceCommitted();
+        }
+    }
+
+    // Log addresses in (_abandonedAfter, _abandonedUntil]: appended by this node as a primary that became a replica before
+    // they were committed with its replicas. They never count as committed, so no reply held for them is ever sent (the
+    // sessions waiting find their commit failed and close).
+    private long _abandonedAfter;
+    private long _abandonedUntil;
+
+    /// <summary>Whether <paramref name="address"/> was given up by <see cref="AbandonUncommitted"/>.</summary>
+    private bool IsAbandoned(long address) => address <= Volatile.Read(ref _abandonedUntil) && address > Volatile.Read(ref _abandonedAfter);
+
+    /// <summary>
+    /// This primary becomes a replica (cluster mode): what it appended and has not committed with its replicas may be
+    /// missing on the new primary, so it is never acknowledged, nor is what writes already under way append while it
+    /// is a replica (clients' writes are redirected or refused from now on). Call before the gate opens (its replicas
+    /// leave it); <see cref="StopAbandoning"/> when it is a primary again.
+    /// </summary>
+    public void AbandonUncommitted()
+    {
+        lock (_commitPointsLock)
+        {
+            Volatile.Write(ref _abandonedUntil, 0);
+            Volatile.Write(ref _abandonedAfter, Volatile.Read(ref _committed));
+            Volatile.Write(ref _abandonedUntil, long.MaxValue);
+        }
+        // Reads no longer wait for those writes (as a replica this node's data comes from its new primary).
+        Array.Clear(_lastWriteBySlot);
+        Volatile.Write(ref _lastUndeclaredWrite, 0);
+        lock (_commitLock)
+            Monitor.PulseAll(_commitLock);
+        RequestNotify();
+    }
+
+    /// <summary>This node is a primary again: what it appends from here commits as usual.</summary>
+    public void StopAbandoning()
+    {
+        lock (_commitPointsLock)
+        {
+            if (Volatile.Read(ref _abandonedUntil) == long.MaxValue)
+                Volatile.Write(ref _abandonedUntil, Volatile.Read(ref _tail));
         }
     }
 
@@ -63,6 +109,7 @@ public sealed unsafe partial class OperationLog
             while (_commitPoints.TryPeek(out var point) && point.Address <= durable && point.FileOffset <= replicated)
             {
                 target = point.Address;
+                Volatile.Write(ref _committedFileOffset, point.FileOffset);
                 _commitPoints.Dequeue();
             }
         }

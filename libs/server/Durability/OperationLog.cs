@@ -295,7 +295,7 @@ public sealed unsafe partial class OperationLog : IDisposable
     }
 
     /// <summary>Whether everything up to <paramref name="address"/> is durable.</summary>
-    public bool IsCommitted(long address) => Volatile.Read(ref _committed) >= address;
+    public bool IsCommitted(long address) => Volatile.Read(ref _committed) >= address && !IsAbandoned(address);
 
     /// <summary>
     /// Waits until everything up to <paramref name="address"/> is durable, asking the writer for a commit when
@@ -309,10 +309,10 @@ public sealed unsafe partial class OperationLog : IDisposable
             RequestCommit(address);
         lock (_commitLock)
         {
-            while (Volatile.Read(ref _committed) < address && _failure == null && !_writerEnded)
+            while (Volatile.Read(ref _committed) < address && !IsAbandoned(address) && _failure == null && !_writerEnded)
                 Monitor.Wait(_commitLock);
         }
-        return Volatile.Read(ref _committed) >= address;
+        return IsCommitted(address);
     }
 
     /// <summary>Asks the writer to make everything up to <paramref name="address"/> durable, without waiting for it.</summary>
@@ -342,7 +342,7 @@ public sealed unsafe partial class OperationLog : IDisposable
         {
             // The writer notifies every waiter as it fails or stops, under this lock after setting the flag: a later one
             // would never be told, so it is refused (the caller then finds the commit failed).
-            if (_failure != null || _writerEnded)
+            if (_failure != null || _writerEnded || IsAbandoned(address))
                 return false;
             _waiters.Add((address, waiter));
         }
@@ -372,7 +372,7 @@ public sealed unsafe partial class OperationLog : IDisposable
         List<(long, ICommitWaiter)>? later = null;
         foreach (var (address, waiter) in waiters)
         {
-            if (all || address <= committed)
+            if (all || address <= committed || IsAbandoned(address))
                 waiter.OnCommitted();
             else
                 (later ??= []).Add((address, waiter));

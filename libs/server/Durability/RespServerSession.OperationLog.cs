@@ -172,20 +172,6 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
-    /// <summary>
-    /// This primary becomes a replica (<see cref="Replication.ReplicaOf"/>): replies held for commits are dropped and the
-    /// connection ends, so a write the new primary may lack is never acknowledged.
-    /// </summary>
-    internal void DropHeldRepliesAndClose()
-    {
-        // Read without the session's gate (a session waiting for a commit on its own thread holds it): the commit it
-        // waits for cannot come before the caller opens the commit gate, after this, and a killed session sends no held
-        // reply (ReleaseHeldUnderGate).
-        if (_oplog is not { } log || (!log.HasHeldReplies && !log.ReleasePending && log.Depth == 0))
-            return;
-        RequestKill();
-    }
-
     /// <summary>Told by the log (on its notifier thread) that this session's held replies may go: sends them under the session's gate.</summary>
     private sealed class HeldReplyRelease(RespServerSession session) : ICommitWaiter
     {

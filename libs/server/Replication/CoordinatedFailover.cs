@@ -118,6 +118,10 @@ internal sealed class CoordinatedFailover
                 return;
             _replication.ReplicaOf(target.Host, target.Port);
         }
+        catch (ObjectDisposedException)
+        {
+            error = "the server stopped";
+        }
         finally
         {
             LastError = error;

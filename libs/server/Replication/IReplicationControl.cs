@@ -23,4 +23,19 @@ public interface IReplicationControl
     /// applied. Replicas of one primary compare theirs to find which holds the most (automatic failover).
     /// </summary>
     long Offset { get; }
+
+    /// <summary>The history <see cref="Offset"/> counts in (INFO's master_replid): the primary's own, or the one a replica follows.</summary>
+    string ReplicationId { get; }
+
+    /// <summary>Whether this replica holds its primary's history (synced from a checkpoint, not loading one now).</summary>
+    bool HoldsPrimaryHistory { get; }
+
+    /// <summary>
+    /// As a primary under commit-before-ack: the log offset up to which writes were acknowledged (committed with the
+    /// replicas in sync); 0 otherwise. A replica holding less may not be promoted in its place.
+    /// </summary>
+    long AcknowledgedOffset { get; }
+
+    /// <summary>This primary's write lease changed (cluster mode): commits it held back may count again.</summary>
+    void OnLeaseChanged();
 }

@@ -97,7 +97,7 @@ internal sealed class ReplicaSender : IDisposable
     public void LeaveGate() => _inSync = false;
 
     // A promotion FAILOVER asked for, sent once no batch waits for its acknowledgement.
-    private volatile PromotionRequest? _promotion;
+    private PromotionRequest? _promotion;
 
     private sealed class PromotionRequest(long offset)
     {
@@ -113,9 +113,14 @@ internal sealed class ReplicaSender : IDisposable
     public string? Promote(long offset, int timeoutMs)
     {
         var request = new PromotionRequest(offset);
-        _promotion = request;
+        Volatile.Write(ref _promotion, request);
         if (!request.Done.Wait(timeoutMs))
-            return "the replica did not answer the promotion in time";
+        {
+            // Withdrawn unless the sender took it already (a promotion sent late would make a second primary).
+            if (Interlocked.CompareExchange(ref _promotion, null, request) == request)
+                return "the replica did not answer the promotion in time";
+            request.Done.Wait();
+        }
         return request.Error;
     }
 
@@ -137,7 +142,7 @@ internal sealed class ReplicaSender : IDisposable
         finally
         {
             _connection?.Dispose();
-            if (_promotion is { Done.IsSet: false } promotion)
+            if (Interlocked.Exchange(ref _promotion, null) is { Done.IsSet: false } promotion)
             {
                 promotion.Error = "the stream to the replica ended: " + (Error ?? "stopped");
                 promotion.Done.Set();
@@ -178,15 +183,23 @@ internal sealed class ReplicaSender : IDisposable
             long lastSent = Environment.TickCount64;
             while (!_stopping)
             {
-                if (_promotion is { } promotion && expected.Count == 0)
+                if (expected.Count == 0 && Volatile.Read(ref _promotion) is { } promotion
+                    && Interlocked.CompareExchange(ref _promotion, null, promotion) == promotion)
                 {
-                    commands.Clear();
-                    commands.BeginCommand(3);
-                    commands.WriteBulk("REPLPROMOTE"u8);
-                    commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
-                    commands.WriteBulk(promotion.Offset);
-                    promotion.Error = Exchange(connection, commands, out _);
-                    promotion.Done.Set();
+                    promotion.Error = "the stream to the replica ended";
+                    try
+                    {
+                        commands.Clear();
+                        commands.BeginCommand(3);
+                        commands.WriteBulk("REPLPROMOTE"u8);
+                        commands.WriteBulk(Encoding.ASCII.GetBytes(_replicationId));
+                        commands.WriteBulk(promotion.Offset);
+                        promotion.Error = Exchange(connection, commands, out _);
+                    }
+                    finally
+                    {
+                        promotion.Done.Set();
+                    }
                     return promotion.Error;
                 }
                 if (next < log.FileStart)

@@ -161,6 +161,13 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
     /// </summary>
     public long Offset => IsReplica ? Stream.Offset : _server.OperationLog?.WrittenOut ?? 0;
 
+    bool IReplicationControl.HoldsPrimaryHistory => IsReplica && Stream.ReplicationId != null && !Stream.Syncing;
+
+    long IReplicationControl.AcknowledgedOffset
+        => !IsReplica && _server.OperationLog is { } log && (log.CommitFrequencyMs == 0 || _server.Options.AofCommitWait) ? log.CommittedFileOffset : 0;
+
+    void IReplicationControl.OnLeaseChanged() => ReevaluateGate();
+
     /// <summary>Why the last stream to a replica ended, with the replica's address (INFO's replica_stream_last_error), or null.</summary>
     public string? LastSenderError { get; private set; }
 
@@ -191,14 +198,11 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
     {
         ReplicaLink? old;
         ReplicaSender[] senders;
-        // A primary of a cluster becoming a replica: writes whose replies wait for their commit (which waits for the
-        // replicas) are given up with their connections, as the new primary may not have them: they must never be
-        // acknowledged.
+        // A primary of a cluster becoming a replica: writes not yet committed with its replicas are given up (their
+        // replies are never sent; those connections close), as the new primary may not have them. Before its replicas
+        // leave the commit gate below, which would let those commits count.
         if (!IsReplica && _server.Options.EnableCluster)
-        {
-            foreach (var session in _server.Clients.Snapshot())
-                session.DropHeldRepliesAndClose();
-        }
+            _server.OperationLog?.AbandonUncommitted();
         lock (_lock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
@@ -322,6 +326,7 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
         }
         old.Dispose();
         Stream.Detach(null);
+        _server.OperationLog?.StopAbandoning();
         // What this server replicated is not in an operation log of its own: a checkpoint makes it durable as its own.
         if (_server.OperationLog != null)
             _server.Checkpoints.SaveInBackground(schedule: true);

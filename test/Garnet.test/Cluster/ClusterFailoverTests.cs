@@ -297,6 +297,8 @@ public sealed class ClusterFailoverTests : ClusterNodesTestBase
             foreach (var proxy in proxies)
                 proxy.Heal();
             WaitForNodesLine(primary, primaryId, $"myself,slave {replicaId}");
+            // Back in touch with every node (its suspicions cleared), it redirects to the new primary.
+            WaitFor(primary, "CLUSTER INFO", info => info.Contains("cluster_state:ok\r\n"));
             Assert.That(primary.Run("SET", keys[0], "x"), Does.StartWith("-MOVED"));
             writer.Join();
             Assert.That(Volatile.Read(ref acknowledged), Is.EqualTo(written), "no write is acknowledged once the primary is cut off from its replica");
