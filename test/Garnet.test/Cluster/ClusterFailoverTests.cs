@@ -223,24 +223,9 @@ public sealed class ClusterFailoverTests : ClusterNodesTestBase
     public void APrimaryCutOffStopsAcknowledgingWritesAndItsReplicaTakesOver()
     {
         var proxies = new List<PartitionProxy>();
-        var nodes = new Node[4];
         try
         {
-            for (int i = 0; i < 4; i++)
-            {
-                var proxy = new PartitionProxy();
-                proxies.Add(proxy);
-                string address = $"127.0.0.{i + 2}";
-                var server = StartNode(configure: options =>
-                {
-                    Configure(options);
-                    options.Address = address;
-                    options.ClusterAnnounceIp = "127.0.0.1";
-                    options.ClusterAnnouncePort = proxy.Port;
-                });
-                proxy.Target = new IPEndPoint(IPAddress.Parse(address), server.Port);
-                nodes[i] = new Node(proxy.Target, "127.0.0.1", proxy.Port);
-            }
+            var nodes = StartBehindProxies(proxies);
             var (primary, replica) = (nodes[0], nodes[3]);
             FormShard(nodes[..3], replica);
             string primaryId = primary.Id, replicaId = replica.Id;
@@ -309,6 +294,76 @@ public sealed class ClusterFailoverTests : ClusterNodesTestBase
             foreach (var proxy in proxies)
                 proxy.Dispose();
         }
+    }
+
+    /// <summary>
+    /// A replica cut off from its primary (only) falls out of sync; the primary goes on acknowledging writes without it,
+    /// and says so in gossip. When the primary then stops, the other primaries refuse the replica their votes (it lacks
+    /// acknowledged writes): the slots stay down rather than lose those writes.
+    /// </summary>
+    [Test]
+    public void AReplicaThatLacksAcknowledgedWritesIsNotElected()
+    {
+        var proxies = new List<PartitionProxy>();
+        try
+        {
+            var nodes = StartBehindProxies(proxies);
+            var (primary, replica) = (nodes[0], nodes[3]);
+            FormShard(nodes[..3], replica);
+            string primaryId = primary.Id, replicaId = replica.Id;
+
+            // The primary and its replica no longer reach each other; both still reach the other primaries.
+            proxies[3].Block(primary.Endpoint.Address);
+            proxies[0].Block(replica.Endpoint.Address);
+            string[] keys = KeysOfFirstPrimary(50);
+            using (var client = new RawClient(primary.Endpoint))
+            {
+                // The first write waits until the replica is taken out of sync (its lease is held: the other primaries answer).
+                foreach (string key in keys)
+                    Assert.That(client.Execute("SET", key, "acknowledged without the replica"), Is.EqualTo("+OK\r\n"));
+            }
+            Assert.That(primary.Run("INFO", "replication"), Does.Contain("commits no longer wait for it"));
+            // The other primaries hear what it acknowledged (a few gossip rounds), then it stops.
+            Thread.Sleep(NodeTimeout * 1000);
+            StopNode(Servers.Single(server => server.Port == primary.Endpoint.Port));
+
+            WaitForNodesLine(nodes[1], primaryId, "fail");
+            // Long enough for several elections (each waits at most twice the node timeout for votes).
+            Thread.Sleep(NodeTimeout * 4000);
+            Assert.That(replica.Run("CLUSTER", "NODES").Split('\n').Single(line => line.StartsWith(replicaId)), Does.Contain("myself,slave"));
+            string info = replica.Run("CLUSTER", "INFO");
+            Assert.That(info, Does.Contain("cluster_stats_messages_auth-req_sent:"), "it asked");
+            Assert.That(info, Does.Contain("cluster_last_failover_error:the election in epoch"), "and was refused");
+            Assert.That(replica.Run("READONLY"), Is.EqualTo("+OK\r\n"));
+        }
+        finally
+        {
+            StopNodes();
+            foreach (var proxy in proxies)
+                proxy.Dispose();
+        }
+    }
+
+    /// <summary>Four nodes on 127.0.0.2-5, each announcing a proxy of its own (added to <paramref name="proxies"/>).</summary>
+    private Node[] StartBehindProxies(List<PartitionProxy> proxies)
+    {
+        var nodes = new Node[4];
+        for (int i = 0; i < 4; i++)
+        {
+            var proxy = new PartitionProxy();
+            proxies.Add(proxy);
+            string address = $"127.0.0.{i + 2}";
+            var server = StartNode(configure: options =>
+            {
+                Configure(options);
+                options.Address = address;
+                options.ClusterAnnounceIp = "127.0.0.1";
+                options.ClusterAnnouncePort = proxy.Port;
+            });
+            proxy.Target = new IPEndPoint(IPAddress.Parse(address), server.Port);
+            nodes[i] = new Node(proxy.Target, "127.0.0.1", proxy.Port);
+        }
+        return nodes;
     }
 
     private static void WaitFor(Node node, string command, Func<string, bool> done)

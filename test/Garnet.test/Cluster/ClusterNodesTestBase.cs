@@ -14,6 +14,9 @@ public abstract class ClusterNodesTestBase
 
     private readonly List<GarnetServer> _servers = [];
 
+    /// <summary>The nodes running now.</summary>
+    protected IReadOnlyList<GarnetServer> Servers => _servers;
+
     [TearDown]
     public void StopNodes()
     {
