@@ -244,9 +244,12 @@ public sealed partial class ClusterNode : IClusterProvider
             }
             ok = reachable >= size / 2 + 1;
         }
-        _up = ok;
-        // Slots or roles may have changed: so may what the lease needs.
+        // Slots or roles may have changed: so may what the lease needs. A primary serving slots without its lease (cut
+        // off, or started and not yet answered by a majority) is down, as Redis's node in a minority is.
         RenewLease();
+        if (ok && _myself.IsPrimary && _myself.SlotCount > 0)
+            ok = WriteLeaseHeld;
+        _up = ok;
     }
 
     /// <summary>Primaries serving at least one slot (Redis's cluster size, of which a majority decides a failure).</summary>
