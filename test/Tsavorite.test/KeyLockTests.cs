@@ -57,6 +57,14 @@ public sealed unsafe class KeyLockTests
                 expected |= j % 3 == 0 && BucketOf(ts, TestData.Key(j)) == BucketOf(ts, TestData.Key(i));
             Assert.That(exclusive, Is.EqualTo(expected), $"key {i}");
         }
+        // Keys of buckets not held are found not locked (with many held, the lookup is a binary search).
+        for (int i = keyCount; i < keyCount + 200; i++)
+        {
+            bool held = false;
+            for (int j = 0; j < keyCount; j++)
+                held |= BucketOf(ts, TestData.Key(j)) == BucketOf(ts, TestData.Key(i));
+            Assert.That(ts.Session.IsKeyLocked(TestData.Key(i), out _), Is.EqualTo(held), $"key {i}");
+        }
 
         ts.Session.UnlockKeys();
         Assert.That(ts.Session.HoldsKeyLocks, Is.False);

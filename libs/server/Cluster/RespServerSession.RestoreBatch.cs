@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using Garnet.common;
 
 namespace Garnet.server;
@@ -14,6 +15,10 @@ public sealed unsafe partial class RespServerSession
 {
     private static ReadOnlySpan<byte> ErrBadRestoreBatch => "ERR RESTORE-BATCH payload is not valid"u8;
 
+    // How many keys ahead of the one restored RESTORE-BATCH loads hash buckets: enough loads in flight to cover a miss.
+    private const int PrefetchDistance = 8;
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void RestoreBatch()
     {
         var reader = new SlotKeyBatchReader(_args[1].Span);
@@ -22,10 +27,17 @@ public sealed unsafe partial class RespServerSession
             Store.Store.ExpectKeys(Store.Store.KeyCount + reader.ExpectedKeys);
         // Its keys are not declared, so the watch versions move here (as the transactions layer moves a declared key's).
         bool unarmed = _watchArming.TryBeginUnarmedWrite(_writesInFlight);
+        // A second reader runs a few keys ahead, loading their hash buckets while the keys before them are restored.
+        var store = Store.Store;
+        var ahead = new SlotKeyBatchReader(_args[1].Span);
+        for (int i = 0; i < PrefetchDistance && ahead.TryNext(out _, out var next, out _, out _); i++)
+            store.PrefetchBucket(next);
         try
         {
             while (reader.TryNext(out byte type, out var key, out var value, out long ttlMs))
             {
+                if (ahead.TryNext(out _, out var next, out _, out _))
+                    store.PrefetchBucket(next);
                 if (!RestoreBatchEntry(type, key, value, ttlMs, replace, unarmed))
                     return;
             }
@@ -42,6 +54,7 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>Restores one key of a batch; false (with the error written) when it cannot.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private bool RestoreBatchEntry(byte type, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long ttlMs, bool replace, bool unarmed)
     {
         if (_cluster != null)

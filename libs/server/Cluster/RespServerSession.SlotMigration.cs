@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using Garnet.common;
 using Tsavorite;
 
@@ -61,6 +62,7 @@ public sealed unsafe partial class RespServerSession
     /// the next batch starts from. <see cref="FinishSlotBatch"/> must follow, whatever happens. A positive
     /// <paramref name="expectedKeys"/> (the first batch's) tells the target how many keys to expect in all.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     internal long PrepareSlotBatch(bool[] slots, long from, long until, int maxKeys, MigratedKeys keys, SlotKeyBatch batch, bool replace,
         long expectedKeys)
     {
@@ -91,6 +93,7 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>Adds <paramref name="key"/>'s value and time to live to <paramref name="batch"/>, unless it is gone or expired.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void AddMigratedKey(ReadOnlySpan<byte> key, SlotKeyBatch batch)
     {
         var output = default(StringOutput);
@@ -118,6 +121,7 @@ public sealed unsafe partial class RespServerSession
     /// Ends the batch <see cref="PrepareSlotBatch"/> began: when the target has its keys (<paramref name="delete"/>) they
     /// are deleted here, as one DEL in the operation log; then their locks are released.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     internal void FinishSlotBatch(MigratedKeys keys, bool delete)
     {
         if (_gateMode == 0)
@@ -135,6 +139,7 @@ public sealed unsafe partial class RespServerSession
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void DeleteMigratedKeys(MigratedKeys keys)
     {
         bool unarmed = _watchArming.TryBeginUnarmedWrite(_writesInFlight);
@@ -169,6 +174,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Keys of the marked slots met by a scan, up to a limit.</summary>
     private readonly struct SlotKeyCollector(bool[] slots, MigratedKeys keys, int limit) : IScanFunctions
     {
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)]
         public bool OnRecord(in LogRecord record, long address)
         {
             if (!slots[HashSlot.Of(record.Key)])
@@ -211,6 +217,7 @@ internal sealed unsafe class MigratedKeys
         Count = 0;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Add(ReadOnlySpan<byte> key)
     {
         if (_length + key.Length > _bytes.Length)

@@ -1,5 +1,6 @@
 using System;
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 
 namespace Garnet.server;
 
@@ -49,6 +50,7 @@ internal sealed class SlotKeyBatch
     }
 
     /// <summary>Adds <paramref name="key"/> holding <paramref name="value"/> of <paramref name="type"/>, with <paramref name="ttlMs"/> left (0: none).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Add(byte type, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long ttlMs)
     {
         long needed = (long)_length + EntryHeaderLength + key.Length + value.Length;
@@ -97,6 +99,7 @@ internal ref struct SlotKeyBatchReader
     public bool Replace { get; }
 
     /// <summary>The next entry; false at the end, or (with <see cref="Valid"/> false) at a malformed one.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool TryNext(out byte type, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value, out long ttlMs)
     {
         type = 0;

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.Intrinsics.X86;
 
 namespace Tsavorite;
 
@@ -29,6 +30,9 @@ namespace Tsavorite;
 /// </remarks>
 internal sealed unsafe class HeldLocks
 {
+    // How far ahead of the bucket being latched Acquire loads buckets.
+    private const int PrefetchDistance = 8;
+
     private long[] _buckets = new long[8];
     private bool[] _exclusive = new bool[8];
 
@@ -57,6 +61,9 @@ internal sealed unsafe class HeldLocks
             int taken = 0;
             while (taken < count)
             {
+                // Many buckets (a slot migration's batch): the ones a few places on start loading while this one is latched.
+                if (taken + PrefetchDistance < count && Sse.IsSupported)
+                    Sse.Prefetch0(table.Bucket(_buckets[taken + PrefetchDistance]));
                 long* bucket = table.Bucket(_buckets[taken]);
                 bool latched = _exclusive[taken]
                     ? HashBucket.AcquireExclusive(bucket, epoch, table)
@@ -175,7 +182,7 @@ internal sealed unsafe class HeldLocks
     {
         int count = Count;
         if (count > 16)
-            return Math.Max(-1, Array.BinarySearch(_buckets, 0, count, address));
+            return SortedIndexOf(address, count);
         var buckets = _buckets;
         for (int i = 0; i < count; i++)
         {
@@ -183,5 +190,26 @@ internal sealed unsafe class HeldLocks
                 return i;
         }
         return -1;
+    }
+
+    /// <summary>
+    /// A binary search of the <paramref name="count"/> sorted held buckets without a branch per step (the halving is a
+    /// conditional move): a slot migration holds thousands and looks one up for every read and delete, where the
+    /// library's search, through its comparer, cost a tenth of the migration's time.
+    /// </summary>
+    private int SortedIndexOf(long address, int count)
+    {
+        fixed (long* buckets = _buckets)
+        {
+            long* low = buckets;
+            int length = count;
+            while (length > 1)
+            {
+                int half = length >> 1;
+                low = low[half] <= address ? low + half : low;
+                length -= half;
+            }
+            return *low == address ? (int)(low - buckets) : -1;
+        }
     }
 }
