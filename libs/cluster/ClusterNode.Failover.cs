@@ -32,6 +32,8 @@ public sealed partial class ClusterNode
     // one else. Computed under _lock as answers come and on each tick; read by Route and the commit gate without it, on
     // a clock that neither steps nor waits for the bus's thread.
     private long _leaseUntil;
+    // RenewLease's scratch: the other serving primaries' latest answer times.
+    private long[] _answerTimes = new long[16];
 
     /// <summary>
     /// How long a primary takes writes after it last heard from a majority of the primaries: half the node timeout, at
@@ -208,14 +210,17 @@ public sealed partial class ClusterNode
             int othersNeeded = ClusterSize() / 2;
             if (othersNeeded > 0)
             {
-                var heard = new List<long>();
+                // Runs on every cluster message: the answer times go in an array kept for it (under the lock).
+                if (_answerTimes.Length < _nodes.Count)
+                    _answerTimes = new long[Math.Max(_nodes.Count, _answerTimes.Length * 2)];
+                int heard = 0;
                 foreach (var node in _nodes.Values)
                 {
                     if (node != _myself && node.IsPrimary && node.SlotCount > 0)
-                        heard.Add(node.PongReceivedTicks);
+                        _answerTimes[heard++] = node.PongReceivedTicks;
                 }
-                heard.Sort();
-                long completed = heard.Count < othersNeeded ? 0 : heard[heard.Count - othersNeeded];
+                Array.Sort(_answerTimes, 0, heard);
+                long completed = heard < othersNeeded ? 0 : _answerTimes[heard - othersNeeded];
                 until = completed == 0 ? 0 : completed + LeaseMs;
             }
         }

@@ -61,7 +61,7 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR timeout is out of range"u8);
             return;
         }
-        Pause.Pause(milliseconds, mode);
+        Pause.Pause(milliseconds, mode, ClientPausePurpose.Client);
         // The rest of this batch is held as well, as Redis holds the caller's next commands.
         _pauseSeen = true;
         _writer.WriteOk();
@@ -70,7 +70,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>CLIENT UNPAUSE.</summary>
     private void ClientUnpauseCommand()
     {
-        Pause.Unpause();
+        Pause.Unpause(ClientPausePurpose.Client);
         _writer.WriteOk();
     }
 

@@ -58,7 +58,7 @@ internal sealed class CoordinatedFailover
             _aborted = false;
             _state = "waiting-for-sync";
             // Writers are paused before the reply goes, as Redis pauses them in the command.
-            _server.ClientPause.Pause(long.MaxValue / 4, ClientPauseMode.Write);
+            _server.ClientPause.Pause(long.MaxValue / 4, ClientPauseMode.Write, ClientPausePurpose.Failover);
             _thread = new Thread(() => Run(host, port, force, timeoutMs)) { IsBackground = true, Name = "Garnet failover" };
             _thread.Start();
         }
@@ -132,7 +132,7 @@ internal sealed class CoordinatedFailover
             }
             // Held writers go on: refused as a replica's once this server follows the new primary, or writing here again
             // when the failover ended without one.
-            _server.ClientPause.Unpause();
+            _server.ClientPause.Unpause(ClientPausePurpose.Failover);
         }
     }
 }

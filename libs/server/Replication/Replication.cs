@@ -228,7 +228,7 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
         if (_pausedForFailover)
         {
             _pausedForFailover = false;
-            _server.ClientPause.Unpause();
+            _server.ClientPause.Unpause(ClientPausePurpose.Failover);
         }
         ReplicaLink? raced;
         lock (_lock)
@@ -309,7 +309,7 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
     internal void PauseForFailover(long timeoutMs)
     {
         _pausedForFailover = true;
-        _server.ClientPause.Pause(timeoutMs, ClientPauseMode.Write);
+        _server.ClientPause.Pause(timeoutMs, ClientPauseMode.Write, ClientPausePurpose.Failover);
     }
 
     /// <summary>REPLICAOF NO ONE: the link stops and this server is a primary with a history of its own from here.</summary>

@@ -85,11 +85,8 @@ public sealed unsafe partial class RespServerSession
     {
         var replication = _server.Replication;
         var stream = replication.Stream;
-        if (!_replicationStream || !stream.IsOwner(this))
-        {
-            _writer.WriteError("ERR this connection does not own the replication stream"u8);
+        if (!OwnsReplicationStream(stream))
             return;
-        }
         if (!NumberFormat.TryParseLong(_args[2].Span, out long offset))
         {
             _writer.WriteError(RespStrings.ErrNotInteger);

@@ -139,15 +139,24 @@ public sealed unsafe partial class RespServerSession
         _writer.WriteOk();
     }
 
+    /// <summary>
+    /// Whether this connection is the one the primary's stream attached (REPLATTACH) and still owns; else writes the error.
+    /// The stream's commands (REPLFULL, REPLAPPEND, REPLPROMOTE) change this server's data or role, so nothing else may send them.
+    /// </summary>
+    private bool OwnsReplicationStream(ReplicaStream stream)
+    {
+        if (_replicationStream && stream.IsOwner(this))
+            return true;
+        _writer.WriteError("ERR this connection does not own the replication stream"u8);
+        return false;
+    }
+
     /// <summary>REPLFULL BEGIN replicationid offset | DATA bytes | END: a checkpoint to start from (internal).</summary>
     private void ReplFull()
     {
         var stream = _server.Replication.Stream;
-        if (!_replicationStream || !stream.IsOwner(this))
-        {
-            _writer.WriteError("ERR this connection does not own the replication stream"u8);
+        if (!OwnsReplicationStream(stream))
             return;
-        }
         var step = _args[1].Span;
         string? error;
         if (Ascii.EqualsIgnoreCase(step, "BEGIN"u8) && _argCount == 4 && NumberFormat.TryParseLong(_args[3].Span, out long offset))
@@ -186,11 +195,8 @@ public sealed unsafe partial class RespServerSession
     private void ReplAppend()
     {
         var stream = _server.Replication.Stream;
-        if (!_replicationStream || !stream.IsOwner(this))
-        {
-            _writer.WriteError("ERR this connection does not own the replication stream"u8);
+        if (!OwnsReplicationStream(stream))
             return;
-        }
         if (!NumberFormat.TryParseLong(_args[2].Span, out long offset))
         {
             _writer.WriteError(RespStrings.ErrNotInteger);

@@ -220,81 +220,70 @@ public sealed class ClusterFailoverTests : ClusterNodesTestBase
     /// which has every write the primary acknowledged; once the cut heals, the old primary follows the new one.
     /// </summary>
     [Test]
-    public void APrimaryCutOffStopsAcknowledgingWritesAndItsReplicaTakesOver()
+    public void APrimaryCutOffStopsAcknowledgingWritesAndItsReplicaTakesOver() => WithNodesBehindProxies((nodes, proxies) =>
     {
-        var proxies = new List<PartitionProxy>();
-        try
+        var (primary, replica) = (nodes[0], nodes[3]);
+        FormShard(nodes[..3], replica);
+        string primaryId = primary.Id, replicaId = replica.Id;
+        string[] keys = KeysOfFirstPrimary(200);
+        using (var client = new RawClient(primary.Endpoint))
         {
-            var nodes = StartBehindProxies(proxies);
-            var (primary, replica) = (nodes[0], nodes[3]);
-            FormShard(nodes[..3], replica);
-            string primaryId = primary.Id, replicaId = replica.Id;
-            string[] keys = KeysOfFirstPrimary(200);
-            using (var client = new RawClient(primary.Endpoint))
-            {
-                foreach (string key in keys)
-                    Assert.That(client.Execute("SET", key, "v"), Is.EqualTo("+OK\r\n"));
-            }
-
-            // A writer goes on writing through the cut; each write it has a reply for must be on the replica afterwards.
-            int acknowledged = 0;
-            var writer = new Thread(() =>
-            {
-                try
-                {
-                    using var client = new RawClient(primary.Endpoint);
-                    for (int i = 0; ; i++)
-                    {
-                        if (client.Execute("SET", FirstTag + "cut" + i, "v") != "+OK\r\n")
-                            return;
-                        Volatile.Write(ref acknowledged, i + 1);
-                    }
-                }
-                catch (Exception e) when (e is IOException or System.Net.Sockets.SocketException or InvalidOperationException)
-                {
-                    // Its reply never came (the write waits for the replica it was cut from), or the connection ended.
-                }
-            });
-            writer.Start();
-            while (Volatile.Read(ref acknowledged) < 100)
-                Thread.Sleep(5);
-
-            // The cut: no one reaches the primary at its announced address, and no node takes its connections.
-            proxies[0].BlockAll();
-            for (int i = 1; i < 4; i++)
-                proxies[i].Block(primary.Endpoint.Address);
-            // Within its lease (half the node timeout) it takes no writes, before a replica can be promoted (the node
-            // timeout, then the election). (A write sent meanwhile would wait for the replica it cannot reach.)
-            Thread.Sleep(NodeTimeout * 500 + 500);
-            Assert.That(primary.Run("SET", keys[0], "during the cut"), Is.EqualTo("-CLUSTERDOWN The cluster is down\r\n"));
-
-            WaitForNodesLine(replica, replicaId, "myself,master");
-            int written;
-            using (var client = new RawClient(replica.Endpoint))
-            {
-                foreach (string key in keys)
-                    Assert.That(client.Execute("GET", key), Is.EqualTo("$1\r\nv\r\n"), key);
-                written = Volatile.Read(ref acknowledged);
-                for (int i = 0; i < written; i++)
-                    Assert.That(client.Execute("GET", FirstTag + "cut" + i), Is.EqualTo("$1\r\nv\r\n"), $"write {i} of the {written} acknowledged");
-            }
-
-            foreach (var proxy in proxies)
-                proxy.Heal();
-            WaitForNodesLine(primary, primaryId, $"myself,slave {replicaId}");
-            // Back in touch with every node (its suspicions cleared), it redirects to the new primary.
-            WaitFor(primary, "CLUSTER INFO", info => info.Contains("cluster_state:ok\r\n"));
-            Assert.That(primary.Run("SET", keys[0], "x"), Does.StartWith("-MOVED"));
-            writer.Join();
-            Assert.That(Volatile.Read(ref acknowledged), Is.EqualTo(written), "no write is acknowledged once the primary is cut off from its replica");
+            foreach (string key in keys)
+                Assert.That(client.Execute("SET", key, "v"), Is.EqualTo("+OK\r\n"));
         }
-        finally
+
+        // A writer goes on writing through the cut; each write it has a reply for must be on the replica afterwards.
+        int acknowledged = 0;
+        var writer = new Thread(() =>
         {
-            StopNodes();
-            foreach (var proxy in proxies)
-                proxy.Dispose();
+            try
+            {
+                using var client = new RawClient(primary.Endpoint);
+                for (int i = 0; ; i++)
+                {
+                    if (client.Execute("SET", FirstTag + "cut" + i, "v") != "+OK\r\n")
+                        return;
+                    Volatile.Write(ref acknowledged, i + 1);
+                }
+            }
+            catch (Exception e) when (e is IOException or System.Net.Sockets.SocketException or InvalidOperationException)
+            {
+                // Its reply never came (the write waits for the replica it was cut from), or the connection ended.
+            }
+        });
+        writer.Start();
+        while (Volatile.Read(ref acknowledged) < 100)
+            Thread.Sleep(5);
+
+        // The cut: no one reaches the primary at its announced address, and no node takes its connections.
+        proxies[0].BlockAll();
+        for (int i = 1; i < 4; i++)
+            proxies[i].Block(primary.Endpoint.Address);
+        // Within its lease (half the node timeout) it takes no writes, before a replica can be promoted (the node
+        // timeout, then the election). (A write sent meanwhile would wait for the replica it cannot reach.)
+        Thread.Sleep(NodeTimeout * 500 + 500);
+        Assert.That(primary.Run("SET", keys[0], "during the cut"), Is.EqualTo("-CLUSTERDOWN The cluster is down\r\n"));
+
+        WaitForNodesLine(replica, replicaId, "myself,master");
+        int written;
+        using (var client = new RawClient(replica.Endpoint))
+        {
+            foreach (string key in keys)
+                Assert.That(client.Execute("GET", key), Is.EqualTo("$1\r\nv\r\n"), key);
+            written = Volatile.Read(ref acknowledged);
+            for (int i = 0; i < written; i++)
+                Assert.That(client.Execute("GET", FirstTag + "cut" + i), Is.EqualTo("$1\r\nv\r\n"), $"write {i} of the {written} acknowledged");
         }
-    }
+
+        foreach (var proxy in proxies)
+            proxy.Heal();
+        WaitForNodesLine(primary, primaryId, $"myself,slave {replicaId}");
+        // Back in touch with every node (its suspicions cleared), it redirects to the new primary.
+        WaitFor(primary, "CLUSTER INFO", info => info.Contains("cluster_state:ok\r\n"));
+        Assert.That(primary.Run("SET", keys[0], "x"), Does.StartWith("-MOVED"));
+        writer.Join();
+        Assert.That(Volatile.Read(ref acknowledged), Is.EqualTo(written), "no write is acknowledged once the primary is cut off from its replica");
+    });
 
     /// <summary>
     /// A replica cut off from its primary (only) falls out of sync; the primary goes on acknowledging writes without it,
@@ -302,39 +291,48 @@ public sealed class ClusterFailoverTests : ClusterNodesTestBase
     /// acknowledged writes): the slots stay down rather than lose those writes.
     /// </summary>
     [Test]
-    public void AReplicaThatLacksAcknowledgedWritesIsNotElected()
+    public void AReplicaThatLacksAcknowledgedWritesIsNotElected() => WithNodesBehindProxies((nodes, proxies) =>
+    {
+        var (primary, replica) = (nodes[0], nodes[3]);
+        FormShard(nodes[..3], replica);
+        string primaryId = primary.Id, replicaId = replica.Id;
+
+        // The primary and its replica no longer reach each other; both still reach the other primaries.
+        proxies[3].Block(primary.Endpoint.Address);
+        proxies[0].Block(replica.Endpoint.Address);
+        string[] keys = KeysOfFirstPrimary(50);
+        using (var client = new RawClient(primary.Endpoint))
+        {
+            // The first write waits until the replica is taken out of sync (its lease is held: the other primaries answer).
+            foreach (string key in keys)
+                Assert.That(client.Execute("SET", key, "acknowledged without the replica"), Is.EqualTo("+OK\r\n"));
+        }
+        Assert.That(primary.Run("INFO", "replication"), Does.Contain("commits no longer wait for it"));
+        // The other primaries hear what it acknowledged (a few gossip rounds), then it stops.
+        Thread.Sleep(NodeTimeout * 1000);
+        StopNode(Servers.Single(server => server.Port == primary.Endpoint.Port));
+
+        WaitForNodesLine(nodes[1], primaryId, "fail");
+        // Long enough for several elections (each waits at most twice the node timeout for votes).
+        Thread.Sleep(NodeTimeout * 4000);
+        Assert.That(replica.Run("CLUSTER", "NODES").Split('\n').Single(line => line.StartsWith(replicaId)), Does.Contain("myself,slave"));
+        string info = replica.Run("CLUSTER", "INFO");
+        Assert.That(info, Does.Contain("cluster_stats_messages_auth-req_sent:"), "it asked");
+        Assert.That(info, Does.Contain("cluster_last_failover_error:the election in epoch"), "and was refused");
+        Assert.That(replica.Run("READONLY"), Is.EqualTo("+OK\r\n"));
+    });
+
+    /// <summary>
+    /// Runs <paramref name="test"/> on four nodes on 127.0.0.2-5, each announcing a proxy of its own (the test cuts links
+    /// there); the nodes stop and the proxies close afterwards, whatever happens.
+    /// </summary>
+    private void WithNodesBehindProxies(Action<Node[], PartitionProxy[]> test)
     {
         var proxies = new List<PartitionProxy>();
         try
         {
             var nodes = StartBehindProxies(proxies);
-            var (primary, replica) = (nodes[0], nodes[3]);
-            FormShard(nodes[..3], replica);
-            string primaryId = primary.Id, replicaId = replica.Id;
-
-            // The primary and its replica no longer reach each other; both still reach the other primaries.
-            proxies[3].Block(primary.Endpoint.Address);
-            proxies[0].Block(replica.Endpoint.Address);
-            string[] keys = KeysOfFirstPrimary(50);
-            using (var client = new RawClient(primary.Endpoint))
-            {
-                // The first write waits until the replica is taken out of sync (its lease is held: the other primaries answer).
-                foreach (string key in keys)
-                    Assert.That(client.Execute("SET", key, "acknowledged without the replica"), Is.EqualTo("+OK\r\n"));
-            }
-            Assert.That(primary.Run("INFO", "replication"), Does.Contain("commits no longer wait for it"));
-            // The other primaries hear what it acknowledged (a few gossip rounds), then it stops.
-            Thread.Sleep(NodeTimeout * 1000);
-            StopNode(Servers.Single(server => server.Port == primary.Endpoint.Port));
-
-            WaitForNodesLine(nodes[1], primaryId, "fail");
-            // Long enough for several elections (each waits at most twice the node timeout for votes).
-            Thread.Sleep(NodeTimeout * 4000);
-            Assert.That(replica.Run("CLUSTER", "NODES").Split('\n').Single(line => line.StartsWith(replicaId)), Does.Contain("myself,slave"));
-            string info = replica.Run("CLUSTER", "INFO");
-            Assert.That(info, Does.Contain("cluster_stats_messages_auth-req_sent:"), "it asked");
-            Assert.That(info, Does.Contain("cluster_last_failover_error:the election in epoch"), "and was refused");
-            Assert.That(replica.Run("READONLY"), Is.EqualTo("+OK\r\n"));
+            test(nodes, proxies.ToArray());
         }
         finally
         {

@@ -68,7 +68,7 @@ public sealed class ClientPauseInputLimitTests : ServerTestBase
         WaitUntil(() => Server.Store.ClientPause.HeldCount == 1, "only the modest client is still held");
 
         // The pause ends: the modest client's commands all run, none of the closed client's did.
-        Server.Store.ClientPause.Unpause();
+        Server.Store.ClientPause.Unpause(Garnet.server.ClientPausePurpose.Client);
         for (int i = 0; i < 100; i++)
             Assert.That(modest.ReadReply(), Is.EqualTo(Ok), $"reply {i}");
         Assert.That(admin.Execute("DBSIZE"), Is.EqualTo(Integer(100)));

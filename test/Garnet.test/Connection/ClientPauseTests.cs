@@ -134,8 +134,56 @@ public sealed class ClientPauseTests : ServerTestBase
         Assert.That(Server.Store.ClientPause.Mode, Is.EqualTo(Garnet.server.ClientPauseMode.All), "ALL is not weakened by WRITE");
         reader.Send("GET", "k");
         WaitForHeld(1);
-        Server.Store.ClientPause.Unpause();
+        Server.Store.ClientPause.Unpause(Garnet.server.ClientPausePurpose.Client);
         Assert.That(reader.ReadReply(), Is.EqualTo("$-1\r\n"));
+    }
+
+    [Test]
+    public void ClientUnpauseLeavesAFailoversPauseOnAndEachEndsOnlyItsOwn()
+    {
+        var pause = Server.Store.ClientPause;
+        using var admin = ConnectRaw();
+        using var writer = ConnectRaw();
+        using var reader = ConnectRaw();
+        // A failover (FAILOVER, REPLFAILOVER) pauses writers for itself; a client pauses everything meanwhile.
+        pause.Pause(100000, Garnet.server.ClientPauseMode.Write, Garnet.server.ClientPausePurpose.Failover);
+        Assert.That(admin.Execute("CLIENT", "PAUSE", "100000", "ALL"), Is.EqualTo("+OK\r\n"));
+        Assert.That(pause.Mode, Is.EqualTo(Garnet.server.ClientPauseMode.All), "the stricter pause is in force");
+        reader.Send("GET", "k");
+        writer.Send("SET", "k", "v");
+        WaitForHeld(2);
+
+        // Ending the client's pause (CLIENT UNPAUSE, itself held in ALL mode) lets the reader go on; the writer stays held
+        // by the failover's.
+        pause.Unpause(Garnet.server.ClientPausePurpose.Client);
+        Assert.That(reader.ReadReply(), Is.EqualTo("$-1\r\n"));
+        Assert.That(pause.Mode, Is.EqualTo(Garnet.server.ClientPauseMode.Write));
+        WaitForHeld(1);
+        Assert.That(reader.Execute("GET", "k"), Is.EqualTo("$-1\r\n"), "the write has not run");
+
+        // The failover's end lets it go, and a client's pause set meanwhile outlives it.
+        Assert.That(admin.Execute("CLIENT", "PAUSE", "100000", "WRITE"), Is.EqualTo("+OK\r\n"));
+        pause.Unpause(Garnet.server.ClientPausePurpose.Failover);
+        Assert.That(pause.Mode, Is.EqualTo(Garnet.server.ClientPauseMode.Write), "the client's pause is still on");
+        WaitForHeld(1);
+        Assert.That(admin.Execute("CLIENT", "UNPAUSE"), Is.EqualTo("+OK\r\n"));
+        Assert.That(writer.ReadReply(), Is.EqualTo("+OK\r\n"));
+        Assert.That(reader.Execute("GET", "k"), Is.EqualTo("$1\r\nv\r\n"));
+        Assert.That(pause.Mode, Is.EqualTo(Garnet.server.ClientPauseMode.None));
+        Assert.That(pause.HeldCount, Is.Zero);
+    }
+
+    [Test]
+    public void AFailoversPauseEndsByItselfWhenItsTimeIsUp()
+    {
+        var pause = Server.Store.ClientPause;
+        using var writer = ConnectRaw();
+        pause.Pause(1000, Garnet.server.ClientPauseMode.Write, Garnet.server.ClientPausePurpose.Failover);
+        writer.Send("SET", "k", "v");
+        WaitForHeld(1);
+        Assert.That(writer.ReadReply(), Is.EqualTo("+OK\r\n"), "held until the pause's time is up");
+        Assert.That(pause.HeldCount, Is.Zero);
+        Assert.That(pause.Mode, Is.EqualTo(Garnet.server.ClientPauseMode.None));
     }
 
     [Test]
