@@ -299,9 +299,11 @@ public sealed unsafe partial class OperationLog : IDisposable
 
     /// <summary>
     /// Waits until everything up to <paramref name="address"/> is durable, asking the writer for a commit when
-    /// <paramref name="request"/> (else the next periodic one is awaited). False if writing the log failed.
+    /// <paramref name="request"/> (else the next periodic one is awaited), or until <paramref name="deadline"/>
+    /// (<see cref="Environment.TickCount64"/>; 0: none) passes. False if writing the log failed or the time ran out: in
+    /// cluster mode a commit also waits for the replicas in sync and the write lease, which may not come back soon.
     /// </summary>
-    public bool WaitForCommit(long address, bool request = true)
+    public bool WaitForCommit(long address, bool request = true, long deadline = 0)
     {
         if (Volatile.Read(ref _committed) >= address)
             return true;
@@ -310,7 +312,17 @@ public sealed unsafe partial class OperationLog : IDisposable
         lock (_commitLock)
         {
             while (Volatile.Read(ref _committed) < address && !IsAbandoned(address) && _failure == null && !_writerEnded)
-                Monitor.Wait(_commitLock);
+            {
+                if (deadline == 0)
+                {
+                    Monitor.Wait(_commitLock);
+                    continue;
+                }
+                long left = deadline - Environment.TickCount64;
+                if (left <= 0)
+                    break;
+                Monitor.Wait(_commitLock, (int)Math.Min(left, int.MaxValue));
+            }
         }
         return IsCommitted(address);
     }

@@ -20,9 +20,10 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// The log offset past this connection's writes, for WAIT: they are committed first when they are not yet (one fsync,
-    /// as WAITAOF's local wait), so that the files, which replicas are sent from, hold them.
+    /// as WAITAOF's local wait, for at most until <paramref name="deadline"/>), so that the files, which replicas are sent
+    /// from, hold them.
     /// </summary>
-    private long ReplicaWaitTarget()
+    private long ReplicaWaitTarget(long deadline)
     {
         var log = _server.OperationLog;
         if (log == null)
@@ -32,7 +33,7 @@ public sealed unsafe partial class RespServerSession
             EndBatch();
             try
             {
-                log.WaitForCommit(sessionLog.AppendedUntil);
+                log.WaitForCommit(sessionLog.AppendedUntil, deadline: deadline);
             }
             finally
             {

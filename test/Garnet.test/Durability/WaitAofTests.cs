@@ -54,6 +54,32 @@ public sealed class WaitAofTests
     }
 
     [Test]
+    public void ACommitThatDoesNotComeEndsTheWaitAtItsTimeout()
+    {
+        _server.Start(configure: o => o.AofCommitFrequencyMs = 1000);
+        var log = _server.Server.Store.OperationLog!;
+        using var c = _server.Connect();
+        Assert.That(c.Execute("SET", "k", "v"), Is.EqualTo("+OK\r\n"));
+        // A gate no replica ever opens (in cluster mode: a replica in sync that stopped answering, or a lost lease) holds
+        // every commit: WAITAOF and WAIT answer at their timeout with what counted, as Redis's do.
+        log.ReplicaGate = new ClosedGate();
+        var watch = Stopwatch.StartNew();
+        Assert.That(c.Execute("WAITAOF", "1", "0", "200"), Is.EqualTo("*2\r\n:0\r\n:0\r\n"));
+        Assert.That(watch.ElapsedMilliseconds, Is.GreaterThanOrEqualTo(190));
+        Assert.That(c.Execute("WAIT", "0", "100"), Is.EqualTo(":0\r\n"));
+        Assert.That(c.Execute("PING"), Is.EqualTo("+PONG\r\n"), "the connection goes on");
+
+        log.ReplicaGate = null;
+        Assert.That(c.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+    }
+
+    /// <summary>A commit gate that never opens.</summary>
+    private sealed class ClosedGate : Garnet.server.IReplicaCommitGate
+    {
+        public long ReplicatedOffset => 0;
+    }
+
+    [Test]
     public void AReadOfAWriteNotYetDurableWaitsForItsCommit()
     {
         _server.Start(configure: o =>

@@ -124,11 +124,12 @@ public sealed unsafe partial class RespServerSession
         }
         if (numLocal > 0 && _oplog is { } sessionLog && !log!.IsCommitted(sessionLog.AppendedUntil))
         {
-            // This thread waits for one fsync, outside its batch so that nothing waits for it meanwhile.
+            // This thread waits for one fsync, outside its batch so that nothing waits for it meanwhile (at most the
+            // timeout: in cluster mode the commit waits for the replicas in sync and the lease too).
             EndBatch();
             try
             {
-                log.WaitForCommit(sessionLog.AppendedUntil);
+                log.WaitForCommit(sessionLog.AppendedUntil, deadline: deadline);
             }
             finally
             {
@@ -152,7 +153,7 @@ public sealed unsafe partial class RespServerSession
         if (!TryReadWaitCount(1, out long numReplicas) || !TryReadWaitTimeout(2, out long deadline))
             return;
         var replication = _server.Replication;
-        _replicaWaitOffset = ReplicaWaitTarget();
+        _replicaWaitOffset = ReplicaWaitTarget(deadline);
         if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying || replication.ReplicasAt(_replicaWaitOffset) >= numReplicas)
         {
             WriteReplicaWaitReply(RespCommand.WAIT);
