@@ -6,7 +6,8 @@
 # Each pair starts empty, the source serves every slot, the keys are loaded with redis-cli --pipe (not timed). Both
 # nodes run on core 0, redis-cli on core 1. Prints each system's time, keys on the target and keys left on the source.
 #
-#   benchmark/compare/migration.sh [N] [SYSTEMS]      SYSTEMS: any of "ours redis garnet" (default all)
+#   benchmark/compare/migration.sh [N] [SYSTEMS]      SYSTEMS: "ours redis garnet" (the default) or any of them, run in
+#                                                     the order given; one named twice runs twice on fresh nodes
 set -euo pipefail
 N=${1:-10000000}
 SYSTEMS=${2:-ours redis garnet}
@@ -49,7 +50,7 @@ report() { # name seconds source target
 for system in $SYSTEMS; do
     case $system in
     ours)
-        mkdir -p $D/oa $D/ob
+        rm -rf $D/oa $D/ob; mkdir -p $D/oa $D/ob
         taskset -c 0 $OURS --port 7601 --bind 127.0.0.1 --cluster --checkpointdir $D/oa > $D/oa.log 2>&1 & A=$!
         taskset -c 0 $OURS --port 7602 --bind 127.0.0.1 --cluster --checkpointdir $D/ob > $D/ob.log 2>&1 & B=$!
         wait_pong 7601; wait_pong 7602
@@ -63,7 +64,7 @@ for system in $SYSTEMS; do
         kill $A $B; wait $A $B 2> /dev/null || true
         ;;
     redis)
-        mkdir -p $D/ra $D/rb
+        rm -rf $D/ra $D/rb; mkdir -p $D/ra $D/rb
         taskset -c 0 redis-server --port 7611 --bind 127.0.0.1 --dir $D/ra --cluster-enabled yes --save '' --appendonly no > $D/ra.log 2>&1 & A=$!
         taskset -c 0 redis-server --port 7612 --bind 127.0.0.1 --dir $D/rb --cluster-enabled yes --save '' --appendonly no > $D/rb.log 2>&1 & B=$!
         wait_pong 7611; wait_pong 7612
@@ -77,7 +78,7 @@ for system in $SYSTEMS; do
         ;;
     garnet)
         [ -n "${GARNET:-}" ] || { echo "garnet: skipped (GARNET not set)"; continue; }
-        mkdir -p $D/ga $D/gb
+        rm -rf $D/ga $D/gb; mkdir -p $D/ga $D/gb
         taskset -c 0 $GARNET --port 7621 --bind 127.0.0.1 --cluster --checkpointdir $D/ga --device-type RandomAccess > $D/ga.log 2>&1 & A=$!
         taskset -c 0 $GARNET --port 7622 --bind 127.0.0.1 --cluster --checkpointdir $D/gb --device-type RandomAccess > $D/gb.log 2>&1 & B=$!
         wait_pong 7621; wait_pong 7622
