@@ -60,6 +60,25 @@ public sealed class BlockingRegistry
         }
     }
 
+    /// <summary>The clients blocked on keys now, each once (for a sweep outside the lock: each may have stopped waiting since).</summary>
+    internal List<BlockedWaiter> KeyWaiters()
+    {
+        var waiters = new List<BlockedWaiter>();
+        lock (_lock)
+        {
+            foreach (var queue in _queues.Values)
+            {
+                foreach (var waiter in queue.Waiters)
+                {
+                    // Listed at the queue of its first key only.
+                    if (ReferenceEquals(waiter.Queues[0], queue))
+                        waiters.Add(waiter);
+                }
+            }
+        }
+        return waiters;
+    }
+
     /// <summary>
     /// Queues <paramref name="waiter"/> on each of its keys and arms its timeout. The caller then
     /// tries its command once more, so a write that raced with the registration is not missed.

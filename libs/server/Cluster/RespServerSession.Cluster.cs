@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 using Garnet.common;
 using Tsavorite;
 
@@ -378,5 +379,44 @@ public sealed unsafe partial class RespServerSession : IClusterConnection
             keys?.Add(record.Key);
             return ++Found < limit;
         }
+    }
+
+    /// <summary>
+    /// Redis's rule for a client blocked on keys in cluster mode: once a key's slot is served by another node (a migration
+    /// or a failover moved it), by no node, or the cluster is down, the write that would wake the client cannot come here
+    /// any more, so its wait ends with the redirection a command on that key would get now (-MOVED, -CLUSTERDOWN).
+    /// </summary>
+    internal void RedirectIfSlotGone(BlockedWaiter waiter)
+    {
+        var cluster = _cluster;
+        if (cluster == null)
+            return;
+        bool resume;
+        lock (_gate)
+        {
+            if (_disposed || _blockedOn != waiter)
+                return;
+            int slot = -1;
+            var route = SlotRoute.Served;
+            foreach (var key in waiter.Keys)
+            {
+                int keySlot = HashSlot.Of(key);
+                var keyRoute = cluster.Route(keySlot, write: true);
+                if (keyRoute is SlotRoute.Moved or SlotRoute.Unbound or SlotRoute.Down or SlotRoute.Replicated)
+                {
+                    (slot, route) = (keySlot, keyRoute);
+                    break;
+                }
+            }
+            if (slot < 0)
+                return;
+            _server.Blocking.Unregister(waiter);
+            Volatile.Write(ref _blockedOn, null);
+            cluster.WriteRedirection(ref _writer, slot, route);
+            _writer.ReleaseBuffer();
+            resume = _stashLength > 0;
+        }
+        if (resume)
+            ScheduleResume();
     }
 }

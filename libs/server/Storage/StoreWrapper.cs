@@ -13,6 +13,7 @@ public sealed class StoreWrapper : IDisposable
     private readonly object _databaseLock = new();
     private readonly ActiveExpiration? _activeExpiration;
     private readonly IdleClientTimeout _idleClientTimeout;
+    private readonly BlockedClientRedirect _blockedClientRedirect;
     private readonly LogCompactionTask? _compaction;
     private bool _disposed;
 
@@ -43,6 +44,7 @@ public sealed class StoreWrapper : IDisposable
         AppendOnly = new AppendOnlySwitch(this);
         CheckpointSchedule = new CheckpointSchedule(this);
         _idleClientTimeout = new IdleClientTimeout(this);
+        _blockedClientRedirect = new BlockedClientRedirect(this);
         Acl = new AccessControlList(options.Password, options.AclFile, Extensions);
         StartTime = DateTimeOffset.UtcNow;
         LastSaveUnixSeconds = StartTime.ToUnixTimeSeconds();
@@ -427,6 +429,7 @@ public sealed class StoreWrapper : IDisposable
         _activeExpiration?.Dispose();
         _compaction?.Dispose();
         _idleClientTimeout.Dispose();
+        _blockedClientRedirect.Dispose();
         ClientEviction.Dispose();
         ClientPause.Dispose();
         MigrateConnections.Dispose();

@@ -246,6 +246,40 @@ public sealed class MigrateSlotsTests : ClusterNodesTestBase
     }
 
     [Test]
+    public void AClientBlockedOnAKeyOfAMovedSlotGetsMovedAndGoesOn()
+    {
+        var (source, target) = StartTwoNodes();
+        using var blocked = new RawClient(source.Port);
+        blocked.Send("BLPOP", "{bar}queue", "0");
+        var deadline = Stopwatch.StartNew();
+        while (!Run(source, "INFO", "clients").Contains("blocked_clients:1\r\n"))
+        {
+            Assert.That(deadline.Elapsed, Is.LessThan(TimeSpan.FromSeconds(10)), "the client never blocked");
+            Thread.Sleep(10);
+        }
+
+        // The push that would wake it can no longer come to the source: as in Redis, the wait ends with -MOVED.
+        Assert.That(Run(source, "MIGRATE", "127.0.0.1", target.Port.ToString(), "", "0", "5000", "SLOTS", "5061"), Is.EqualTo("+OK\r\n"));
+        WaitForMigrations(source);
+        Assert.That(blocked.ReadReply(), Is.EqualTo($"-MOVED 5061 127.0.0.1:{target.Port}\r\n"));
+        Assert.That(blocked.Execute("PING"), Is.EqualTo("+PONG\r\n"), "the connection goes on");
+        Assert.That(Run(source, "INFO", "clients"), Does.Contain("blocked_clients:0\r\n"));
+
+        // A client blocked on a key of a slot its node serves stays blocked through the sweeps, until a push wakes it.
+        using var served = new RawClient(target.Port);
+        served.Send("BLPOP", "{foo}queue", "0");
+        deadline.Restart();
+        while (!Run(target, "INFO", "clients").Contains("blocked_clients:1\r\n"))
+        {
+            Assert.That(deadline.Elapsed, Is.LessThan(TimeSpan.FromSeconds(10)), "the client never blocked");
+            Thread.Sleep(10);
+        }
+        Thread.Sleep(300);
+        Assert.That(Run(target, "RPUSH", "{foo}queue", "x"), Is.EqualTo(":1\r\n"));
+        Assert.That(served.ReadReply(), Is.EqualTo("*2\r\n$10\r\n{foo}queue\r\n$1\r\nx\r\n"), "woken by the push, not redirected");
+    }
+
+    [Test]
     public void MigrateSlotsChecksItsArguments()
     {
         var (source, target) = StartTwoNodes();
