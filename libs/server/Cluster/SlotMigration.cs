@@ -87,7 +87,8 @@ internal sealed class SlotMigration
     /// <remarks>
     /// This loop, the batch steps it calls (RespServerSession.SlotMigration.cs) and the target's RESTORE-BATCH are compiled
     /// optimized at once: a migration runs them millions of times from its first second, which tiered compilation leaves
-    /// unoptimized for seconds on a busy core (a fresh pair of nodes on one core moved 2M keys about 10% sooner so).
+    /// unoptimized for seconds on a busy core (with the shared engine paths they call still tiering up, a fresh pair of
+    /// nodes on one core spends several seconds of a 2M-key move in unoptimized code: see benchmarks.md).
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private string? MoveKeys(MigrateConnection connection, MigrateCommandBuffer commands)
