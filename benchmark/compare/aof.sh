@@ -8,7 +8,8 @@
 #
 # GARNET=path/to/GarnetServer (real Garnet 2.2.8, e.g. from `dotnet tool install --tool-path DIR garnet-server --version 2.2.8`)
 # adds its two configurations; REDIS=path/to/redis-server (default: the one on the PATH). DIR (default /tmp/aof-bench)
-# holds the servers' files. Prints each run and then, per configuration and load, the median ops/s.
+# holds the servers' files. ONLY="name ..." keeps the configurations named, LOADS_ONLY="b1x50" the loads named (A/B runs of one
+# pair). Prints each run and then, per configuration and load, the median ops/s.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,7 +20,7 @@ RUNTIME=${2:-8}
 WARMUP=${WARMUP:-8}
 DIR=${DIR:-/tmp/aof-bench}
 REDIS=${REDIS:-$(command -v redis-server)}
-OURS="$ROOT/src/GarnetServer/bin/Release/net10.0/GarnetServer"
+OURS=${OURS:-$ROOT/src/GarnetServer/bin/Release/net10.0/GarnetServer}
 RESPBENCH="$ROOT/benchmark/Resp.benchmark/bin/Release/net10.0/Resp.benchmark"
 [ -x "$OURS" ] || { echo "aof.sh: build src/GarnetServer -c Release first" >&2; exit 1; }
 [ -x "$RESPBENCH" ] || { echo "aof.sh: build benchmark/Resp.benchmark -c Release first" >&2; exit 1; }
@@ -32,6 +33,10 @@ CONFIGS=(
     "redis-always|redis|--appendonly yes --appendfsync always"
     "redis-everysec|redis|--appendonly yes --appendfsync everysec"
 )
+# BASE=path/to/another/GarnetServer (a build to compare with, e.g. main's) adds its commit-before-ack configuration.
+if [ -n "${BASE:-}" ]; then
+    CONFIGS+=("base-commit-before-ack|base|--aof --aof-commit-freq 0")
+fi
 if [ -n "${GARNET:-}" ]; then
     CONFIGS+=(
         "garnet-aof|garnet|--aof"
@@ -39,6 +44,16 @@ if [ -n "${GARNET:-}" ]; then
     )
 fi
 LOADS=("b1x50|--clients 50 --batchsize 1" "b64x4|--clients 4 --batchsize 64")
+keep() { # list-name filter: drops the entries of the array whose name (before the first |) the filter does not name
+    local -n list=$1
+    local kept=() entry
+    for entry in "${list[@]}"; do
+        [[ " $2 " == *" ${entry%%|*} "* ]] && kept+=("$entry")
+    done
+    list=("${kept[@]}")
+}
+[ -n "${ONLY:-}" ] && keep CONFIGS "$ONLY"
+[ -n "${LOADS_ONLY:-}" ] && keep LOADS "$LOADS_ONLY"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 1 200); do (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null && return 0; sleep 0.05; done; return 1; }
@@ -48,6 +63,7 @@ start() { # kind options port dir -> pid
     read -r -a extra <<< "$options"
     case "$kind" in
         ours) taskset -c 0 "$OURS" --port "$port" --checkpointdir "$dir" "${extra[@]}" -q > "$dir.log" 2>&1 & ;;
+        base) taskset -c 0 "$BASE" --port "$port" --checkpointdir "$dir" "${extra[@]}" -q > "$dir.log" 2>&1 & ;;
         redis) taskset -c 0 "$REDIS" --port "$port" --dir "$dir" --save '' "${extra[@]}" > "$dir.log" 2>&1 & ;;
         garnet) taskset -c 0 "$GARNET" --port "$port" --checkpointdir "$dir" --device-type RandomAccess --minthreads 64 "${extra[@]}" > "$dir.log" 2>&1 & ;;
     esac
