@@ -322,6 +322,8 @@ public sealed unsafe partial class RespServerSession
                 _writer.WriteError("UNBLOCKED client unblocked via CLIENT UNBLOCK"u8);
             else if (waiter.Command.Command is RespCommand.WAIT or RespCommand.WAITAOF)
                 WriteReplicaWaitReply(waiter.Command.Command);
+            else if (waiter.Command.Command is RespCommand.COMMITAOF && _server.OperationLog is { } log)
+                WriteCommitAofReply(log);
             else
                 _writer.WriteNullArray();
             _writer.ReleaseBuffer();

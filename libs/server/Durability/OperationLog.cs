@@ -130,6 +130,9 @@ public sealed unsafe partial class OperationLog : IDisposable
     /// <summary>Bytes in the log's files.</summary>
     public long FileBytes => Interlocked.Read(ref _fileBytes);
 
+    /// <summary>The log address past the last entry appended (what <see cref="CommitAll"/> commits).</summary>
+    public long Tail => Volatile.Read(ref _tail);
+
     /// <summary>Bytes appended and not yet durable.</summary>
     public long UncommittedBytes => Volatile.Read(ref _tail) - Volatile.Read(ref _committed);
 

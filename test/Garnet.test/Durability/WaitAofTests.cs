@@ -73,6 +73,42 @@ public sealed class WaitAofTests
         Assert.That(c.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
     }
 
+    [Test]
+    public void AWaitForACommitThatHoldsLeavesTheOtherConnectionsOfItsThreadServed()
+    {
+        // One event loop: every connection shares the thread a waiting command would hold if it waited on it.
+        _server.Start(configure: o =>
+        {
+            o.AofCommitFrequencyMs = 1000;
+            o.EventLoops = 1;
+        });
+        var log = _server.Server.Store.OperationLog!;
+        using var waitAof = _server.Connect();
+        using var wait = _server.Connect();
+        using var commitAof = _server.Connect();
+        using var other = _server.Connect();
+        Assert.That(waitAof.Execute("SET", "a", "1"), Is.EqualTo("+OK\r\n"));
+        Assert.That(wait.Execute("SET", "b", "1"), Is.EqualTo("+OK\r\n"));
+        log.ReplicaGate = new ClosedGate();
+
+        // With no timeout, each waits until the commit comes.
+        waitAof.Send("WAITAOF", "1", "0", "0");
+        wait.Send("WAIT", "0", "0");
+        commitAof.Send("COMMITAOF");
+        // All three are blocked, and the thread they share serves this connection meanwhile.
+        var watch = Stopwatch.StartNew();
+        while (!other.Execute("INFO", "clients").Contains("blocked_clients:3", System.StringComparison.Ordinal))
+            Assert.That(watch.ElapsedMilliseconds, Is.LessThan(10_000), "the three waits did not block");
+        Assert.That(other.Execute("GET", "a"), Is.EqualTo("$1\r\n1\r\n"));
+
+        log.ReplicaGate = null;
+        Assert.That(waitAof.ReadReply(), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+        Assert.That(wait.ReadReply(), Is.EqualTo(":0\r\n"));
+        Assert.That(commitAof.ReadReply(), Is.EqualTo("+OK\r\n"));
+        Assert.That(log.UncommittedBytes, Is.Zero);
+        Assert.That(waitAof.Execute("PING"), Is.EqualTo("+PONG\r\n"), "the connection goes on");
+    }
+
     /// <summary>A commit gate that never opens.</summary>
     private sealed class ClosedGate : Garnet.server.IReplicaCommitGate
     {

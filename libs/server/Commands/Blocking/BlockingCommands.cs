@@ -21,7 +21,9 @@ public sealed unsafe partial class RespServerSession
                 break;
             case RespCommand.WAIT:
             case RespCommand.WAITAOF:
-                // Waiting for replicas, of which there are none: nothing but the timeout ends the wait.
+            case RespCommand.COMMITAOF:
+                // Waiting for a commit or for replicas: what ends the wait tells the session itself (see
+                // BlockUntilCommitted, Replication.AddWaiter), or the timeout does.
                 _retryFoundNothing = true;
                 break;
             case RespCommand.BRPOP:

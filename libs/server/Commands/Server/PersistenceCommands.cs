@@ -99,12 +99,24 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR the append-only file is off (start the server with --aof, or CONFIG SET appendonly yes)"u8);
             return;
         }
-        if (!log.CommitAll())
+        if (CanBlock)
         {
-            _writer.WriteError("MISCONF Errors writing to the AOF file: " + log.Failure!.Message);
+            // The commit is waited for as a blocked client waits, so this connection's event loop serves the others
+            // meanwhile: in cluster mode a commit also waits for the replicas in sync and the write lease.
+            BlockUntilCommitted(log, log.Tail, deadline: 0, replicasNeeded: 0);
             return;
         }
-        _writer.WriteOk();
+        log.CommitAll();
+        WriteCommitAofReply(log);
+    }
+
+    /// <summary>COMMITAOF's reply once its commit is done (or writing the log failed).</summary>
+    private void WriteCommitAofReply(OperationLog log)
+    {
+        if (log.Failure is { } failure)
+            _writer.WriteError("MISCONF Errors writing to the AOF file: " + failure.Message);
+        else
+            _writer.WriteOk();
     }
 
     /// <summary>
@@ -122,10 +134,23 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR WAITAOF cannot be used when numlocal is set but appendonly is disabled."u8);
             return;
         }
-        if (numLocal > 0 && _oplog is { } sessionLog && !log!.IsCommitted(sessionLog.AppendedUntil))
+        if (numLocal > 0 && _oplog is { } pending && !log!.IsCommitted(pending.AppendedUntil) && CanBlock)
         {
-            // This thread waits for one fsync, outside its batch so that nothing waits for it meanwhile (at most the
-            // timeout: in cluster mode the commit waits for the replicas in sync and the lease too).
+            if (numReplicas <= 0)
+            {
+                // Blocked until the commit (one fsync; in cluster mode the replicas in sync and the lease too) or the
+                // timeout, while this connection's event loop serves the others.
+                BlockUntilCommitted(log, pending.AppendedUntil, deadline, replicasNeeded: 0);
+                return;
+            }
+            // Replicas keep no AOF of their own yet: nothing but the timeout ends this wait, and its reply tells whether
+            // the commit asked for here came meanwhile.
+            log.RequestCommit(pending.AppendedUntil);
+        }
+        else if (numLocal > 0 && _oplog is { } sessionLog && !log!.IsCommitted(sessionLog.AppendedUntil))
+        {
+            // Inside EXEC or a script this thread waits for one fsync itself, outside its batch so that nothing waits
+            // for it meanwhile (at most the timeout).
             EndBatch();
             try
             {
@@ -153,6 +178,14 @@ public sealed unsafe partial class RespServerSession
         if (!TryReadWaitCount(1, out long numReplicas) || !TryReadWaitTimeout(2, out long deadline))
             return;
         var replication = _server.Replication;
+        if (_server.OperationLog is { } log && _oplog is { } pending && !log.IsCommitted(pending.AppendedUntil) && CanBlock)
+        {
+            // This connection's writes reach the files, from which replicas are sent, with their commit: blocked until it
+            // comes, then until enough replicas acknowledged them (see OnCommitAwaited). No replica counts before.
+            _replicaWaitOffset = long.MaxValue;
+            BlockUntilCommitted(log, pending.AppendedUntil, deadline, numReplicas);
+            return;
+        }
         _replicaWaitOffset = ReplicaWaitTarget(deadline);
         if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying || replication.ReplicasAt(_replicaWaitOffset) >= numReplicas)
         {
