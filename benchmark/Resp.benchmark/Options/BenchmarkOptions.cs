@@ -74,7 +74,7 @@ public sealed class BenchmarkOptions
     public string Client { get; set; } = "raw";
 
     /// <summary>The command of an offline run. Default GET.</summary>
-    [Option("op", Default = "GET", HelpText = "Offline operation: GET, SET, SETEX, MGET, MSET, INCR, DEL, PING, ZADD, ZREM, ZCARD, PFADD, PFCOUNT, PFMERGE, SETBIT, GETBIT, BITCOUNT, BITOP, LPUSH, LPOP, HSET, HGET, SADD, SETGET, MULTIINCR4 (MULTI + 4 INCR + EXEC, counted as one op), EVALSHA3 (a 3-call script).")]
+    [Option("op", Default = "GET", HelpText = "Offline operation: GET, SET, SETEX, MGET, MSET, INCR, DEL, PING, ZADD, ZREM, ZCARD, PFADD, PFCOUNT, PFMERGE, SETBIT, GETBIT, BITCOUNT, BITOP, LPUSH, LPOP, HSET, HGET, SADD, SETGET, MULTIINCR4 (MULTI + 4 INCR + EXEC, counted as one op), EVALSHA3 (a 3-call script), XADD (three fields), XRANGE (COUNT 10; the preload gives each stream ten entries).")]
     public string Op { get; set; } = "GET";
 
     /// <summary>Operations per network write in offline mode (a MULTIINCR4 operation is six commands). Default 4096.</summary>

@@ -299,8 +299,7 @@ public sealed partial class BenchmarkRunner
                 int commands = 0;
                 while (key < end && buffer.Length < TargetWriteBytes && commands < 4096)
                 {
-                    generator.WriteLoad(buffer, kind, key++);
-                    commands++;
+                    commands += generator.WriteLoad(buffer, kind, key++);
                 }
                 connection.Send(buffer.Written);
                 connection.ReceiveReplies(commands);

@@ -43,6 +43,12 @@ public enum OpType : byte
     /// keys: three redis.call's (INCR, SET, GET) per command.
     /// </summary>
     EVALSHA3,
+
+    /// <summary>XADD key * f1 value f2 value f3 value: one entry of three fields appended to a stream.</summary>
+    XADD,
+
+    /// <summary>XRANGE key - + COUNT 10: a stream's first ten entries (the preload gives each stream ten).</summary>
+    XRANGE,
 }
 
 /// <summary>Operator of the BITOP operation.</summary>
@@ -77,6 +83,9 @@ public enum LoadKind
 
     /// <summary>SADD key member.</summary>
     Set,
+
+    /// <summary>Ten XADDs of three fields per key, so XRANGE ... COUNT 10 finds ten entries.</summary>
+    Stream,
 }
 
 /// <summary>Names and properties of <see cref="OpType"/>.</summary>
@@ -113,6 +122,8 @@ public static class OpTypes
         OpType.HGET => "HGET"u8,
         OpType.SADD => "SADD"u8,
         OpType.EVALSHA3 => "EVALSHA"u8,
+        OpType.XADD => "XADD"u8,
+        OpType.XRANGE => "XRANGE"u8,
         _ => throw new ArgumentOutOfRangeException(nameof(op), op, "SETGET and MULTIINCR4 are sequences, not one command."),
     };
 
@@ -136,6 +147,7 @@ public static class OpTypes
         OpType.LPUSH or OpType.LPOP => LoadKind.List,
         OpType.HSET or OpType.HGET => LoadKind.Hash,
         OpType.SADD => LoadKind.Set,
+        OpType.XADD or OpType.XRANGE => LoadKind.Stream,
         _ => throw new ArgumentOutOfRangeException(nameof(op), op, null),
     };
 }

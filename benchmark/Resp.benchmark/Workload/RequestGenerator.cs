@@ -216,6 +216,18 @@ public sealed class RequestGenerator
                         buffer.Key(_keys.Next(), _keyLength);
                     break;
                 }
+            case OpType.XADD:
+                WriteStreamAdd(buffer, _keys.Next());
+                break;
+            case OpType.XRANGE:
+                buffer.ArrayHeader(6);
+                buffer.Bulk(name);
+                buffer.Key(_keys.Next(), _keyLength);
+                buffer.Bulk("-"u8);
+                buffer.Bulk("+"u8);
+                buffer.Bulk("COUNT"u8);
+                buffer.Bulk("10"u8);
+                break;
             case OpType.EVALSHA3:
                 buffer.ArrayHeader(6);
                 buffer.Bulk(name);
@@ -230,55 +242,74 @@ public sealed class RequestGenerator
         }
     }
 
-    /// <summary>Appends the command that preloads key <paramref name="keyIndex"/> for <paramref name="kind"/>.</summary>
-    public void WriteLoad(RequestBuffer buffer, LoadKind kind, long keyIndex)
+    /// <summary>XADD key * f1 value f2 value f3 value.</summary>
+    private void WriteStreamAdd(RequestBuffer buffer, long keyIndex)
+    {
+        buffer.ArrayHeader(9);
+        buffer.Bulk("XADD"u8);
+        buffer.Key(keyIndex, _keyLength);
+        buffer.Bulk("*"u8);
+        buffer.Bulk("f1"u8);
+        buffer.Bulk(_value);
+        buffer.Bulk("f2"u8);
+        buffer.Bulk(_value);
+        buffer.Bulk("f3"u8);
+        buffer.Bulk(_value);
+    }
+
+    /// <summary>Appends the commands that preload key <paramref name="keyIndex"/> for <paramref name="kind"/>; returns how many.</summary>
+    public int WriteLoad(RequestBuffer buffer, LoadKind kind, long keyIndex)
     {
         switch (kind)
         {
+            case LoadKind.Stream:
+                for (int i = 0; i < 10; i++)
+                    WriteStreamAdd(buffer, keyIndex);
+                return 10;
             case LoadKind.String:
                 buffer.ArrayHeader(3);
                 buffer.Bulk("SET"u8);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Bulk(_value);
-                break;
+                return 1;
             case LoadKind.Counter:
                 buffer.ArrayHeader(3);
                 buffer.Bulk("SET"u8);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Bulk("0"u8);
-                break;
+                return 1;
             case LoadKind.SortedSet:
                 buffer.ArrayHeader(4);
                 buffer.Bulk("ZADD"u8);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Bulk("0"u8);
                 buffer.Key(keyIndex, _keyLength);
-                break;
+                return 1;
             case LoadKind.HyperLogLog:
                 buffer.ArrayHeader(3);
                 buffer.Bulk("PFADD"u8);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Key(keyIndex, _keyLength);
-                break;
+                return 1;
             case LoadKind.List:
                 buffer.ArrayHeader(3);
                 buffer.Bulk("LPUSH"u8);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Bulk(_value);
-                break;
+                return 1;
             case LoadKind.Hash:
                 buffer.ArrayHeader(4);
                 buffer.Bulk("HSET"u8);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Bulk(_value);
-                break;
+                return 1;
             case LoadKind.Set:
                 buffer.ArrayHeader(3);
                 buffer.Bulk("SADD"u8);
                 buffer.Key(keyIndex, _keyLength);
                 buffer.Key(keyIndex, _keyLength);
-                break;
+                return 1;
             default:
                 throw new ArgumentOutOfRangeException(nameof(kind), kind, null);
         }

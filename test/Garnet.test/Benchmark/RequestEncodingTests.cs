@@ -156,6 +156,21 @@ public class RequestEncodingTests
         Assert.That(batch, Is.EqualTo(expected.ToString()));
     }
 
+    [Test]
+    public void StreamOperationsAddThreeFieldsAndReadTen()
+    {
+        Assert.That(Encode(Shape(), OpType.XADD, 1, 4),
+            Is.EqualTo("*9\r\n$4\r\nXADD\r\n$4\r\n0004\r\n$1\r\n*\r\n$2\r\nf1\r\n$3\r\nabc\r\n$2\r\nf2\r\n$3\r\nabc\r\n$2\r\nf3\r\n$3\r\nabc\r\n"));
+        Assert.That(Encode(Shape(), OpType.XRANGE, 1, 4),
+            Is.EqualTo("*6\r\n$6\r\nXRANGE\r\n$4\r\n0004\r\n$1\r\n-\r\n$1\r\n+\r\n$5\r\nCOUNT\r\n$2\r\n10\r\n"));
+        // The preload gives each stream the ten entries XRANGE reads.
+        var generator = new RequestGenerator(Shape(), new SequenceSampler(0), new FastRandom(1));
+        var buffer = new RequestBuffer();
+        Assert.That(generator.WriteLoad(buffer, LoadKind.Stream, 9), Is.EqualTo(10));
+        Assert.That(Encoding.ASCII.GetString(buffer.Written).Split("XADD"), Has.Length.EqualTo(11));
+        Assert.That(OpTypes.LoadKindOf(OpType.XRANGE), Is.EqualTo(LoadKind.Stream));
+    }
+
     [TestCase(LoadKind.String, "*3\r\n$3\r\nSET\r\n$4\r\n0009\r\n$3\r\nabc\r\n")]
     [TestCase(LoadKind.Counter, "*3\r\n$3\r\nSET\r\n$4\r\n0009\r\n$1\r\n0\r\n")]
     [TestCase(LoadKind.SortedSet, "*4\r\n$4\r\nZADD\r\n$4\r\n0009\r\n$1\r\n0\r\n$4\r\n0009\r\n")]
@@ -167,7 +182,7 @@ public class RequestEncodingTests
     {
         var generator = new RequestGenerator(Shape(), new SequenceSampler(0), new FastRandom(1));
         var buffer = new RequestBuffer();
-        generator.WriteLoad(buffer, kind, 9);
+        Assert.That(generator.WriteLoad(buffer, kind, 9), Is.EqualTo(1));
         Assert.That(Encoding.ASCII.GetString(buffer.Written), Is.EqualTo(expected));
     }
 
