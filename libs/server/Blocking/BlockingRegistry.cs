@@ -60,6 +60,29 @@ public sealed class BlockingRegistry
         }
     }
 
+    /// <summary>
+    /// Notes that every key of database <paramref name="database"/> (every database: -1) was emptied (FLUSHDB, FLUSHALL).
+    /// Returns true if clients wait on any: the caller then serves them, as after <see cref="Signal"/>.
+    /// </summary>
+    internal bool SignalDatabase(int database)
+    {
+        Interlocked.MemoryBarrier();
+        if (Volatile.Read(ref _waiters) == 0)
+            return false;
+        bool any = false;
+        lock (_lock)
+        {
+            foreach (var (key, queue) in _queues)
+            {
+                if (database >= 0 && key.Database != database)
+                    continue;
+                MarkReady(queue);
+                any = true;
+            }
+        }
+        return any;
+    }
+
     /// <summary>The clients blocked on keys now, each once (for a sweep outside the lock: each may have stopped waiting since).</summary>
     internal List<BlockedWaiter> KeyWaiters()
     {
@@ -182,29 +205,52 @@ public sealed class BlockingRegistry
         }
     }
 
-    /// <summary>Serves the waiters of one key in order until one finds nothing; false if one's session was busy.</summary>
+    /// <summary>
+    /// Serves the waiters of one key in order; false if one's session was busy. A list or sorted set that one waiter found
+    /// empty is empty for those after it, so the pass ends there; a stream reader that found nothing (an XREAD after a
+    /// later ID, an XREADGROUP of a group another consumer just served) holds up nobody: the pass goes on past it, as Redis
+    /// serves every client blocked on a stream.
+    /// </summary>
     private bool ServeQueue(KeyQueue queue, bool canWait)
     {
+        HashSet<BlockedWaiter>? passed = null;
+        LinkedListNode<BlockedWaiter>? node;
+        lock (_lock)
+            node = queue.Waiters.First;
         while (true)
         {
-            BlockedWaiter? waiter;
+            BlockedWaiter waiter;
+            LinkedListNode<BlockedWaiter>? next;
             lock (_lock)
-                waiter = queue.Waiters.First?.Value;
-            if (waiter == null)
-                return true;
+            {
+                // A node taken out of the queue meanwhile (its waiter timed out or left): start again from the first,
+                // skipping the readers already passed.
+                if (node != null && node.List == null)
+                    node = queue.Waiters.First;
+                while (node != null && passed != null && passed.Contains(node.Value))
+                    node = node.Next;
+                if (node == null)
+                    return true;
+                waiter = node.Value;
+                next = node.Next;
+            }
             switch (waiter.Session.TryServeBlocked(waiter, canWait))
             {
                 case BlockedServeResult.Served:
-                    continue;
+                    break;
                 case BlockedServeResult.NothingToServe:
-                    return true;
+                    if (waiter.Command.Command is not (RespCommand.XREAD or RespCommand.XREADGROUP))
+                        return true;
+                    (passed ??= []).Add(waiter);
+                    break;
                 case BlockedServeResult.Busy:
                     return false;
                 default:
                     // The session closed or moved on; its waiter must not hold up the queue.
                     Unregister(waiter);
-                    continue;
+                    break;
             }
+            node = next;
         }
     }
 

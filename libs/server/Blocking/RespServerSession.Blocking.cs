@@ -76,6 +76,12 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
+    /// Wakes clients blocked on <paramref name="key"/> after this session deleted it: an XREADGROUP runs again and, its
+    /// stream gone, ends with NOGROUP, as Redis 7.2 ends it; the other blocking commands find nothing and wait on.
+    /// </summary>
+    private void NotifyKeyDeleted(ReadOnlySpan<byte> key) => NotifyKeyWritten(key);
+
+    /// <summary>
     /// Serves the clients blocked on keys this session's last command wrote, before its next command
     /// (as Redis does). Leaves the epoch while other sessions' commands run on this thread.
     /// </summary>

@@ -126,4 +126,39 @@ public class StreamGroupTests : Garnet.test.Blocking.BlockingTestBase
         Assert.That(blocked.ReadReply(), Is.EqualTo("-NOGROUP No such key 's' or consumer group 'g' in XREADGROUP with GROUP option\r\n"));
         WaitForBlocked(0);
     }
+
+    /// <summary>
+    /// Redis 7.2: a client blocked in XREADGROUP whose stream goes (DEL, UNLINK, an expiry set in the past, RENAME or
+    /// MOVE away, FLUSHDB, FLUSHALL) is woken with NOGROUP; a client blocked in XREAD on the key waits on.
+    /// </summary>
+    [TestCase("DEL")]
+    [TestCase("UNLINK")]
+    [TestCase("PEXPIRE")]
+    [TestCase("RENAME")]
+    [TestCase("MOVE")]
+    [TestCase("FLUSHDB")]
+    [TestCase("FLUSHALL")]
+    public void DeletingTheStreamEndsTheGroupWaitWithNoGroup(string how)
+    {
+        using var writer = ConnectRaw();
+        writer.Execute("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
+        using var reader = BlockedClient(1, "XREAD", "BLOCK", "0", "STREAMS", "s", "$");
+        using var blocked = BlockedClient(2, "XREADGROUP", "GROUP", "g", "c1", "BLOCK", "0", "STREAMS", "s", ">");
+        string reply = how switch
+        {
+            "PEXPIRE" => writer.Execute("PEXPIRE", "s", "-1"),
+            "RENAME" => writer.Execute("RENAME", "s", "t"),
+            "MOVE" => writer.Execute("MOVE", "s", "1"),
+            "FLUSHDB" or "FLUSHALL" => writer.Execute(how),
+            _ => writer.Execute(how, "s"),
+        };
+        Assert.That(reply, Is.AnyOf(":1\r\n", "+OK\r\n"));
+        Assert.That(blocked.ReadReply(), Is.EqualTo("-NOGROUP No such key 's' or consumer group 'g' in XREADGROUP with GROUP option\r\n"));
+        WaitForBlocked(1);
+
+        // XREAD is still waiting: the next entry added to the key serves it.
+        writer.Execute("XADD", "s", "5-1", "f", "v");
+        Assert.That(reader.ReadReply(), Is.EqualTo("*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n5-1\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n"));
+        WaitForBlocked(0);
+    }
 }

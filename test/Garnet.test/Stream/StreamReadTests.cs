@@ -56,6 +56,25 @@ public class StreamReadTests : Garnet.test.Blocking.BlockingTestBase
     }
 
     [Test]
+    public void AReaderThatFindsNothingDoesNotHoldUpTheReadersAfterIt()
+    {
+        using var writer = ConnectRaw();
+        writer.Execute("XADD", "s", "1-1", "a", "1");
+        writer.Execute("XGROUP", "CREATE", "s", "g", "$");
+        // Waiting for entries after 100-1, after 1-1, and for a group: the entry 5-1 serves the last two only.
+        using var ahead = BlockedClient(1, "XREAD", "BLOCK", "0", "STREAMS", "s", "100-1");
+        using var behind = BlockedClient(2, "XREAD", "BLOCK", "0", "STREAMS", "s", "1-1");
+        using var consumer = BlockedClient(3, "XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "s", ">");
+        Assert.That(writer.Execute("XADD", "s", "5-1", "x", "y"), Is.EqualTo("$3\r\n5-1\r\n"));
+        Assert.That(behind.ReadReply(), Is.EqualTo("*1\r\n*2\r\n$1\r\ns\r\n*1\r\n" + Entry51));
+        Assert.That(consumer.ReadReply(), Is.EqualTo("*1\r\n*2\r\n$1\r\ns\r\n*1\r\n" + Entry51));
+        WaitForBlocked(1);
+        Assert.That(writer.Execute("XADD", "s", "100-2", "x", "y"), Is.EqualTo("$5\r\n100-2\r\n"));
+        Assert.That(ahead.ReadReply(), Does.Contain("100-2"));
+        WaitForBlocked(0);
+    }
+
+    [Test]
     public void WokenByMultiExecAndLua()
     {
         using var writer = ConnectRaw();

@@ -61,7 +61,12 @@ public sealed unsafe partial class RespServerSession
             return;
         // A time already past deletes the key: Redis then reports "del", not "expire".
         if (output.Number == 1)
-            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, expiresAt <= Expiration.NowUnixMs ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, _args[1].Span);
+        {
+            bool deleted = expiresAt <= Expiration.NowUnixMs;
+            NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, deleted ? KeyspaceEventNames.Del : KeyspaceEventNames.Expire, _args[1].Span);
+            if (deleted)
+                NotifyKeyDeleted(_args[1].Span);
+        }
         _writer.WriteInteger(output.Number);
     }
 

@@ -84,6 +84,7 @@ public sealed unsafe partial class RespServerSession
             {
                 deleted++;
                 NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.Del, _args[i].Span);
+                NotifyKeyDeleted(_args[i].Span);
             }
             else if (status.IsExpired)
             {
@@ -148,6 +149,9 @@ public sealed unsafe partial class RespServerSession
         {
             BeginBatch();
         }
+        // Clients blocked in XREADGROUP on the keys that went get NOGROUP, as in Redis 7.2.
+        if (_server.Blocking.SignalDatabase(all ? -1 : _databaseIndex))
+            _blockingSignaled = true;
         _writer.WriteOk();
     }
 

@@ -56,6 +56,7 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         Store.Delete(source);
+        NotifyKeyDeleted(source);
         // Redis deletes a destination that was there and adds the key again: "new" whether or not it existed.
         NotifyAdded(_databaseIndex, destination);
         NotifyKeyspaceEvent(KeyspaceEventClasses.Generic, KeyspaceEventNames.RenameFrom, source);
@@ -234,6 +235,7 @@ public sealed unsafe partial class RespServerSession
             return;
         }
         Store.Delete(key);
+        NotifyKeyDeleted(key);
         if (moved != null)
             NotifyObjectInstalled(index, key, moved);
         NotifyAdded(index, key);
