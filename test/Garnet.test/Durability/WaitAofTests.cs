@@ -109,6 +109,31 @@ public sealed class WaitAofTests
         Assert.That(waitAof.Execute("PING"), Is.EqualTo("+PONG\r\n"), "the connection goes on");
     }
 
+    [Test]
+    public void WaitsWhoseWritesAreGivenUpAnswerThatTheyAreNotDurable()
+    {
+        _server.Start(configure: o => o.AofCommitFrequencyMs = 1000);
+        var log = _server.Server.Store.OperationLog!;
+        using var c = _server.Connect();
+        using var waitAof = _server.Connect();
+        Assert.That(c.Execute("SET", "k", "v"), Is.EqualTo("+OK\r\n"));
+        Assert.That(waitAof.Execute("SET", "k2", "v"), Is.EqualTo("+OK\r\n"));
+        log.ReplicaGate = new ClosedGate();
+        c.Send("COMMITAOF");
+        waitAof.Send("WAITAOF", "1", "0", "0");
+        var watch = Stopwatch.StartNew();
+        while (_server.Server.Store.Blocking.BlockedClients != 2)
+            Assert.That(watch.ElapsedMilliseconds, Is.LessThan(10_000), "the waits did not block");
+
+        // A primary that becomes a replica never counts what it had not committed with its replicas.
+        log.AbandonUncommitted();
+        Assert.That(c.ReadReply(), Is.EqualTo("-ERR the AOF commit did not complete: this node stopped acknowledging writes (demoted or stopping) before it\r\n"));
+        Assert.That(waitAof.ReadReply(), Is.EqualTo("*2\r\n:0\r\n:0\r\n"));
+        log.StopAbandoning();
+        log.ReplicaGate = null;
+        Assert.That(c.Execute("PING"), Is.EqualTo("+PONG\r\n"), "the connection goes on");
+    }
+
     /// <summary>A commit gate that never opens.</summary>
     private sealed class ClosedGate : Garnet.server.IReplicaCommitGate
     {

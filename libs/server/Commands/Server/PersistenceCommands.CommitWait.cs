@@ -9,6 +9,9 @@ namespace Garnet.server;
 /// </summary>
 public sealed unsafe partial class RespServerSession
 {
+    // The log address COMMITAOF waits to see durable (everything logged when it came).
+    private long _commitAofAddress;
+
     /// <summary>Whether this command may block: not inside EXEC or a script, nor while the log is replayed.</summary>
     private bool CanBlock => !_inExec && !_inScriptCommand && !_replaying;
 

@@ -99,22 +99,25 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR the append-only file is off (start the server with --aof, or CONFIG SET appendonly yes)"u8);
             return;
         }
+        _commitAofAddress = log.Tail;
         if (CanBlock)
         {
             // The commit is waited for as a blocked client waits, so this connection's event loop serves the others
             // meanwhile: in cluster mode a commit also waits for the replicas in sync and the write lease.
-            BlockUntilCommitted(log, log.Tail, deadline: 0, replicasNeeded: 0);
+            BlockUntilCommitted(log, _commitAofAddress, deadline: 0, replicasNeeded: 0);
             return;
         }
-        log.CommitAll();
+        log.WaitForCommit(_commitAofAddress);
         WriteCommitAofReply(log);
     }
 
-    /// <summary>COMMITAOF's reply once its commit is done (or writing the log failed).</summary>
+    /// <summary>COMMITAOF's reply once its wait ended: +OK only if what was logged when it came is durable.</summary>
     private void WriteCommitAofReply(OperationLog log)
     {
         if (log.Failure is { } failure)
             _writer.WriteError("MISCONF Errors writing to the AOF file: " + failure.Message);
+        else if (!log.IsCommitted(_commitAofAddress))
+            _writer.WriteError("ERR the AOF commit did not complete: this node stopped acknowledging writes (demoted or stopping) before it"u8);
         else
             _writer.WriteOk();
     }
