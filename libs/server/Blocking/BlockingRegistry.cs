@@ -61,6 +61,25 @@ public sealed class BlockingRegistry
     }
 
     /// <summary>
+    /// Notes that <paramref name="key"/> was removed by the server itself (expired, evicted), on a thread that must not
+    /// serve blocked clients (a sweep, or the engine evicting a page): its waiters are served by the pump on the thread
+    /// pool. Costs one fence and one read when nobody is blocked.
+    /// </summary>
+    internal void SignalInBackground(int database, ReadOnlySpan<byte> key)
+    {
+        Interlocked.MemoryBarrier();
+        if (Volatile.Read(ref _waiters) == 0)
+            return;
+        lock (_lock)
+        {
+            if (!_queues.TryGetValue(new WaitKey(database, key.ToArray()), out var queue))
+                return;
+            MarkReady(queue);
+            SchedulePump();
+        }
+    }
+
+    /// <summary>
     /// Notes that every key of database <paramref name="database"/> (every database: -1) was emptied (FLUSHDB, FLUSHALL).
     /// Returns true if clients wait on any: the caller then serves them, as after <see cref="Signal"/>.
     /// </summary>

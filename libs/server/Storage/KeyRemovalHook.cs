@@ -14,8 +14,9 @@ internal enum ServerKeyRemoval : byte
 
 /// <summary>
 /// What follows a key the server removed on its own (<see cref="ActiveExpiration"/>, <see cref="DatabaseEvictionObserver"/>),
-/// in one place: the key counts as modified for WATCH, clients tracking it are told it was invalidated, and the
-/// keyspace event "expired" or "evicted" is published. Commands signal their keys through the session's own paths
+/// in one place: the key counts as modified for WATCH, clients tracking it are told it was invalidated, the
+/// keyspace event "expired" or "evicted" is published, and clients blocked on it are served again (an XREADGROUP whose
+/// stream went ends with NOGROUP, as in Redis 7.2). Commands signal their keys through the session's own paths
 /// (the command table's keys in RunCommand), which cost nothing here.
 /// </summary>
 /// <remarks>
@@ -27,9 +28,11 @@ internal sealed class KeyRemovalHook
     private readonly WatchVersionTable _watchVersions;
     private readonly TrackingTable _tracking;
     private readonly KeyspaceNotifications _notifications;
+    private readonly BlockingRegistry _blocking;
 
-    public KeyRemovalHook(WatchVersionTable watchVersions, TrackingTable tracking, KeyspaceNotifications notifications)
+    public KeyRemovalHook(WatchVersionTable watchVersions, TrackingTable tracking, KeyspaceNotifications notifications, BlockingRegistry blocking)
     {
+        _blocking = blocking;
         _watchVersions = watchVersions;
         _tracking = tracking;
         _notifications = notifications;
@@ -44,22 +47,26 @@ internal sealed class KeyRemovalHook
         if (reason == ServerKeyRemoval.Expired)
         {
             _notifications.Publish(KeyspaceEventClasses.Expired, KeyspaceEventNames.Expired, key, database, ref channel);
-            SignalModified(key);
+            SignalModified(key, database);
         }
         else
         {
-            SignalModified(key);
+            SignalModified(key, database);
             _notifications.Publish(KeyspaceEventClasses.Evicted, KeyspaceEventNames.Evicted, key, database, ref channel);
         }
     }
 
-    /// <summary>A watched key counts as modified; a tracked key is invalidated (as Redis's signalModifiedKey).</summary>
-    private void SignalModified(ReadOnlySpan<byte> key)
+    /// <summary>
+    /// A watched key counts as modified; a tracked key is invalidated (as Redis's signalModifiedKey); its blocked clients
+    /// are served again (as Redis's signalDeletedKeyAsReady).
+    /// </summary>
+    private void SignalModified(ReadOnlySpan<byte> key, int database)
     {
         int slot = WatchVersionTable.SlotOf(key);
         _watchVersions.BeginWrite(slot);
         _watchVersions.EndWrite(slot);
         if (_tracking.Active)
             _tracking.InvalidateFromServer(key);
+        _blocking.SignalInBackground(database, key);
     }
 }

@@ -38,7 +38,7 @@ public sealed class StoreWrapper : IDisposable
         ClientLimits = new ClientLimits(options);
         ClientEviction = new ClientEviction(Clients, MemoryBudget);
         KeyspaceNotifications = new KeyspaceNotifications(PubSub, options.NotifyKeyspaceEvents);
-        KeyRemovals = new KeyRemovalHook(WatchVersions, Tracking, KeyspaceNotifications);
+        KeyRemovals = new KeyRemovalHook(WatchVersions, Tracking, KeyspaceNotifications, Blocking);
         Checkpoints = new Checkpointer(this);
         Replication = new Replication(this);
         AppendOnly = new AppendOnlySwitch(this);

@@ -161,4 +161,17 @@ public class StreamGroupTests : Garnet.test.Blocking.BlockingTestBase
         Assert.That(reader.ReadReply(), Is.EqualTo("*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n5-1\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n"));
         WaitForBlocked(0);
     }
+
+    /// <summary>As Redis 7.2: a stream that expires by its TTL (active expiration deletes it) ends a blocked XREADGROUP with NOGROUP.</summary>
+    [Test]
+    public void AStreamThatExpiresEndsTheGroupWaitWithNoGroup()
+    {
+        using var writer = ConnectRaw();
+        writer.Execute("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
+        using var blocked = BlockedClient(1, "XREADGROUP", "GROUP", "g", "c1", "BLOCK", "0", "STREAMS", "s", ">");
+        Assert.That(writer.Execute("PEXPIRE", "s", "50"), Is.EqualTo(":1\r\n"));
+        Assert.That(blocked.ReadReply(), Is.EqualTo("-NOGROUP No such key 's' or consumer group 'g' in XREADGROUP with GROUP option\r\n"));
+        WaitForBlocked(0);
+        Assert.That(writer.Execute("EXISTS", "s"), Is.EqualTo(":0\r\n"));
+    }
 }
