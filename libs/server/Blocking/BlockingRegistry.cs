@@ -44,7 +44,10 @@ public sealed class BlockingRegistry
     /// Returns true if clients wait on it: the caller then serves them (<see cref="Drain"/>) once its
     /// command is done. Costs one fence and one read when nobody is blocked.
     /// </summary>
-    internal bool Signal(int database, ReadOnlySpan<byte> key)
+    internal bool Signal(int database, ReadOnlySpan<byte> key) => MarkKeyReady(database, key, pump: false);
+
+    /// <summary>Marks the queue of <paramref name="key"/> ready if it has one; with <paramref name="pump"/> the pump serves it.</summary>
+    private bool MarkKeyReady(int database, ReadOnlySpan<byte> key, bool pump)
     {
         // Pairs with the increment in Register: either this write's signal sees the new waiter, or
         // the waiter's own second attempt, made after registering, sees this write.
@@ -56,6 +59,8 @@ public sealed class BlockingRegistry
             if (!_queues.TryGetValue(new WaitKey(database, key.ToArray()), out var queue))
                 return false;
             MarkReady(queue);
+            if (pump)
+                SchedulePump();
             return true;
         }
     }
@@ -65,19 +70,7 @@ public sealed class BlockingRegistry
     /// serve blocked clients (a sweep, or the engine evicting a page): its waiters are served by the pump on the thread
     /// pool. Costs one fence and one read when nobody is blocked.
     /// </summary>
-    internal void SignalInBackground(int database, ReadOnlySpan<byte> key)
-    {
-        Interlocked.MemoryBarrier();
-        if (Volatile.Read(ref _waiters) == 0)
-            return;
-        lock (_lock)
-        {
-            if (!_queues.TryGetValue(new WaitKey(database, key.ToArray()), out var queue))
-                return;
-            MarkReady(queue);
-            SchedulePump();
-        }
-    }
+    internal void SignalInBackground(int database, ReadOnlySpan<byte> key) => MarkKeyReady(database, key, pump: true);
 
     /// <summary>
     /// Notes that every key of database <paramref name="database"/> (every database: -1) was emptied (FLUSHDB, FLUSHALL).

@@ -18,31 +18,6 @@ public sealed unsafe partial class RespServerSession
     // The log offset the running WAIT waits for replicas to acknowledge.
     private long _replicaWaitOffset;
 
-    /// <summary>
-    /// The log offset past this connection's writes, for WAIT: they are committed first when they are not yet (one fsync,
-    /// as WAITAOF's local wait, for at most until <paramref name="deadline"/>), so that the files, which replicas are sent
-    /// from, hold them.
-    /// </summary>
-    private long ReplicaWaitTarget(long deadline)
-    {
-        var log = _server.OperationLog;
-        if (log == null)
-            return 0;
-        if (_oplog is { } sessionLog && !log.IsCommitted(sessionLog.AppendedUntil) && !_inExec && !_inScriptCommand && !_replaying)
-        {
-            EndBatch();
-            try
-            {
-                log.WaitForCommit(sessionLog.AppendedUntil, deadline: deadline);
-            }
-            finally
-            {
-                BeginBatch();
-            }
-        }
-        return log.WrittenOut;
-    }
-
     /// <summary>Redis's reply to a write on a read-only replica.</summary>
     private static ReadOnlySpan<byte> ErrReadOnlyReplica => "READONLY You can't write against a read only replica."u8;
 

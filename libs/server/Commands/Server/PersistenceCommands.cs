@@ -137,31 +137,34 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR WAITAOF cannot be used when numlocal is set but appendonly is disabled."u8);
             return;
         }
-        if (numLocal > 0 && _oplog is { } pending && !log!.IsCommitted(pending.AppendedUntil) && CanBlock)
+        if (numLocal > 0 && _oplog is { } pending && !log!.IsCommitted(pending.AppendedUntil))
         {
-            if (numReplicas <= 0)
+            if (!CanBlock)
+            {
+                // Inside EXEC or a script this thread waits for one fsync itself, outside its batch so that nothing
+                // waits for it meanwhile (at most the timeout).
+                EndBatch();
+                try
+                {
+                    log.WaitForCommit(pending.AppendedUntil, deadline: deadline);
+                }
+                finally
+                {
+                    BeginBatch();
+                }
+            }
+            else if (numReplicas <= 0)
             {
                 // Blocked until the commit (one fsync; in cluster mode the replicas in sync and the lease too) or the
                 // timeout, while this connection's event loop serves the others.
                 BlockUntilCommitted(log, pending.AppendedUntil, deadline, replicasNeeded: 0);
                 return;
             }
-            // Replicas keep no AOF of their own yet: nothing but the timeout ends this wait, and its reply tells whether
-            // the commit asked for here came meanwhile.
-            log.RequestCommit(pending.AppendedUntil);
-        }
-        else if (numLocal > 0 && _oplog is { } sessionLog && !log!.IsCommitted(sessionLog.AppendedUntil))
-        {
-            // Inside EXEC or a script this thread waits for one fsync itself, outside its batch so that nothing waits
-            // for it meanwhile (at most the timeout).
-            EndBatch();
-            try
+            else
             {
-                log.WaitForCommit(sessionLog.AppendedUntil, deadline: deadline);
-            }
-            finally
-            {
-                BeginBatch();
+                // Replicas keep no AOF of their own yet: nothing but the timeout ends this wait, and its reply tells
+                // whether the commit asked for here came meanwhile.
+                log.RequestCommit(pending.AppendedUntil);
             }
         }
         if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying)
@@ -189,7 +192,8 @@ public sealed unsafe partial class RespServerSession
             BlockUntilCommitted(log, pending.AppendedUntil, deadline, numReplicas);
             return;
         }
-        _replicaWaitOffset = ReplicaWaitTarget(deadline);
+        // Committed already (or inside EXEC or a script, which do not wait): replicas are counted from where the files end.
+        _replicaWaitOffset = _server.OperationLog?.WrittenOut ?? 0;
         if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying || replication.ReplicasAt(_replicaWaitOffset) >= numReplicas)
         {
             WriteReplicaWaitReply(RespCommand.WAIT);
