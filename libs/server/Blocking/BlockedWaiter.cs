@@ -61,6 +61,23 @@ internal sealed unsafe class BlockedWaiter
     /// <summary>The blocking command, run again when one of its keys is written.</summary>
     public RespCommandInfo Command { get; }
 
+    /// <summary>
+    /// Whether any change to a key ends the wait, its type's included: an XREADGROUP, whose group goes with its stream
+    /// (Redis 7.2 runs it again, and it answers NOGROUP or WRONGTYPE). The other commands wait for their own type.
+    /// </summary>
+    public bool EndsOnAnyChange => Command.Command == RespCommand.XREADGROUP;
+
+    /// <summary>
+    /// The type a written key must hold for this command to be run again (as Redis serves a blocked client only by a key
+    /// of its type): lists for BLPOP and its kin, sorted sets for BZPOPMIN and its kin, streams for XREAD.
+    /// </summary>
+    public GarnetObjectType WaitsForType => Command.Command switch
+    {
+        RespCommand.BZPOPMIN or RespCommand.BZPOPMAX or RespCommand.BZMPOP => GarnetObjectType.SortedSet,
+        RespCommand.XREAD or RespCommand.XREADGROUP => GarnetObjectType.Stream,
+        _ => GarnetObjectType.List,
+    };
+
     /// <summary>The command's arguments (name included), pointing into a pinned copy.</summary>
     public ArgSlice[] Args { get; }
 

@@ -29,7 +29,15 @@ public sealed class BlockingRegistry
     private readonly Timer _timer;
     private long _timerDue = long.MaxValue;
     private int _waiters;
+    private int _groupReaders;
     private bool _pumpScheduled;
+
+    /// <summary>
+    /// How many waits are queued on keys whose hash falls in each of its slots (written under the lock): a key whose slot
+    /// counts none has no queue, so its signal takes no lock while other keys have waiters.
+    /// </summary>
+    private readonly int[] _keySlotWaits = new int[KeySlots];
+    private const int KeySlots = 1024;
 
     public BlockingRegistry()
     {
@@ -52,7 +60,7 @@ public sealed class BlockingRegistry
         // Pairs with the increment in Register: either this write's signal sees the new waiter, or
         // the waiter's own second attempt, made after registering, sees this write.
         Interlocked.MemoryBarrier();
-        if (Volatile.Read(ref _waiters) == 0)
+        if (Volatile.Read(ref _waiters) == 0 || Volatile.Read(ref _keySlotWaits[KeySlotOf(key)]) == 0)
             return false;
         lock (_lock)
         {
@@ -64,6 +72,16 @@ public sealed class BlockingRegistry
             return true;
         }
     }
+
+    /// <summary>
+    /// Whether an XREADGROUP waits: then every write signals its keys, since a key whose type changes (SET over the
+    /// stream) ends such a wait, as in Redis 7.2. Read after the write: a write that changes a key's type links a new
+    /// record with an interlocked exchange, whose fence pairs with the one in <see cref="Register"/> (the count moves
+    /// before <c>_waiters</c>' increment, and the waiter tries its command again after it).
+    /// </summary>
+    internal bool GroupReadersWaiting => Volatile.Read(ref _groupReaders) != 0;
+
+    private static int KeySlotOf(ReadOnlySpan<byte> key) => (int)((ulong)Tsavorite.KeyHash.Hash(key) % KeySlots);
 
     /// <summary>
     /// Notes that <paramref name="key"/> was removed by the server itself (expired, evicted), on a thread that must not
@@ -132,8 +150,12 @@ public sealed class BlockingRegistry
                 }
                 waiter.Queues[i] = queue;
                 waiter.Nodes[i] = queue.Waiters.AddLast(waiter);
+                // Before the increment below, whose fence publishes it to signals that see the new count.
+                _keySlotWaits[KeySlotOf(waiter.Keys[i])]++;
             }
             waiter.Registered = true;
+            if (waiter.EndsOnAnyChange)
+                _groupReaders++;
             Interlocked.Increment(ref _waiters);
 
             if (waiter.Deadline != 0)
@@ -154,10 +176,13 @@ public sealed class BlockingRegistry
                 return false;
             waiter.Registered = false;
             Interlocked.Decrement(ref _waiters);
+            if (waiter.EndsOnAnyChange)
+                _groupReaders--;
             for (int i = 0; i < waiter.Queues.Length; i++)
             {
                 var queue = waiter.Queues[i];
                 queue.Waiters.Remove(waiter.Nodes[i]);
+                _keySlotWaits[KeySlotOf(waiter.Keys[i])]--;
                 ForgetIfIdle(queue);
             }
             // A waiter's deadline entry stays in the heap until it comes due and is skipped then,
@@ -221,7 +246,7 @@ public sealed class BlockingRegistry
     /// Serves the waiters of one key in order; false if one's session was busy. A list or sorted set that one waiter found
     /// empty is empty for those after it, so the pass ends there; a stream reader that found nothing (an XREAD after a
     /// later ID, an XREADGROUP of a group another consumer just served) holds up nobody: the pass goes on past it, as Redis
-    /// serves every client blocked on a stream.
+    /// serves every client blocked on a stream; so does a waiter for another type than the key holds now.
     /// </summary>
     private bool ServeQueue(KeyQueue queue, bool canWait)
     {
@@ -246,13 +271,17 @@ public sealed class BlockingRegistry
                 waiter = node.Value;
                 next = node.Next;
             }
-            switch (waiter.Session.TryServeBlocked(waiter, canWait))
+            switch (waiter.Session.TryServeBlocked(waiter, queue.Key.Key, canWait))
             {
                 case BlockedServeResult.Served:
                     break;
                 case BlockedServeResult.NothingToServe:
                     if (waiter.Command.Command is not (RespCommand.XREAD or RespCommand.XREADGROUP))
                         return true;
+                    (passed ??= []).Add(waiter);
+                    break;
+                case BlockedServeResult.OtherType:
+                    // Waits for another type than the key holds now: not served, and holds up nobody who may be.
                     (passed ??= []).Add(waiter);
                     break;
                 case BlockedServeResult.Busy:

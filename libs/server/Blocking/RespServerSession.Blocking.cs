@@ -13,6 +13,9 @@ internal enum BlockedServeResult
     /// <summary>The command found nothing to pop; the client stays blocked.</summary>
     NothingToServe,
 
+    /// <summary>The key written now holds another type than the command waits for; the client stays blocked.</summary>
+    OtherType,
+
     /// <summary>The session was busy and the caller could not wait; try again later.</summary>
     Busy,
 
@@ -54,6 +57,9 @@ public sealed unsafe partial class RespServerSession
     /// <summary>This session wrote a key that clients wait on: it serves them after the command.</summary>
     private bool _blockingSignaled;
 
+    /// <summary>The keys of a write signalled while an XREADGROUP waits (<see cref="SignalWrittenKeysToGroupReaders"/>).</summary>
+    private KeyList? _groupSignalKeys;
+
     /// <summary>The server's registry of blocked clients.</summary>
     internal BlockingRegistry BlockingRegistry => _server.Blocking;
 
@@ -80,6 +86,27 @@ public sealed unsafe partial class RespServerSession
     /// stream gone, ends with NOGROUP, as Redis 7.2 ends it; the other blocking commands find nothing and wait on.
     /// </summary>
     private void NotifyKeyDeleted(ReadOnlySpan<byte> key) => NotifyKeyWritten(key);
+
+    /// <summary>
+    /// After a command that may replace a key's value whatever its type (<see cref="RespCommandInfo.MayReplaceType"/>) while
+    /// an XREADGROUP waits (<see cref="BlockingRegistry.GroupReadersWaiting"/>): the keys it writes are signalled, so a
+    /// stream overwritten with another type (SET, a *STORE destination, RESTORE REPLACE) ends the group's wait, which runs
+    /// again and answers WRONGTYPE, as Redis 7.2 signals a key on every overwrite. Other writes cannot change a stream's
+    /// type (they answer WRONGTYPE), and signalling them would run the blocked readers again for nothing.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private void SignalWrittenKeysToGroupReaders(RespCommandInfo info)
+    {
+        // Its own list: a script's commands run inside EVAL and use the command's.
+        var keys = _groupSignalKeys ??= new KeyList();
+        KeyExtraction.Extract(info, _args, _argCount, keys);
+        var access = KeyExtraction.AccessOf(info, _args, _argCount);
+        for (int i = 0; i < keys.Count; i++)
+        {
+            if (KeyExtraction.Modifies(access, i) && keys.Position(i) < _argCount)
+                NotifyKeyWritten(_args[keys.Position(i)].Span);
+        }
+    }
 
     /// <summary>
     /// Serves the clients blocked on keys this session's last command wrote, before its next command
@@ -226,7 +253,7 @@ public sealed unsafe partial class RespServerSession
     /// keys (or the pump). With <paramref name="canWait"/> false the session is only tried, since
     /// the caller holds its own gate.
     /// </summary>
-    internal BlockedServeResult TryServeBlocked(BlockedWaiter waiter, bool canWait)
+    internal BlockedServeResult TryServeBlocked(BlockedWaiter waiter, byte[] readyKey, bool canWait)
     {
         if (Monitor.IsEntered(_gate))
             return BlockedServeResult.Busy;
@@ -242,10 +269,10 @@ public sealed unsafe partial class RespServerSession
         {
             if (_disposed || KillRequested || _blockedOn != waiter)
                 return BlockedServeResult.Gone;
-            bool served;
+            BlockedServeResult result;
             try
             {
-                served = RetryBlockedCommand(waiter);
+                result = RetryBlockedCommand(waiter, readyKey);
             }
             catch (Exception)
             {
@@ -253,8 +280,8 @@ public sealed unsafe partial class RespServerSession
                 _sender.CloseAfterSend();
                 return BlockedServeResult.Gone;
             }
-            if (!served)
-                return BlockedServeResult.NothingToServe;
+            if (result != BlockedServeResult.Served)
+                return result;
             _server.Blocking.Unregister(waiter);
             Volatile.Write(ref _blockedOn, null);
             _writer.ReleaseBuffer();
@@ -269,8 +296,12 @@ public sealed unsafe partial class RespServerSession
         return BlockedServeResult.Served;
     }
 
-    /// <summary>Runs the waiter's command again; false if it found nothing (and wrote nothing).</summary>
-    private bool RetryBlockedCommand(BlockedWaiter waiter)
+    /// <summary>
+    /// Runs the waiter's command again for a write of <paramref name="readyKey"/>, unless the key holds another type than
+    /// it waits for; it may find nothing (and write nothing). As Redis serves a blocked client only by a key of the type it waits for, a key now of another type
+    /// (an XREAD's stream deleted and made a list) leaves the client waiting; an XREADGROUP runs again on any change.
+    /// </summary>
+    private BlockedServeResult RetryBlockedCommand(BlockedWaiter waiter, byte[] readyKey)
     {
         var args = _args;
         int argCount = _argCount;
@@ -283,14 +314,16 @@ public sealed unsafe partial class RespServerSession
         BeginBatch();
         try
         {
+            if (!waiter.EndsOnAnyChange && HoldsOtherType(readyKey, waiter.WaitsForType))
+                return BlockedServeResult.OtherType;
             // Transactions: with the command's key locks (BLMOVE is atomic) and watch-version bumps.
             RunBlockingRetry(waiter.Command);
-            return !_retryFoundNothing;
+            return _retryFoundNothing ? BlockedServeResult.NothingToServe : BlockedServeResult.Served;
         }
         catch (Tsavorite.TsavoriteException e)
         {
             _writer.WriteError("ERR " + e.Message);
-            return true;
+            return BlockedServeResult.Served;
         }
         finally
         {
@@ -300,6 +333,13 @@ public sealed unsafe partial class RespServerSession
             _argCount = argCount;
             _currentCommand = command;
         }
+    }
+
+    /// <summary>Whether <paramref name="key"/> exists with a type other than <paramref name="type"/> (TYPE's look: no access counted).</summary>
+    private bool HoldsOtherType(ReadOnlySpan<byte> key, GarnetObjectType type)
+    {
+        var output = default(StringOutput);
+        return ReadKey(key, RespCommand.TYPE, ref output).Found && output.ObjectType != type;
     }
 
     /// <summary>Whether this client still waits on <paramref name="waiter"/>.</summary>

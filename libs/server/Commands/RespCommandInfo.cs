@@ -38,7 +38,17 @@ public sealed class RespCommandInfo
         Summary = summary;
         // SET is not @fast in Redis (its options vary) but is as cheap as the @fast writes.
         SharesBatchTime = (flags & CommandFlags.Fast) != 0 || command == RespCommand.SET;
+        MayReplaceType = command == RespCommand.SET;
+        foreach (var spec in specs)
+            MayReplaceType |= (spec.Flags & KeySpecFlags.OW) != 0;
     }
+
+    /// <summary>
+    /// Whether the command may replace a key's value whatever its type: a key spec with OW (MSET, SETEX, BITOP, the *STORE
+    /// destinations, COPY, RENAME, RESTORE), and SET, whose spec says RW for its GET option. Replacing a stream ends a
+    /// blocked XREADGROUP (RespServerSession.Blocking.cs).
+    /// </summary>
+    public bool MayReplaceType { get; }
 
     /// <summary>
     /// A custom command's entry, registered at run time with key positions (the key being written, or none): its key

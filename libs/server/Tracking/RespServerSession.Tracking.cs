@@ -355,7 +355,7 @@ public sealed unsafe partial class RespServerSession
         var access = KeyExtraction.AccessOf(info, _args, _argCount);
         if (info.FirstKey > 0 && info.FirstKey == info.LastKey && KeyExtraction.HasTableKeys(info))
         {
-            if (info.FirstKey < _argCount && Modifies(access, 0))
+            if (info.FirstKey < _argCount && KeyExtraction.Modifies(access, 0))
                 NoteWrittenKey(_args[info.FirstKey].Span);
             return;
         }
@@ -363,15 +363,8 @@ public sealed unsafe partial class RespServerSession
         KeyExtraction.Extract(info, _args, _argCount, keys);
         for (int i = 0; i < keys.Count; i++)
         {
-            if (Modifies(access, i))
+            if (KeyExtraction.Modifies(access, i))
                 NoteWrittenKey(_args[keys.Position(i)].Span);
-        }
-
-        // A key of a write whose access is not declared is taken as written.
-        static bool Modifies(KeyAccessSpec access, int index)
-        {
-            var asked = index == 0 ? access.First : access.Rest;
-            return !access.HasKeys || asked == KeyAccess.None || (asked & KeyAccess.Write) != 0;
         }
     }
 

@@ -254,6 +254,16 @@ internal static class KeyExtraction
     }
 
     /// <summary>
+    /// Whether a write changes key <paramref name="index"/> (in <see cref="Extract"/>'s order) by its declared
+    /// <paramref name="access"/>: a key only read, as SUNIONSTORE's sources, is not; a key whose access is not declared is.
+    /// </summary>
+    public static bool Modifies(KeyAccessSpec access, int index)
+    {
+        var asked = index == 0 ? access.First : access.Rest;
+        return !access.HasKeys || asked == KeyAccess.None || (asked & KeyAccess.Write) != 0;
+    }
+
+    /// <summary>
     /// The access the keys of this call need: the command table's, the subcommand's for a container (OBJECT ENCODING,
     /// MEMORY USAGE), or as the arguments decide for a command whose access varies.
     /// </summary>

@@ -191,6 +191,9 @@ public sealed unsafe partial class RespServerSession
                     {
                         WatchArming.EndUnarmedWrite(_writesInFlight);
                     }
+                    // Blocking (RespServerSession.Blocking.cs): a command that may replace a type looks at a count of XREADGROUPs waiting.
+                    if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
+                        SignalWrittenKeysToGroupReaders(info);
                     return;
                 }
                 armed = true;
@@ -252,6 +255,8 @@ public sealed unsafe partial class RespServerSession
                 }
             }
             DispatchOrRetry(info, blockingRetry);
+            if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
+                SignalWrittenKeysToGroupReaders(info);
         }
         finally
         {
@@ -560,6 +565,8 @@ public sealed unsafe partial class RespServerSession
             {
                 WatchArming.EndUnarmedWrite(_writesInFlight);
             }
+            if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
+                SignalWrittenKeysToGroupReaders(info);
             return;
         }
         // The slots are copied out of the shared lock buffer: the command may run others (a script's) through the session.
@@ -577,6 +584,8 @@ public sealed unsafe partial class RespServerSession
                 slots[writes++] = slot;
             }
             DispatchOrRetry(info, blockingRetry: false);
+            if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
+                SignalWrittenKeysToGroupReaders(info);
         }
         finally
         {

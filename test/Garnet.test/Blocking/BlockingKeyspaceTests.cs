@@ -64,6 +64,30 @@ public class BlockingKeyspaceTests : BlockingTestBase
         Assert.That(blocked.ReadReply(), Is.EqualTo(served));
     }
 
+    /// <summary>
+    /// As Redis: a client is served only by a key of the type it waits for. An XREAD whose stream was deleted and made a
+    /// list, and a BLPOP whose key was made a stream (XADD signals it), wait on; the right type serves them.
+    /// </summary>
+    [Test]
+    public void AKeyWrittenAsAnotherTypeDoesNotServeTheClient()
+    {
+        using var writer = ConnectRaw();
+        writer.Execute("XADD", "s", "1-1", "a", "1");
+        using var reader = BlockedClient(1, "XREAD", "BLOCK", "0", "STREAMS", "s", "$");
+        using var popper = BlockedClient(2, "BLPOP", "l", "0");
+        writer.Execute("DEL", "s");
+        Assert.That(writer.Execute("LPUSH", "s", "x"), Is.EqualTo(":1\r\n"));
+        Assert.That(writer.Execute("XADD", "l", "1-1", "a", "1"), Is.EqualTo("$3\r\n1-1\r\n"));
+        Assert.That(writer.Execute("INFO", "clients"), Does.Contain("blocked_clients:2\r\n"));
+
+        writer.Execute("DEL", "s", "l");
+        writer.Execute("XADD", "s", "2-1", "b", "2");
+        Assert.That(reader.ReadReply(), Is.EqualTo("*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n2-1\r\n*2\r\n$1\r\nb\r\n$1\r\n2\r\n"));
+        writer.Execute("RPUSH", "l", "v");
+        Assert.That(popper.ReadReply(), Is.EqualTo("*2\r\n$1\r\nl\r\n$1\r\nv\r\n"));
+        WaitForBlocked(0);
+    }
+
     [Test]
     public void InfoAndClientListShowBlockedClients()
     {

@@ -174,4 +174,69 @@ public class StreamGroupTests : Garnet.test.Blocking.BlockingTestBase
         WaitForBlocked(0);
         Assert.That(writer.Execute("EXISTS", "s"), Is.EqualTo(":0\r\n"));
     }
+    /// <summary>
+    /// Redis 7.2: a client blocked in XREADGROUP whose stream is overwritten with another type (SET, MSET, inside a
+    /// transaction or a script, a *STORE destination, COPY REPLACE) runs again and answers WRONGTYPE; a client blocked
+    /// in XREAD on the key waits on.
+    /// </summary>
+    [TestCase("SET")]
+    [TestCase("MSET")]
+    [TestCase("MULTI")]
+    [TestCase("EVAL")]
+    [TestCase("SUNIONSTORE")]
+    [TestCase("COPY")]
+    public void OverwritingTheStreamWithAnotherTypeEndsTheGroupWaitWithWrongType(string how)
+    {
+        using var writer = ConnectRaw();
+        writer.Execute("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
+        writer.Execute("SADD", "members", "m");
+        using var reader = BlockedClient(1, "XREAD", "BLOCK", "0", "STREAMS", "s", "$");
+        using var blocked = BlockedClient(2, "XREADGROUP", "GROUP", "g", "c1", "BLOCK", "0", "STREAMS", "s", ">");
+        switch (how)
+        {
+            case "SET":
+                Assert.That(writer.Execute("SET", "s", "x"), Is.EqualTo("+OK\r\n"));
+                break;
+            case "MSET":
+                Assert.That(writer.Execute("MSET", "other", "y", "s", "x"), Is.EqualTo("+OK\r\n"));
+                break;
+            case "MULTI":
+                writer.Execute("MULTI");
+                writer.Execute("SET", "s", "x");
+                Assert.That(writer.Execute("EXEC"), Is.EqualTo("*1\r\n+OK\r\n"));
+                break;
+            case "EVAL":
+                Assert.That(writer.Execute("EVAL", "return redis.call('SET', KEYS[1], 'x')", "1", "s"), Is.EqualTo("+OK\r\n"));
+                break;
+            case "SUNIONSTORE":
+                Assert.That(writer.Execute("SUNIONSTORE", "s", "members"), Is.EqualTo(":1\r\n"));
+                break;
+            case "COPY":
+                Assert.That(writer.Execute("COPY", "members", "s", "REPLACE"), Is.EqualTo(":1\r\n"));
+                break;
+        }
+        Assert.That(blocked.ReadReply(), Is.EqualTo("-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"));
+        WaitForBlocked(1);
+
+        // XREAD waits for a stream: once the key is one again, an entry added serves it.
+        writer.Execute("DEL", "s");
+        writer.Execute("XADD", "s", "5-1", "f", "v");
+        Assert.That(reader.ReadReply(), Is.EqualTo("*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n5-1\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n"));
+        WaitForBlocked(0);
+    }
+
+    /// <summary>A write of a string that leaves the stream as it was (SET NX refused) does not end the wait.</summary>
+    [Test]
+    public void AWriteThatLeavesTheStreamAloneKeepsTheGroupWaiting()
+    {
+        using var writer = ConnectRaw();
+        writer.Execute("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
+        using var blocked = BlockedClient(1, "XREADGROUP", "GROUP", "g", "c1", "BLOCK", "0", "STREAMS", "s", ">");
+        Assert.That(writer.Execute("SET", "s", "x", "NX"), Is.EqualTo("$-1\r\n"));
+        Assert.That(writer.Execute("SET", "unrelated", "x"), Is.EqualTo("+OK\r\n"));
+        Assert.That(writer.Execute("INFO", "clients"), Does.Contain("blocked_clients:1\r\n"));
+        writer.Execute("XADD", "s", "5-1", "f", "v");
+        Assert.That(blocked.ReadReply(), Is.EqualTo("*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n5-1\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n"));
+        WaitForBlocked(0);
+    }
 }
