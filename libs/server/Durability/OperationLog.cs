@@ -360,6 +360,8 @@ public sealed unsafe partial class OperationLog : IDisposable
             if (_failure != null || _writerEnded || IsAbandoned(address))
                 return false;
             _waiters.Add((address, waiter));
+            if (_waiters.Count >= _pruneWaitersAt)
+                PruneAbandonedWaiters();
         }
         // A waiter that counted on periodic commits after the policy changed to none (or to asked-for ones) asks too.
         if (request || CommitFrequencyMs <= 0)
@@ -370,6 +372,30 @@ public sealed unsafe partial class OperationLog : IDisposable
             RequestNotify();
         return true;
     }
+
+    /// <summary>Number of waiters registered for commits that have not come (waiting WAITAOF/COMMITAOF, held replies).</summary>
+    public int CommitWaiters
+    {
+        get
+        {
+            lock (_waitersLock)
+                return _waiters.Count;
+        }
+    }
+
+    /// <summary>
+    /// While commits are held for long (a primary that lost its lease and was not demoted), clients that wait and leave
+    /// would grow the list without bound: past a size that doubles with what stays, the abandoned are dropped (called
+    /// under the lock, amortized over the registrations since the last pass).
+    /// </summary>
+    private void PruneAbandonedWaiters()
+    {
+        _waiters.RemoveAll(static entry => entry.Waiter.Abandoned);
+        _pruneWaitersAt = Math.Max(MinPruneWaiters, 2 * _waiters.Count);
+    }
+
+    private const int MinPruneWaiters = 1024;
+    private int _pruneWaitersAt = MinPruneWaiters;
 
     /// <summary>Notifies the waiters whose addresses are durable now (all of them after a failure or at the end).</summary>
     private void NotifyWaiters(bool all)
@@ -712,4 +738,10 @@ public interface ICommitWaiter
 {
     /// <summary>Runs on the log's notifier thread: what was waited for is durable, or writing failed. Must not wait for long.</summary>
     void OnCommitted();
+
+    /// <summary>
+    /// Whether nobody needs the notification any more (its client left, or its wait ended otherwise): the log may drop
+    /// the waiter unnotified. Read under the log's lock, from any thread; must be cheap.
+    /// </summary>
+    bool Abandoned => false;
 }

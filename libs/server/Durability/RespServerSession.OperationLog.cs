@@ -175,6 +175,9 @@ public sealed unsafe partial class RespServerSession
     /// <summary>Told by the log (on its notifier thread) that this session's held replies may go: sends them under the session's gate.</summary>
     private sealed class HeldReplyRelease(RespServerSession session) : ICommitWaiter
     {
+        /// <summary>The connection closed: its held replies have nobody to go to.</summary>
+        public bool Abandoned => Volatile.Read(ref session._disposed);
+
         public void OnCommitted()
         {
             // The notifier thread must not wait behind a batch of this session (a script may run for long): if one runs, a

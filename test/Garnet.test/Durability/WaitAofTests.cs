@@ -134,6 +134,47 @@ public sealed class WaitAofTests
         Assert.That(c.Execute("PING"), Is.EqualTo("+PONG\r\n"), "the connection goes on");
     }
 
+    /// <summary>
+    /// While commits are held (a primary's gate stays shut), clients that wait for one and leave do not grow the log's
+    /// list of waiters without bound: past 1,024 the waiters of clients that left are dropped. The log still commits
+    /// and answers once the gate opens.
+    /// </summary>
+    [Test]
+    public void WaitersOfClientsThatLeftAreDroppedWhileCommitsAreHeld()
+    {
+        _server.Start(configure: o => o.AofCommitFrequencyMs = 1000);
+        var log = _server.Server.Store.OperationLog!;
+        using var c = _server.Connect();
+        Assert.That(c.Execute("SET", "k", "v"), Is.EqualTo("+OK\r\n"));
+        log.ReplicaGate = new ClosedGate();
+
+        const int Batches = 12, PerBatch = 100;
+        for (int batch = 0; batch < Batches; batch++)
+        {
+            var clients = new RawClient[PerBatch];
+            for (int i = 0; i < PerBatch; i++)
+            {
+                clients[i] = _server.Connect();
+                clients[i].Send("COMMITAOF");
+            }
+            // This batch waits, and the one before has left.
+            var watch = Stopwatch.StartNew();
+            while (_server.Server.Store.Blocking.BlockedClients != PerBatch)
+                Assert.That(watch.ElapsedMilliseconds, Is.LessThan(10_000), $"batch {batch} did not block");
+            foreach (var client in clients)
+                client.Dispose();
+        }
+        var until = Stopwatch.StartNew();
+        while (_server.Server.Store.Blocking.BlockedClients != 0)
+            Assert.That(until.ElapsedMilliseconds, Is.LessThan(10_000), "the last batch did not leave");
+        Assert.That(log.CommitWaiters, Is.LessThan(Batches * PerBatch / 2), "1,200 waits registered, those of clients that left dropped");
+
+        log.ReplicaGate = null;
+        Assert.That(c.Execute("COMMITAOF"), Is.EqualTo("+OK\r\n"));
+        Assert.That(c.Execute("SET", "k", "w"), Is.EqualTo("+OK\r\n"));
+        Assert.That(c.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+    }
+
     /// <summary>A commit gate that never opens.</summary>
     private sealed class ClosedGate : Garnet.server.IReplicaCommitGate
     {

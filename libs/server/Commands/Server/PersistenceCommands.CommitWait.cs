@@ -61,5 +61,8 @@ public sealed unsafe partial class RespServerSession
 
         public void OnCommitted()
             => ThreadPool.UnsafeQueueUserWorkItem(static awaited => awaited._session.OnCommitAwaited(awaited._waiter, awaited._replicasNeeded), this, preferLocal: false);
+
+        /// <summary>The client left, timed out or was unblocked (its waiter left the registry): its wake would find nothing to answer.</summary>
+        public bool Abandoned => !Volatile.Read(ref _waiter.Registered);
     }
 }
