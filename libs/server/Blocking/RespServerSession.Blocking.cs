@@ -88,6 +88,17 @@ public sealed unsafe partial class RespServerSession
     private void NotifyKeyDeleted(ReadOnlySpan<byte> key) => NotifyKeyWritten(key);
 
     /// <summary>
+    /// After a write (every path that runs one: single-key, several keys, EXEC, scripts): a command that may replace a
+    /// key's type looks at a count of XREADGROUPs waiting, and signals its keys only while one waits.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private void SignalTypeReplacement(RespCommandInfo info)
+    {
+        if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
+            SignalWrittenKeysToGroupReaders(info);
+    }
+
+    /// <summary>
     /// After a command that may replace a key's value whatever its type (<see cref="RespCommandInfo.MayReplaceType"/>) while
     /// an XREADGROUP waits (<see cref="BlockingRegistry.GroupReadersWaiting"/>): the keys it writes are signalled, so a
     /// stream overwritten with another type (SET, a *STORE destination, RESTORE REPLACE) ends the group's wait, which runs

@@ -191,9 +191,7 @@ public sealed unsafe partial class RespServerSession
                     {
                         WatchArming.EndUnarmedWrite(_writesInFlight);
                     }
-                    // Blocking (RespServerSession.Blocking.cs): a command that may replace a type looks at a count of XREADGROUPs waiting.
-                    if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
-                        SignalWrittenKeysToGroupReaders(info);
+                    SignalTypeReplacement(info);
                     return;
                 }
                 armed = true;
@@ -255,8 +253,7 @@ public sealed unsafe partial class RespServerSession
                 }
             }
             DispatchOrRetry(info, blockingRetry);
-            if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
-                SignalWrittenKeysToGroupReaders(info);
+            SignalTypeReplacement(info);
         }
         finally
         {
@@ -565,8 +562,7 @@ public sealed unsafe partial class RespServerSession
             {
                 WatchArming.EndUnarmedWrite(_writesInFlight);
             }
-            if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
-                SignalWrittenKeysToGroupReaders(info);
+            SignalTypeReplacement(info);
             return;
         }
         // The slots are copied out of the shared lock buffer: the command may run others (a script's) through the session.
@@ -584,8 +580,7 @@ public sealed unsafe partial class RespServerSession
                 slots[writes++] = slot;
             }
             DispatchOrRetry(info, blockingRetry: false);
-            if (info.MayReplaceType && _server.Blocking.GroupReadersWaiting)
-                SignalWrittenKeysToGroupReaders(info);
+            SignalTypeReplacement(info);
         }
         finally
         {

@@ -121,9 +121,7 @@ public sealed class WaitAofTests
         log.ReplicaGate = new ClosedGate();
         c.Send("COMMITAOF");
         waitAof.Send("WAITAOF", "1", "0", "0");
-        var watch = Stopwatch.StartNew();
-        while (_server.Server.Store.Blocking.BlockedClients != 2)
-            Assert.That(watch.ElapsedMilliseconds, Is.LessThan(10_000), "the waits did not block");
+        WaitForBlockedClients(2, "the waits did not block");
 
         // A primary that becomes a replica never counts what it had not committed with its replicas.
         log.AbandonUncommitted();
@@ -158,21 +156,25 @@ public sealed class WaitAofTests
                 clients[i].Send("COMMITAOF");
             }
             // This batch waits, and the one before has left.
-            var watch = Stopwatch.StartNew();
-            while (_server.Server.Store.Blocking.BlockedClients != PerBatch)
-                Assert.That(watch.ElapsedMilliseconds, Is.LessThan(10_000), $"batch {batch} did not block");
+            WaitForBlockedClients(PerBatch, $"batch {batch} did not block");
             foreach (var client in clients)
                 client.Dispose();
         }
-        var until = Stopwatch.StartNew();
-        while (_server.Server.Store.Blocking.BlockedClients != 0)
-            Assert.That(until.ElapsedMilliseconds, Is.LessThan(10_000), "the last batch did not leave");
+        WaitForBlockedClients(0, "the last batch did not leave");
         Assert.That(log.CommitWaiters, Is.LessThan(Batches * PerBatch / 2), "1,200 waits registered, those of clients that left dropped");
 
         log.ReplicaGate = null;
         Assert.That(c.Execute("COMMITAOF"), Is.EqualTo("+OK\r\n"));
         Assert.That(c.Execute("SET", "k", "w"), Is.EqualTo("+OK\r\n"));
         Assert.That(c.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+    }
+
+    /// <summary>Polls until exactly <paramref name="count"/> clients are blocked, for up to 10 seconds.</summary>
+    private void WaitForBlockedClients(int count, string failure)
+    {
+        var watch = Stopwatch.StartNew();
+        while (_server.Server.Store.Blocking.BlockedClients != count)
+            Assert.That(watch.ElapsedMilliseconds, Is.LessThan(10_000), failure);
     }
 
     /// <summary>A commit gate that never opens.</summary>
