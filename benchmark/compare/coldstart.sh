@@ -14,8 +14,9 @@
 #   r2r-composite  the same, self-contained, our assemblies and the framework compiled as one composite image
 #   redis          redis-server (no persistence)
 #   garnet         real Garnet 2.2.8 from `dotnet tool install --tool-path /tmp/garnet-tool garnet-server`
-# ENV_<form> adds environment settings to a form (e.g. ENV_r2r="DOTNET_TieredPGO=0"); a form named X+Y runs form X
-# with ENV_<X+Y>, to compare settings of one build. LOADS (default "get-p1 set-p1 get-p64 set-p64"): requests are
+# ENV_<form> adds environment settings to a form (e.g. ENV_r2r="DOTNET_TieredPGO=0") and ARGS_<form> server options
+# (e.g. ARGS_jit_cold="--warm-up 0"; - and + in a form's name become _); a form named X+Y runs form X with ENV_<X+Y> and
+# ARGS_<X+Y>, to compare settings of one build. LOADS (default "get-p1 set-p1 get-p64 set-p64"): requests are
 # 300,000 at -P 1 and 3,000,000 at -P 64. Publishes what it needs into artifacts/coldstart (BUILD=0 skips that).
 # Prints one line per run, then per form and load the median ops/s and its ratio to redis's median, the median time
 # to the first PONG and the median idle RSS.
@@ -58,14 +59,15 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # Starts form $1 on port $2 in its own session (dotnet run has a child) and waits for its first PONG; prints its pid
 # and the milliseconds from the start to that PONG (polled every millisecond, up to 120 s; -1 if none came).
 start_form() {
-    local form=$1 port=$2 envvar="ENV_${1//[+-]/_}"
-    local cmd
+    local form=$1 port=$2 envvar="ENV_${1//[+-]/_}" argsvar="ARGS_${1//[+-]/_}"
+    local cmd extra=()
+    read -r -a extra <<< "${!argsvar:-}"
     case $(base_form "$form") in
-        jit) cmd=(dotnet "$ROOT/src/GarnetServer/bin/Release/net10.0/GarnetServer.dll" --port "$port" --bind 127.0.0.1) ;;
-        dotnet-run) cmd=(dotnet run -c Release --project "$ROOT/src/GarnetServer" -- --port "$port" --bind 127.0.0.1) ;;
-        r2r | r2r-composite) cmd=("$OUT/$(base_form "$form")/GarnetServer" --port "$port" --bind 127.0.0.1) ;;
-        redis) cmd=(redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no) ;;
-        garnet) cmd=("$GARNET_TOOL" --port "$port" --bind 127.0.0.1) ;;
+        jit) cmd=(dotnet "$ROOT/src/GarnetServer/bin/Release/net10.0/GarnetServer.dll" --port "$port" --bind 127.0.0.1 "${extra[@]}") ;;
+        dotnet-run) cmd=(dotnet run -c Release --project "$ROOT/src/GarnetServer" -- --port "$port" --bind 127.0.0.1 "${extra[@]}") ;;
+        r2r | r2r-composite) cmd=("$OUT/$(base_form "$form")/GarnetServer" --port "$port" --bind 127.0.0.1 "${extra[@]}") ;;
+        redis) cmd=(redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no "${extra[@]}") ;;
+        garnet) cmd=("$GARNET_TOOL" --port "$port" --bind 127.0.0.1 "${extra[@]}") ;;
     esac
     python3 - "$port" "${!envvar:-}" taskset -c 0 "${cmd[@]}" << 'EOF2'
 import os, socket, subprocess, sys, time

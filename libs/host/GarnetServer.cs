@@ -69,6 +69,9 @@ public sealed class GarnetServer : IDisposable
     /// <summary>What replaying the operation log found at <see cref="Start"/>, or null if nothing was replayed.</summary>
     public OperationLogRecoveryReport? RecoveryReport { get; private set; }
 
+    /// <summary>What the start-up warm-up did (<see cref="ServerOptions.WarmUpMilliseconds"/>), or null when it did not run.</summary>
+    public WarmUpReport? WarmUp { get; private set; }
+
     /// <summary>What the operator should know about how the server started (limits it lowered, exposure); filled by <see cref="Start"/>.</summary>
     public IReadOnlyList<string> StartWarnings => _startWarnings;
     private readonly List<string> _startWarnings = [];
@@ -76,6 +79,9 @@ public sealed class GarnetServer : IDisposable
     /// <summary>Starts listening, after fitting maxclients to the process's descriptor limit (raising it if it may), as Redis does.</summary>
     public void Start()
     {
+        // The hot paths are compiled before recovery replays through them and before anyone can connect (WarmUp/).
+        if (Options.WarmUpMilliseconds > 0)
+            WarmUp = StartupWarmUp.Run(Options, TimeSpan.FromMilliseconds(Options.WarmUpMilliseconds));
         // Durability: the data comes back from the operation log before anyone can connect.
         RecoveryReport = Store.Recover();
         if (Store.CheckpointRecovery is { Damage: not null } damaged)

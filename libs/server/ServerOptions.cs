@@ -281,6 +281,40 @@ public sealed class ServerOptions
 
     /// <summary>Length of the queue of connections not yet accepted (Redis's tcp-backlog). Default 511, as Redis.</summary>
     public int TcpBacklog { get; set; } = 511;
+
+    /// <summary>
+    /// Milliseconds <c>GarnetServer.Start</c> may spend, before it listens, sending representative traffic through a
+    /// throwaway server of these options, so that the runtime has compiled the hot paths to optimized code before the
+    /// first client arrives (it stops sooner once nothing new is compiled). 0 (the default for an embedded server)
+    /// skips it; the executable's default is 1500 (--warm-up).
+    /// </summary>
+    public int WarmUpMilliseconds { get; set; }
+    /// <summary>
+    /// The options of the throwaway server the start-up warm-up sends its traffic to: these values (so commands take the
+    /// paths they will take here: encodings, keyspace events, eviction policy), but on a free loopback port, in memory,
+    /// open to the default user, with no operation log, cluster, TLS, files or background work of its own.
+    /// </summary>
+    public ServerOptions ForWarmUp()
+    {
+        var warm = ForDebugFork();
+        warm.LogDir = null;
+        warm.StorageTier = false;
+        warm.Address = "127.0.0.1";
+        warm.Port = 0;
+        warm.UnixSocketPath = null;
+        warm.EnableCluster = false;
+        warm.TlsOptions = null;
+        warm.Password = null;
+        warm.Databases = 1;
+        warm.IndexSize = System.Math.Min(IndexSize, 1L << 20);
+        warm.MemorySize = System.Math.Min(MemorySize, 1L << 26);
+        warm.PageSize = System.Math.Min(PageSize, 1L << 20);
+        warm.MaxMemory = 0;
+        warm.MaxClients = 64;
+        warm.WarmUpMilliseconds = 0;
+        return warm;
+    }
+
     /// <summary>
     /// The options of a server forked for a SCRIPT DEBUG YES session (Scripting/Debugger/DebugFork.cs): these values,
     /// but doing nothing by itself — no operation log, checkpoints, save points, active expiration, idle timeout, ACL

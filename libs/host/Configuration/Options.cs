@@ -197,6 +197,9 @@ public sealed class Options
     [Option("busy-poll", HelpText = "Microseconds an event loop keeps polling for new requests, instead of sleeping, after its last ones (saves waking it for each request); 0 to always sleep, at most 1000000. (default: 50)")]
     public string? BusyPoll { get; set; }
 
+    [Option("warm-up", HelpText = "Milliseconds the server may spend before it listens running representative traffic through a throwaway in-memory server, so the first clients get optimized code; it stops sooner once nothing new is compiled. 0 turns it off, at most 60000. (default: 1500)")]
+    public string? WarmUp { get; set; }
+
     [Option("tls", HelpText = "Serve every connection over TLS, with the certificate of --cert-file-name. (default: off)")]
     public bool EnableTls { get; set; }
 

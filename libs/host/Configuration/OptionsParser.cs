@@ -39,6 +39,7 @@ public static class OptionsParser
     private const int MaxNetworkBufferSize = 1 << 30;
     private const int MaxEventLoops = 1024;
     private const int MaxThreadPoolThreads = short.MaxValue;
+    private const int DefaultWarmUpMilliseconds = 1500;
 
     /// <summary>The program name used in usage and version text.</summary>
     public const string ProgramName = "GarnetServer";
@@ -442,6 +443,8 @@ public static class OptionsParser
             server.EventLoops = ParseInt(options.EventLoops, "event-loops", 0, MaxEventLoops);
         if (options.BusyPoll != null)
             server.BusyPollMicroseconds = ParseInt(options.BusyPoll, "busy-poll", 0, 1_000_000);
+        // On by default for the executable; an embedded server's ServerOptions leave it off (tests start many).
+        server.WarmUpMilliseconds = options.WarmUp == null ? DefaultWarmUpMilliseconds : ParseInt(options.WarmUp, "warm-up", 0, 60_000);
 
         int metricsPort = options.MetricsPort == null ? 0 : ParseInt(options.MetricsPort, "metrics-port", 0, 65535);
         if (metricsPort != 0 && metricsPort == server.Port)

@@ -60,6 +60,8 @@ public sealed class GarnetHostedService : IHostedService, IDisposable
         _server = server;
         _metrics = metrics;
 
+        if (server.WarmUp is { } warmUp)
+            HostLog.WarmedUp(_logger, warmUp.Failure == null ? LogLevel.Debug : LogLevel.Warning, warmUp.ToString());
         var endPoint = new IPEndPoint(IPAddress.Parse(server.Options.Address), server.Port);
         HostLog.Listening(_logger, _settings.Quiet ? LogLevel.Debug : LogLevel.Information, OptionsParser.Version, endPoint.ToString());
         if (server.Options.UnixSocketPath != null)

@@ -29,4 +29,8 @@ internal static partial class HostLog
 
     [LoggerMessage(EventId = 8, Level = LogLevel.Information, Message = "Evicting client: {Client}")]
     public static partial void ClientEvicted(ILogger logger, string client);
+
+    /// <summary>The start-up warm-up's outcome: at Debug (the startup line stays the one line), at Warning when it failed.</summary>
+    [LoggerMessage(EventId = 9, Message = "{Report}")]
+    public static partial void WarmedUp(ILogger logger, LogLevel level, string report);
 }

@@ -44,6 +44,7 @@ public sealed unsafe partial class RespServerSession : IMessageConsumer
     internal RespServerSession(StoreWrapper server, INetworkSender sender, bool replaying = false, bool listed = true)
     {
         _server = server;
+        _observers = server.CommandObservers;
         _sender = sender;
         _replaying = replaying;
         // A replayed command was admitted when it first ran: recovery applies it whatever the slots are now.

@@ -118,6 +118,9 @@ public sealed unsafe partial class RespServerSession
         return true;
     }
 
+    /// <summary>The server's <see cref="StoreWrapper.CommandObservers"/>, held here so a command's look at it is one load.</summary>
+    private readonly CommandObservers _observers;
+
     /// <summary>
     /// Runs the current command (<c>_args</c>) through its family's handler, around it: the watched
     /// versions of the keys of a write move (a flush or swap moves its databases' generations), and a
@@ -127,7 +130,7 @@ public sealed unsafe partial class RespServerSession
     private void RunCommand(RespCommandInfo info)
     {
         // MONITOR (libs/server/Monitor) and client tracking (Tracking/): one look at a word while neither is on.
-        if (_server.CommandObservers.Any)
+        if (_observers.Any)
             RunObserved(info);
         else
             RunCommandWithKeys(info, blockingRetry: false);

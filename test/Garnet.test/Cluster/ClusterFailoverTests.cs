@@ -150,7 +150,7 @@ public sealed class ClusterFailoverTests : ClusterNodesTestBase
         Directories.Add(directory);
         int port = FreePort();
         string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        using var process = ExternalProcess.Start(dotnet, [ServerDll(), "--port", port.ToString(), "--memory", "64m", "--page", "1m", "--index", "1m",
+        using var process = ExternalProcess.Start(dotnet, [ServerDll(), "--warm-up", "0", "--port", port.ToString(), "--memory", "64m", "--page", "1m", "--index", "1m",
             "--cluster", "--cluster-timeout", NodeTimeout.ToString(), "--aof", "--aof-commit-freq", "0", "--checkpointdir", directory]);
         Assert.That(process.WaitForOutput($"listening on 127.0.0.1:{port}", TimeSpan.FromSeconds(30)), Is.True, process.Output + process.Error);
         var primary = new Node(new IPEndPoint(IPAddress.Loopback, port), "127.0.0.1", port);

@@ -152,7 +152,7 @@ public sealed class AppendOnlyToggleTests
         int port = Host.HostTestHelpers.FreePort();
         var acknowledged = new int[Writers];
         string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        using (var server = Host.ExternalProcess.Start(dotnet, [Host.HostTestHelpers.ServerDll(), "--port", port.ToString(), "--memory", "64m", "--page", "1m",
+        using (var server = Host.ExternalProcess.Start(dotnet, [Host.HostTestHelpers.ServerDll(), "--warm-up", "0", "--port", port.ToString(), "--memory", "64m", "--page", "1m",
             "--index", "1m", "--checkpointdir", _server.Directory]))
         {
             Assert.That(server.WaitForOutput($"listening on 127.0.0.1:{port}", TimeSpan.FromSeconds(30)), Is.True, server.Output + server.Error);

@@ -17,7 +17,7 @@ public sealed class OperationLogCrashTests
     private static ExternalProcess StartServer(string directory, int port, params string[] options)
     {
         string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        var arguments = new List<string> { ServerDll(), "--port", port.ToString(), "--memory", "64m", "--page", "1m", "--index", "1m", "--aof", "--checkpointdir", directory };
+        var arguments = new List<string> { ServerDll(), "--warm-up", "0", "--port", port.ToString(), "--memory", "64m", "--page", "1m", "--index", "1m", "--aof", "--checkpointdir", directory };
         arguments.AddRange(options);
         var server = ExternalProcess.Start(dotnet, arguments);
         Assert.That(server.WaitForOutput($"listening on 127.0.0.1:{port}", Timeout), Is.True, $"startup line; output: {server.Output} error: {server.Error}");
@@ -137,7 +137,7 @@ public sealed class OperationLogCrashTests
         File.WriteAllBytes(Path.Combine(directory, "AOF", "aof.000000"), new byte[64]);
         File.WriteAllBytes(Path.Combine(directory, "AOF", "aof.000001"), new byte[64]);
         string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        using var server = ExternalProcess.Run(dotnet, new[] { ServerDll(), "--port", FreePort().ToString(), "--aof", "--checkpointdir", directory, "--recover" }, Timeout);
+        using var server = ExternalProcess.Run(dotnet, new[] { ServerDll(), "--warm-up", "0", "--port", FreePort().ToString(), "--aof", "--checkpointdir", directory, "--recover" }, Timeout);
         Assert.That(server.ExitCode, Is.Not.Zero);
         Assert.That(server.Error, Does.StartWith("error: cannot recover: The operation log file aof.000000"));
     }
