@@ -15,6 +15,7 @@ namespace Garnet;
 internal sealed class WarmUpTraffic : IDisposable
 {
     private const int Batch = 64;
+    private const int HotRepeats = 6;
 
     private readonly Socket[] _connections;
     private readonly List<Request> _pipelined = [];
@@ -134,10 +135,16 @@ internal sealed class WarmUpTraffic : IDisposable
         // Every batch uses the same keys (so the DEL of a key comes before its SET each round); single commands use the next.
         for (int c = 0; c < batchOf.Length; c++)
         {
-            var batch = new StringBuilder();
-            for (int i = 0; i < Batch; i++)
-                AppendCommand(batch, batchOf[c](i));
-            _pipelined.Add(new Request(Encoding.ASCII.GetBytes(batch.ToString()), Batch));
+            // GET and SET (the first four) weigh most, as in most loads: the optimized code of the paths they share with
+            // the other commands is laid out by the calls it saw (a mix without that weight measured 2.5% slower warm SETs).
+            int repeats = c < 4 ? HotRepeats : 1;
+            for (int r = 0; r < repeats; r++)
+            {
+                var batch = new StringBuilder();
+                for (int i = 0; i < Batch; i++)
+                    AppendCommand(batch, batchOf[c](i));
+                _pipelined.Add(new Request(Encoding.ASCII.GetBytes(batch.ToString()), Batch));
+            }
             var single = new StringBuilder();
             AppendCommand(single, batchOf[c](Batch + c));
             _single.Add(new Request(Encoding.ASCII.GetBytes(single.ToString()), 1));
