@@ -1,4 +1,5 @@
 using System;
+using Garnet.common;
 
 namespace Garnet;
 
@@ -60,16 +61,5 @@ internal static class RespReplies
     }
 
     private static long ParseLength(ReadOnlySpan<byte> digits)
-    {
-        if (digits.Length == 2 && digits[0] == '-' && digits[1] == '1')
-            return -1;
-        long value = 0;
-        foreach (byte digit in digits)
-        {
-            if (digit < '0' || digit > '9')
-                throw new FormatException("a RESP length that is not a number");
-            value = value * 10 + (digit - '0');
-        }
-        return value;
-    }
+        => NumberFormat.TryParseLong(digits, out long value) ? value : throw new FormatException("a RESP length that is not a number");
 }
