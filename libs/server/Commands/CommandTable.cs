@@ -135,6 +135,7 @@ public static partial class CommandTable
         new(RespCommand.REPLFAILOVER, "REPLFAILOVER", 2, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a replica taking over asks its primary to pause writers and say where its log ends."),
         new(RespCommand.FAILOVER, "FAILOVER", -1, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "Starts a coordinated failover from a server to one of its replicas."),
         new(RespCommand.REPLPROMOTE, "REPLPROMOTE", 3, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: the primary's FAILOVER has its replica take its place."),
+        new(RespCommand.REPLFACK, "REPLFACK", 4, F.Admin | F.NoScript | F.Stale, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: a replica says up to which offset its own log holds the stream durably."),
         new(RespCommand.REPLAPPEND, "REPLAPPEND", 4, F.Admin | F.NoScript | F.Stale | F.NoAuth | F.Loading, [], A.Admin | A.Slow | A.Dangerous, "An internal command of replication: the primary's operation log entries from an offset."),
         new(RespCommand.CLUSTER, "CLUSTER", -2, F.None, [], A.Slow, "A container for Redis Cluster commands."),
 

@@ -299,4 +299,5 @@ public enum RespCommand : ushort
     REPLFAILOVER = 487,
     FAILOVER = 488,
     REPLPROMOTE = 489,
+    REPLFACK = 490,
 }

@@ -28,6 +28,25 @@ public sealed unsafe partial class OperationLog
     /// <summary>The file offset of the log up to which commits counted (with the replicas in sync when they gate them).</summary>
     public long CommittedFileOffset => Volatile.Read(ref _committedFileOffset);
 
+    /// <summary>
+    /// Waits until <see cref="CommittedFileOffset"/> reaches <paramref name="fileOffset"/> or <paramref name="deadline"/>
+    /// (<see cref="Environment.TickCount64"/>) passes; asks for no commit. True when it did.
+    /// </summary>
+    public bool WaitForCommittedFileOffset(long fileOffset, long deadline)
+    {
+        lock (_commitLock)
+        {
+            while (CommittedFileOffset < fileOffset && _failure == null && !_writerEnded)
+            {
+                long left = deadline - Environment.TickCount64;
+                if (left <= 0)
+                    break;
+                Monitor.Wait(_commitLock, (int)Math.Min(left, int.MaxValue));
+            }
+        }
+        return CommittedFileOffset >= fileOffset;
+    }
+
     // Each commit's end as a log address and as the file offset replicas acknowledge, oldest first (under the lock).
     private readonly Queue<(long Address, long FileOffset)> _commitPoints = new();
     private readonly object _commitPointsLock = new();

@@ -167,6 +167,25 @@ public sealed unsafe partial class OperationLog : IDisposable
     /// <summary>The file offset up to which the files hold every entry written out (what a replica's sender may read).</summary>
     public long WrittenOut => Interlocked.Read(ref _writtenOut);
 
+    /// <summary>
+    /// The file offset at which the next entry appended begins, once the writer has written out everything appended so
+    /// far (this waits for it). Meaningful only while nobody else appends: a replica mirroring its primary's stream, which
+    /// alone appends there (see ReplicaLogMirror).
+    /// </summary>
+    internal long FileOffsetOfTail()
+    {
+        long tail = Volatile.Read(ref _tail);
+        while (Volatile.Read(ref _freed) < tail)
+        {
+            ThrowIfFailed();
+            if (_writerEnded)
+                throw new OperationLogFailedException(new ObjectDisposedException(nameof(OperationLog)));
+            Wake();
+            Thread.Sleep(1);
+        }
+        return Interlocked.Read(ref _fileBytes);
+    }
+
     /// <summary>The directory of the log's files and their size (a replica's sender reads them with handles of its own).</summary>
     internal (string Directory, long SegmentSize) FileLayout => (_files.DirectoryPath, _files.SegmentSize);
 

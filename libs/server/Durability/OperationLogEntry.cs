@@ -9,7 +9,7 @@ namespace Garnet.server;
 /// The layout of an operation log entry, the same in memory and in the files (little-endian):
 /// <code>
 /// header   u32 length (whole entry, a multiple of 8)   u32 checksum (CRC-32C of the body: bytes 8..length)
-/// body     u8 kind (1: commands)  u8 format (2)  u16 0  i32 count  i64 version
+/// body     u8 kind (1: commands)  u8 format (2)  u16 flags  i32 count  i64 version
 ///          count × [ i32 database  i32 RESP length  i64 clock (Unix ms)  u64 random seed  u16 command id  6 × 0
 ///                    the command as a RESP array of bulk strings ]
 ///          zeros up to the length
@@ -18,6 +18,7 @@ namespace Garnet.server;
 /// The header word is written last: until then it is zero, which tells the log's writer the entry is not complete.
 /// Format 1 (before expirations were kept in Unix milliseconds) held the clock in .NET UTC ticks; its entries are
 /// still read, their clock converted, so a log written by an earlier server replays at the instants it ran.
+/// Flags: <see cref="FlagReplicated"/>; earlier servers wrote 0 there and did not read it.
 /// </summary>
 internal static class OperationLogEntry
 {
@@ -29,6 +30,15 @@ internal static class OperationLogEntry
 
     /// <summary>The format whose clocks are .NET UTC ticks.</summary>
     public const byte FormatTicksClock = 1;
+
+    /// <summary>
+    /// The entry was appended by a replica as it applied its primary's entry (the same commands, at the replica's version;
+    /// see ReplicaLogMirror): a log whose entries after a checkpoint all carry it is its primary's stream.
+    /// </summary>
+    public const ushort FlagReplicated = 1;
+
+    /// <summary>The flags of an entry's <paramref name="body"/>.</summary>
+    public static ushort FlagsOf(ReadOnlySpan<byte> body) => BinaryPrimitives.ReadUInt16LittleEndian(body.Slice(2));
 
     /// <summary>The header word of an entry of <paramref name="length"/> bytes whose body has <paramref name="checksum"/>.</summary>
     public static long HeaderWord(int length, uint checksum) => (uint)length | ((long)checksum << 32);

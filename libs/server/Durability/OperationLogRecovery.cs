@@ -12,6 +12,12 @@ public sealed record OperationLogRecoveryReport(long Entries, long Commands, lon
 
     /// <summary>The highest checkpoint version an entry was logged in (0 if none).</summary>
     public long LastVersion { get; init; }
+
+    /// <summary>
+    /// Entries replayed that this server logged as its own writes, not as a replica applying its primary's (see
+    /// <see cref="OperationLogEntry.FlagReplicated"/>): with none, what was replayed is the primary's stream alone.
+    /// </summary>
+    public long LocalEntries { get; init; }
 }
 
 /// <summary>
@@ -33,7 +39,7 @@ internal static class OperationLogRecovery
         long lastSegmentStart = tail == 0 ? 0 : ((tail - 1) / segmentSize) * segmentSize;
         // The files are read a window at a time (entries are small; two reads per entry made replay read-bound).
         var window = new ReadWindow(files, tail);
-        long offset = Math.Max(from, files.Start), entries = 0, commands = 0, skipped = 0, lastVersion = 0;
+        long offset = Math.Max(from, files.Start), entries = 0, commands = 0, skipped = 0, lastVersion = 0, local = 0;
         string? problem = null;
         long problemEnd = 0;
         bool zeroEnd = false;
@@ -83,6 +89,8 @@ internal static class OperationLogRecovery
                     skipped++;
                 else
                     entries++;
+                if (!skippedEntry && (OperationLogEntry.FlagsOf(span) & OperationLogEntry.FlagReplicated) == 0)
+                    local++;
                 offset += length;
             }
         }
@@ -111,7 +119,7 @@ internal static class OperationLogRecovery
             }
             files.Truncate(offset);
         }
-        return new OperationLogRecoveryReport(entries, commands, session.ReplayFailures, offset, cut, problem) { SkippedEntries = skipped, LastVersion = lastVersion };
+        return new OperationLogRecoveryReport(entries, commands, session.ReplayFailures, offset, cut, problem) { SkippedEntries = skipped, LastVersion = lastVersion, LocalEntries = local };
     }
 
     /// <summary>

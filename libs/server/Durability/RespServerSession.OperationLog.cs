@@ -274,6 +274,9 @@ public sealed unsafe partial class RespServerSession
         CloseReplayBatch();
     }
 
+    /// <summary>Leaves the run's batch (its database protection) while the run waits; the next command takes it again.</summary>
+    internal void SuspendReplayBatch() => CloseReplayBatch();
+
     private void CloseReplayBatch()
     {
         if (!_replayBatchOpen)

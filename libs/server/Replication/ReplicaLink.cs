@@ -89,6 +89,7 @@ internal sealed class ReplicaLink : IDisposable
         string token = Convert.ToHexString(RandomNumberGenerator.GetBytes(16)).ToLowerInvariant();
         var stream = _replication.Stream;
         stream.Expect(token);
+        var (heldId, heldOffset) = stream.Held();
         var (host, port) = Announced();
         commands.Clear();
         commands.BeginCommand(6);
@@ -96,8 +97,8 @@ internal sealed class ReplicaLink : IDisposable
         commands.WriteBulk(Encoding.ASCII.GetBytes(host));
         commands.WriteBulk(port);
         commands.WriteBulk(Encoding.ASCII.GetBytes(token));
-        commands.WriteBulk(Encoding.ASCII.GetBytes(stream.ReplicationId ?? "?"));
-        commands.WriteBulk(stream.ReplicationId == null ? -1 : stream.Offset);
+        commands.WriteBulk(Encoding.ASCII.GetBytes(heldId ?? "?"));
+        commands.WriteBulk(heldOffset);
         if (Exchange(connection, commands, "+OK"u8) is { } syncError)
         {
             LastError = "REPLSYNC: " + syncError;
@@ -107,8 +108,47 @@ internal sealed class ReplicaLink : IDisposable
         LastError = null;
 
         long timeoutMs = ReplicationTimeoutMs();
-        while (!_stop.Wait(RetryMs))
+        long nextPing = Environment.TickCount64 + RetryMs;
+        long reported = -1;
+        bool reporting = true;
+        var wakes = new WaitHandle[] { _stop.WaitHandle, stream.AppliedSignal };
+        while (true)
         {
+            // Between PINGs: entries applied and copied to this server's log are reported once committed (REPLFACK).
+            long now = Environment.TickCount64;
+            if (now < nextPing)
+            {
+                WaitHandle.WaitAny(wakes, (int)(nextPing - now));
+                if (_stop.IsSet)
+                    return;
+                WaitForCopyCommitted(stream, nextPing);
+            }
+            if (_stop.IsSet)
+                return;
+            if (reporting && stream.DurableOffset is var durable && durable > reported)
+            {
+                commands.Clear();
+                commands.BeginCommand(4);
+                commands.WriteBulk("REPLFACK"u8);
+                commands.WriteBulk(Encoding.ASCII.GetBytes(host));
+                commands.WriteBulk(port);
+                commands.WriteBulk(durable);
+                switch (Exchange(connection, commands, "+OK"u8))
+                {
+                    case null:
+                        reported = durable;
+                        break;
+                    case "the connection failed" or "no answer":
+                        LastError = "REPLFACK: the connection failed";
+                        return;
+                    default:
+                        reporting = false; // a primary that does not take it (an older server): WAITAOF counts no replica there
+                        break;
+                }
+            }
+            if (Environment.TickCount64 < nextPing)
+                continue;
+            nextPing = Environment.TickCount64 + RetryMs;
             if (stream.Attached && stream.ReplicationId != null && !stream.Syncing)
                 State = "connected";
             commands.Clear();
@@ -132,6 +172,22 @@ internal sealed class ReplicaLink : IDisposable
                 return;
             }
         }
+    }
+
+    /// <summary>
+    /// Waits (at most until <paramref name="deadline"/>, in slices that let a stop through) until this server's log holds
+    /// durably what the stream applied, asking for the commit when the log commits on request (appendfsync always).
+    /// </summary>
+    private void WaitForCopyCommitted(ReplicaStream stream, long deadline)
+    {
+        if (stream.LogMirror is not { } mirror || mirror.Log.CommitFrequencyMs < 0)
+            return;
+        long target = stream.Offset - mirror.Delta;
+        if (mirror.Log.CommittedFileOffset >= target)
+            return;
+        if (mirror.Log.CommitFrequencyMs == 0)
+            mirror.Log.RequestCommit(mirror.RingTail);
+        mirror.Log.WaitForCommittedFileOffset(target, Math.Min(deadline, Environment.TickCount64 + 100));
     }
 
     /// <summary>Sends AUTH on a connection to the primary when credentials are set: null when logged in (or none needed), else why not.</summary>

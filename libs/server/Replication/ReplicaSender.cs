@@ -63,6 +63,20 @@ internal sealed class ReplicaSender : IDisposable
     /// <summary>The offset the replica last said it applied everything up to; -1 before it said.</summary>
     public long AcknowledgedOffset => Interlocked.Read(ref _acknowledged);
 
+    private long _durable = -1;
+
+    /// <summary>The offset up to which the replica's own log holds the stream durably (REPLFACK), or -1.</summary>
+    public long DurableOffset => Interlocked.Read(ref _durable);
+
+    /// <summary>The replica reported its log durable up to <paramref name="offset"/>.</summary>
+    internal void NoteDurable(long offset)
+    {
+        long current;
+        while ((current = Interlocked.Read(ref _durable)) < offset && Interlocked.CompareExchange(ref _durable, offset, current) != current)
+        {
+        }
+    }
+
     /// <summary>Seconds since the replica last acknowledged (INFO's lag).</summary>
     public long LagSeconds => Interlocked.Read(ref _lastAckTicks) == 0 ? 0 : (long)Stopwatch.GetElapsedTime(Interlocked.Read(ref _lastAckTicks)).TotalSeconds;
 

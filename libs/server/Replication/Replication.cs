@@ -62,6 +62,9 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
     {
         get
         {
+            // A replica streams to no one: its commits (its log's copy of its primary's stream) wait for its disk alone.
+            if (IsReplica)
+                return long.MaxValue;
             long offset = long.MaxValue;
             foreach (var sender in _gateSenders)
             {
@@ -324,11 +327,13 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
             Volatile.Write(ref _link, null);
             _replicationId = NewReplicationId();
         }
+        bool mirrored = Stream.Mirroring;
         old.Dispose();
         Stream.Detach(null);
         _server.OperationLog?.StopAbandoning();
-        // What this server replicated is not in an operation log of its own: a checkpoint makes it durable as its own.
-        if (_server.OperationLog != null)
+        // Unless its own log copied the stream (see ReplicaLogMirror), what this server replicated is in no operation log of
+        // its own: a checkpoint makes it durable as its own.
+        if (_server.OperationLog != null && !mirrored)
             _server.Checkpoints.SaveInBackground(schedule: true);
     }
 
@@ -415,30 +420,56 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
         return keep;
     }
 
-    /// <summary>How many replicas acknowledged everything up to <paramref name="offset"/> (WAIT).</summary>
-    public int ReplicasAt(long offset)
+    /// <summary>
+    /// How many replicas acknowledged everything up to <paramref name="offset"/> (WAIT), or with <paramref name="durable"/>
+    /// hold it durably in their own logs (WAITAOF).
+    /// </summary>
+    public int ReplicasAt(long offset, bool durable = false)
     {
         int count = 0;
         lock (_lock)
         {
             foreach (var sender in _senders)
             {
-                if (sender.AcknowledgedOffset >= offset)
+                if ((durable ? sender.DurableOffset : sender.AcknowledgedOffset) >= offset)
                     count++;
             }
         }
         return count;
     }
 
-    private readonly List<(RespServerSession Session, BlockedWaiter Waiter, long Offset, long Needed)> _waiters = [];
+    /// <summary>REPLFACK: the replica at <paramref name="host"/>:<paramref name="port"/> holds the stream durably up to <paramref name="offset"/>; false when none is streamed to.</summary>
+    internal bool OnDurableAtReplica(string host, int port, long offset)
+    {
+        bool found = false;
+        lock (_lock)
+        {
+            foreach (var sender in _senders)
+            {
+                if (sender.Host == host && sender.Port == port)
+                {
+                    sender.NoteDurable(offset);
+                    found = true;
+                }
+            }
+        }
+        if (found)
+            OnAcknowledged();
+        return found;
+    }
+
+    private readonly List<(RespServerSession Session, BlockedWaiter Waiter, long Offset, long Needed, bool Durable)> _waiters = [];
     private volatile int _waiterCount;
 
-    /// <summary>A client blocked in WAIT until <paramref name="needed"/> replicas acknowledged <paramref name="offset"/>.</summary>
-    internal void AddWaiter(RespServerSession session, BlockedWaiter waiter, long offset, long needed)
+    /// <summary>
+    /// A client blocked in WAIT until <paramref name="needed"/> replicas acknowledged <paramref name="offset"/> (in WAITAOF,
+    /// with <paramref name="durable"/>, until they hold it durably).
+    /// </summary>
+    internal void AddWaiter(RespServerSession session, BlockedWaiter waiter, long offset, long needed, bool durable)
     {
         lock (_waiters)
         {
-            _waiters.Add((session, waiter, offset, needed));
+            _waiters.Add((session, waiter, offset, needed, durable));
             _waiterCount = _waiters.Count;
         }
         // An acknowledgement between the caller's count and this registration woke no one.
@@ -456,8 +487,8 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
         {
             for (int i = _waiters.Count - 1; i >= 0; i--)
             {
-                var (session, waiter, offset, needed) = _waiters[i];
-                if (!session.IsBlockedOn(waiter) || ReplicasAt(offset) >= needed)
+                var (session, waiter, offset, needed, durable) = _waiters[i];
+                if (!session.IsBlockedOn(waiter) || ReplicasAt(offset, durable) >= needed)
                 {
                     (done ??= []).Add((session, waiter));
                     _waiters.RemoveAt(i);

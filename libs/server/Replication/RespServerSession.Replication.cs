@@ -103,6 +103,25 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteOk();
     }
 
+    /// <summary>
+    /// REPLFACK host port offset: the replica streamed to at host:port holds the stream durably in its own log up to offset
+    /// (internal; its link sends it as commits come), which WAITAOF counts.
+    /// </summary>
+    private void ReplFack()
+    {
+        if (!NumberFormat.TryParseLong(_args[2].Span, out long port) || port is <= 0 or > 65535 || !NumberFormat.TryParseLong(_args[3].Span, out long offset) || offset < 0)
+        {
+            _writer.WriteError("ERR REPLFACK needs host port offset"u8);
+            return;
+        }
+        if (!_server.Replication.OnDurableAtReplica(Encoding.UTF8.GetString(_args[1].Span), (int)port, offset))
+        {
+            _writer.WriteError("ERR this server streams to no replica at that address"u8);
+            return;
+        }
+        _writer.WriteOk();
+    }
+
     /// <summary>REPLATTACH token replicationid: a primary's sender attaches its stream to this replica (internal).</summary>
     private void ReplAttach()
     {

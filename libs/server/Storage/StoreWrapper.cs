@@ -115,7 +115,10 @@ public sealed class StoreWrapper : IDisposable
             }
         }
         if (!Options.EnableAof)
+        {
+            RestoreReplicaPlace(checkpoint, null);
             return null;
+        }
         OperationLogFiles? files = null;
         OperationLogRecoveryReport? report = null;
         try
@@ -156,6 +159,7 @@ public sealed class StoreWrapper : IDisposable
                     Versions.Restore(report.LastVersion);
             }
             AppendOnly.Opened(new OperationLog(files, Options.AofMemorySize, Options.AofCommitFrequencyMs) { LatencyMonitor = LatencyMonitor });
+            RestoreReplicaPlace(checkpoint, report);
         }
         catch (Exception e) when (e is System.IO.IOException or System.IO.InvalidDataException or UnauthorizedAccessException)
         {
@@ -169,6 +173,36 @@ public sealed class StoreWrapper : IDisposable
         }
         _activeExpiration?.Start();
         return report;
+    }
+
+    /// <summary>
+    /// A replica's checkpoint recovered: the data stands at a place in its primary's stream, from which the replica asks to
+    /// continue when it follows that primary again. With the operation log, the place is where the recovered log ends,
+    /// when that log is the stream's copy (<see cref="ReplicaLogMirror"/>); a log holding writes of this server's own
+    /// after the checkpoint (a replica promoted since) is not, and the replica then syncs from a checkpoint again.
+    /// </summary>
+    private void RestoreReplicaPlace(CheckpointLoadReport? checkpoint, OperationLogRecoveryReport? report)
+    {
+        if (checkpoint?.Replication is not { } state)
+            return;
+        if (OperationLog is not { } log)
+        {
+            Replication.Stream.Restore(state, state.Offset, mirror: null);
+            return;
+        }
+        if (report is { LocalEntries: > 0 })
+            return;
+        if (state.LogDelta != ReplicaCheckpointState.NoLog)
+        {
+            long offset = log.FileBytes + state.LogDelta;
+            if (offset >= state.Offset)
+                Replication.Stream.Restore(state, offset, ReplicaLogMirror.Resume(log, state.LogDelta));
+        }
+        else if (report is not { Entries: > 0 })
+        {
+            // The log did not copy the stream then and holds nothing after the checkpoint: the copy starts here.
+            Replication.Stream.Restore(state, state.Offset, ReplicaLogMirror.StartAt(log, state.Offset));
+        }
     }
 
     /// <summary>Compactions of the log files that failed (the task carried on), or 0 without compaction.</summary>

@@ -69,12 +69,14 @@ public sealed class ClusterReplicaTests : ClusterNodesTestBase
         Assert.That(ClusterTestKit.Run(primary, "CLUSTER", "REPLICAS", primaryId), Does.Contain(replicaId));
         Assert.That(ClusterTestKit.Run(replica, "ROLE"), Does.StartWith($"*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:{primary.Port}\r\n"));
 
-        // Restarted, the replica follows its primary again (nodes.conf says whose replica it is).
+        // Restarted, the replica follows its primary again (nodes.conf says whose replica it is), from where its own
+        // checkpoint and log (a copy of the primary's stream) left it: no second full sync.
         StopNode(replica);
         using (var c = new RawClient(primary.Port))
             Assert.That(c.Execute("SET", keys[2], "while the replica was down"), Is.EqualTo("+OK\r\n"));
-        var restarted = StartNode(replicaDirectory, WithAof);
+        var restarted = StartNode(replicaDirectory, options => { options.EnableAof = true; options.Recover = true; });
         WaitUntilCaughtUp(primary, restarted);
+        Assert.That(ClusterTestKit.Run(primary, "INFO", "stats"), Does.Contain("sync_full:1\r\n"));
         using (var r = new RawClient(restarted.Port))
         {
             Assert.That(r.Execute("READONLY"), Is.EqualTo("+OK\r\n"));

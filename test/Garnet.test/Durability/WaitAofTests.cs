@@ -3,7 +3,7 @@ using NUnit.Framework;
 
 namespace Garnet.test.Durability;
 
-/// <summary>WAITAOF and WAIT: the local fsync of a connection's writes, and replicas (none yet).</summary>
+/// <summary>WAITAOF and WAIT on a server without replicas: the local fsync of a connection's writes (with replicas: ReplicationTests).</summary>
 [TestFixture]
 public sealed class WaitAofTests
 {

@@ -1,6 +1,5 @@
 using System;
 using System.Diagnostics;
-using System.Text.RegularExpressions;
 using System.Threading;
 using Garnet.test.Durability;
 using NUnit.Framework;
@@ -13,39 +12,22 @@ namespace Garnet.test.Replication;
 /// replicas that acknowledged a connection's writes.
 /// </summary>
 [TestFixture]
-public sealed class ReplicationTests
+public sealed class ReplicationTests : PrimaryAndReplicaTestBase
 {
-    private OperationLogTestServer _primary = null!;
-    private OperationLogTestServer _replica = null!;
-
-    [SetUp]
-    public void SetUp()
-    {
-        _primary = new OperationLogTestServer();
-        _replica = new OperationLogTestServer();
-    }
-
-    [TearDown]
-    public void TearDown()
-    {
-        _replica.Dispose();
-        _primary.Dispose();
-    }
-
     [Test]
     public void AReplicaStartsFromACheckpointAndFollowsTheLog()
     {
-        _primary.Start();
-        using var p = _primary.Connect();
+        Primary.Start();
+        using var p = Primary.Connect();
         WriteMixedData(p, "before");
-        _replica.Start(configure: o => o.EnableAof = false);
-        using var r = _replica.Connect();
+        Replica.Start(configure: o => o.EnableAof = false);
+        using var r = Replica.Connect();
         r.Execute("SET", "stale", "gone after the sync");
 
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK Already connected to specified master\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK Already connected to specified master\r\n"));
         WaitUntilCaughtUp();
-        Assert.That(_replica.Snapshot(), Is.EqualTo(_primary.Snapshot()), "the checkpoint holds everything");
+        Assert.That(Replica.Snapshot(), Is.EqualTo(Primary.Snapshot()), "the checkpoint holds everything");
         Assert.That(r.Execute("EXISTS", "stale"), Is.EqualTo(":0\r\n"), "what the replica held before is gone");
 
         // What follows arrives by the log: writes, deletes, expirations, a transaction, a flush of one database.
@@ -60,7 +42,7 @@ public sealed class ReplicationTests
         OperationLogTestServer.Ok(p, "FLUSHDB");
         p.Execute("SELECT", "0");
         WaitUntilCaughtUp();
-        Assert.That(_replica.Snapshot(), Is.EqualTo(_primary.Snapshot()), "the log's writes are replayed");
+        Assert.That(Replica.Snapshot(), Is.EqualTo(Primary.Snapshot()), "the log's writes are replayed");
         Assert.That(r.Execute("GET", "counter"), Is.EqualTo("$1\r\n5\r\n"));
 
         // Reads are served; writes are refused and the connection goes on.
@@ -73,26 +55,26 @@ public sealed class ReplicationTests
 
         // The roles as ROLE and INFO tell them.
         string role = r.Execute("ROLE");
-        Assert.That(role, Does.StartWith($"*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:{_primary.Port}\r\n$9\r\nconnected\r\n:"));
+        Assert.That(role, Does.StartWith($"*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:{Primary.Port}\r\n$9\r\nconnected\r\n:"));
         string primaryRole = p.Execute("ROLE");
         Assert.That(primaryRole, Does.StartWith("*3\r\n$6\r\nmaster\r\n:"));
-        Assert.That(primaryRole, Does.Contain($"*1\r\n*3\r\n$9\r\n127.0.0.1\r\n${_replica.Port.ToString().Length}\r\n{_replica.Port}\r\n"));
+        Assert.That(primaryRole, Does.Contain($"*1\r\n*3\r\n$9\r\n127.0.0.1\r\n${Replica.Port.ToString().Length}\r\n{Replica.Port}\r\n"));
         string info = r.Execute("INFO", "replication");
-        Assert.That(info, Does.Contain("role:slave\r\n").And.Contain("master_link_status:up\r\n").And.Contain($"master_port:{_primary.Port}\r\n"));
+        Assert.That(info, Does.Contain("role:slave\r\n").And.Contain("master_link_status:up\r\n").And.Contain($"master_port:{Primary.Port}\r\n"));
         Assert.That(Field(info, "master_replid"), Is.EqualTo(Field(p.Execute("INFO", "replication"), "master_replid")));
         string primaryInfo = p.Execute("INFO", "replication");
-        Assert.That(primaryInfo, Does.Contain("connected_slaves:1\r\n").And.Contain($"slave0:ip=127.0.0.1,port={_replica.Port},state=online,"));
+        Assert.That(primaryInfo, Does.Contain("connected_slaves:1\r\n").And.Contain($"slave0:ip=127.0.0.1,port={Replica.Port},state=online,"));
         Assert.That(p.Execute("INFO", "stats"), Does.Contain("sync_full:1\r\n"));
     }
 
     [Test]
     public void WaitCountsTheReplicasThatAcknowledgedTheConnectionsWrites()
     {
-        _primary.Start(configure: o => o.AofCommitFrequencyMs = 1000);
-        _replica.Start(configure: o => o.EnableAof = false);
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Primary.Start(configure: o => o.AofCommitFrequencyMs = 1000);
+        Replica.Start(configure: o => o.EnableAof = false);
+        using var p = Primary.Connect();
+        using var r = Replica.Connect();
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
 
         Assert.That(p.Execute("SET", "k", "1"), Is.EqualTo("+OK\r\n"));
@@ -107,14 +89,55 @@ public sealed class ReplicationTests
     }
 
     [Test]
+    public void WaitAofCountsTheReplicasWhoseOwnLogHoldsTheWrites()
+    {
+        Primary.Start();
+        Replica.Start(); // the operation log on: it copies the stream and reports its commits
+        using var withoutLog = new OperationLogTestServer();
+        withoutLog.Start(configure: o => o.EnableAof = false);
+        using var p = Primary.Connect();
+        foreach (var replica in new[] { Replica, withoutLog })
+        {
+            using var r = replica.Connect();
+            Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+            ReplicationTestSupport.WaitUntilCaughtUp(Primary, replica);
+        }
+
+        Assert.That(p.Execute("SET", "k", "1"), Is.EqualTo("+OK\r\n"));
+        Assert.That(p.Execute("WAITAOF", "1", "1", "0"), Is.EqualTo("*2\r\n:1\r\n:1\r\n"), "the replica with the log has it on its disk");
+        Assert.That(p.Execute("WAIT", "2", "0"), Is.EqualTo(":2\r\n"), "both applied it");
+        using (var r = Replica.Connect())
+            Assert.That(r.Execute("GET", "k"), Is.EqualTo("$1\r\n1\r\n"));
+
+        // The replica without a log never counts: a wait for two lasts its timeout and answers how many did.
+        var watch = Stopwatch.StartNew();
+        Assert.That(p.Execute("WAITAOF", "0", "2", "300"), Is.EqualTo("*2\r\n:1\r\n:1\r\n"));
+        Assert.That(watch.ElapsedMilliseconds, Is.GreaterThanOrEqualTo(290));
+
+        // A transaction's writes, then WAITAOF from another connection that wrote nothing: counted from the files' end.
+        OperationLogTestServer.Ok(p, "MULTI");
+        p.Execute("INCR", "n");
+        p.Execute("LPUSH", "l", "x");
+        Assert.That(p.Execute("EXEC"), Does.StartWith("*2\r\n"));
+        Assert.That(p.Execute("WAITAOF", "0", "1", "0"), Is.EqualTo("*2\r\n:1\r\n:1\r\n"));
+        using var other = Primary.Connect();
+        Assert.That(other.Execute("WAITAOF", "1", "1", "0"), Is.EqualTo("*2\r\n:1\r\n:1\r\n"));
+
+        // The replica stops: a wait for it lasts the timeout.
+        Replica.Stop();
+        Assert.That(p.Execute("SET", "k", "2"), Is.EqualTo("+OK\r\n"));
+        Assert.That(p.Execute("WAITAOF", "1", "1", "200"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
+    }
+
+    [Test]
     public void ReplicaOfNoOnePromotesTheReplicaWithAHistoryOfItsOwn()
     {
-        _primary.Start();
-        _replica.Start(configure: o => o.EnableAof = false);
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
+        Primary.Start();
+        Replica.Start(configure: o => o.EnableAof = false);
+        using var p = Primary.Connect();
+        using var r = Replica.Connect();
         OperationLogTestServer.Ok(p, "SET", "k", "from the primary");
-        Assert.That(r.Execute("SLAVEOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("SLAVEOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
         string primaryId = Field(p.Execute("INFO", "replication"), "master_replid");
 
@@ -128,7 +151,7 @@ public sealed class ReplicationTests
         Assert.That(r.Execute("REPLICAOF", "NO", "ONE"), Is.EqualTo("+OK\r\n"), "already a primary");
 
         // Back to being a replica: another history, so it starts over from a checkpoint.
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
         Assert.That(r.Execute("GET", "k"), Is.EqualTo("$16\r\nfrom the primary\r\n"));
         Assert.That(r.Execute("GET", "k2"), Is.EqualTo("$21\r\nnot streamed any more\r\n"));
@@ -138,12 +161,12 @@ public sealed class ReplicationTests
     [Test]
     public void FailoverHandsThePrimaryRoleToAReplicaWithEveryWrite()
     {
-        _primary.Start();
-        _replica.Start();
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
+        Primary.Start();
+        Replica.Start();
+        using var p = Primary.Connect();
+        using var r = Replica.Connect();
         Assert.That(p.Execute("FAILOVER"), Is.EqualTo("-ERR FAILOVER requires connected replicas.\r\n"));
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
         Assert.That(r.Execute("FAILOVER"), Is.EqualTo("-ERR FAILOVER is not valid when server is a replica.\r\n"));
         Assert.That(p.Execute("FAILOVER", "ABORT"), Is.EqualTo("-ERR No failover in progress.\r\n"));
@@ -157,7 +180,7 @@ public sealed class ReplicationTests
         int acknowledged = 0;
         var writer = new Thread(() =>
         {
-            using var c = _primary.Connect();
+            using var c = Primary.Connect();
             for (int i = 0; i < 100_000; i++)
             {
                 if (c.Execute("SET", "k" + i, "v") != "+OK\r\n")
@@ -168,7 +191,7 @@ public sealed class ReplicationTests
         writer.Start();
         while (Volatile.Read(ref acknowledged) < 200)
             Thread.Sleep(1);
-        Assert.That(p.Execute("FAILOVER", "TO", "127.0.0.1", _replica.Port.ToString(), "TIMEOUT", "10000"), Is.EqualTo("+OK\r\n"));
+        Assert.That(p.Execute("FAILOVER", "TO", "127.0.0.1", Replica.Port.ToString(), "TIMEOUT", "10000"), Is.EqualTo("+OK\r\n"));
         Assert.That(p.Execute("FAILOVER"), Is.AnyOf("-ERR FAILOVER already in progress.\r\n", "-ERR FAILOVER is not valid when server is a replica.\r\n",
             "-ERR FAILOVER requires connected replicas.\r\n"));
         writer.Join();
@@ -177,7 +200,7 @@ public sealed class ReplicationTests
         while (!p.Execute("ROLE").StartsWith("*5\r\n$5\r\nslave\r\n") && watch.Elapsed < TimeSpan.FromSeconds(30))
             Thread.Sleep(20);
         Assert.That(r.Execute("ROLE"), Does.StartWith("*3\r\n$6\r\nmaster\r\n"));
-        Assert.That(p.Execute("ROLE"), Does.StartWith($"*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:{_replica.Port}\r\n"));
+        Assert.That(p.Execute("ROLE"), Does.StartWith($"*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:{Replica.Port}\r\n"));
         Assert.That(Field(p.Execute("INFO", "replication"), "master_failover_state"), Is.EqualTo("no-failover"));
         int written = Volatile.Read(ref acknowledged);
         for (int i = 0; i < written; i++)
@@ -195,11 +218,11 @@ public sealed class ReplicationTests
     [Test]
     public void AFailoverWhoseReplicaDoesNotCatchUpInTimeEndsAndWritersGoOn()
     {
-        _primary.Start();
-        _replica.Start();
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Primary.Start();
+        Replica.Start();
+        using var p = Primary.Connect();
+        using var r = Replica.Connect();
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
         // The replica stops applying: it is paused for everything, its stream's connection among them.
         OperationLogTestServer.Ok(r, "CLIENT", "PAUSE", "5000", "ALL");
@@ -225,12 +248,12 @@ public sealed class ReplicationTests
     [Test]
     public void AReplicaRunsScriptsAsRedis7DoesAndRefusesTheirWrites()
     {
-        _primary.Start();
-        _replica.Start();
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
+        Primary.Start();
+        Replica.Start();
+        using var p = Primary.Connect();
+        using var r = Replica.Connect();
         OperationLogTestServer.Ok(p, "SET", "k", "v");
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
         const string ReadOnly = "-READONLY You can't write against a read only replica.";
 
@@ -255,12 +278,12 @@ public sealed class ReplicationTests
     [Test]
     public void AReplicaWhoseLinkDropsContinuesWhereItStood()
     {
-        _primary.Start();
-        _replica.Start(configure: o => o.EnableAof = false);
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
+        Primary.Start();
+        Replica.Start(configure: o => o.EnableAof = false);
+        using var p = Primary.Connect();
+        using var r = Replica.Connect();
         OperationLogTestServer.Ok(p, "SET", "a", "1");
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
 
         // The primary closes every connection of the replica's (its link and the stream's) but this one.
@@ -285,11 +308,11 @@ public sealed class ReplicationTests
     public void AReplicaFollowsMoreWritesThanTheInMemoryBacklogHolds()
     {
         // About 100 MB of log: the primary's 64 MB in-memory copy of recent entries wraps around while the replica follows.
-        _primary.Start(configure: o => o.MemorySize = 1L << 28);
-        _replica.Start(configure: o => { o.EnableAof = false; o.MemorySize = 1L << 28; });
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
-        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", _primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
+        Primary.Start(configure: o => o.MemorySize = 1L << 28);
+        Replica.Start(configure: o => { o.EnableAof = false; o.MemorySize = 1L << 28; });
+        using var p = Primary.Connect();
+        using var r = Replica.Connect();
+        Assert.That(r.Execute("REPLICAOF", "127.0.0.1", Primary.Port.ToString()), Is.EqualTo("+OK\r\n"));
         WaitUntilCaughtUp();
         string value = new('v', 1000);
         const int Keys = 1000, Rounds = 100;
@@ -312,8 +335,8 @@ public sealed class ReplicationTests
     [Test]
     public void TheInternalCommandsRefuseWhatTheyDoNotExpect()
     {
-        _primary.Start(configure: o => o.EnableAof = false);
-        using var p = _primary.Connect();
+        Primary.Start(configure: o => o.EnableAof = false);
+        using var p = Primary.Connect();
         Assert.That(p.Execute("REPLSYNC", "127.0.0.1", "1", "token", "?", "-1"), Is.EqualTo("-ERR replication streams the operation log: start the primary with --aof\r\n"));
         Assert.That(p.Execute("REPLSYNC", "127.0.0.1", "x", "token", "?", "-1"), Does.StartWith("-ERR REPLSYNC needs"));
         Assert.That(p.Execute("REPLATTACH", "token", "id"), Is.EqualTo("-ERR no replication stream is expected with this token\r\n"));
@@ -345,31 +368,5 @@ public sealed class ReplicationTests
         c.Execute("SELECT", "0");
     }
 
-    /// <summary>Waits until the replica's link is up and its offset is the primary's.</summary>
-    private void WaitUntilCaughtUp()
-    {
-        using var p = _primary.Connect();
-        using var r = _replica.Connect();
-        var watch = Stopwatch.StartNew();
-        string replicaInfo = "";
-        long primaryOffset = -1;
-        while (watch.Elapsed < TimeSpan.FromSeconds(30))
-        {
-            // WAIT makes the primary's writes so far part of its files (committed), which is where replicas are sent from.
-            p.Execute("WAIT", "0", "0");
-            primaryOffset = long.Parse(Field(p.Execute("INFO", "replication"), "master_repl_offset"));
-            replicaInfo = r.Execute("INFO", "replication");
-            if (replicaInfo.Contains("master_link_status:up\r\n") && long.Parse(Field(replicaInfo, "slave_repl_offset")) == primaryOffset)
-                return;
-            Thread.Sleep(20);
-        }
-        Assert.Fail($"the replica never caught up with offset {primaryOffset}:\n{replicaInfo}");
-    }
-
-    private static string Field(string info, string name)
-    {
-        var match = Regex.Match(info, "(?m)^" + name + ":([^\r\n]*)");
-        Assert.That(match.Success, Is.True, $"INFO has no {name}:\n{info}");
-        return match.Groups[1].Value;
-    }
+    private static string Field(string info, string name) => ReplicationTestSupport.Field(info, name);
 }

@@ -267,6 +267,7 @@ public sealed class CommandIdGoldenTests
         ["REPLFAILOVER"] = 487,
         ["FAILOVER"] = 488,
         ["REPLPROMOTE"] = 489,
+        ["REPLFACK"] = 490,
     };
 
     [Test]

@@ -17,7 +17,8 @@ public sealed unsafe partial class RespServerSession
 
     /// <summary>
     /// Blocks this client until everything up to <paramref name="address"/> is durable, or until <paramref name="deadline"/>
-    /// (0: none). For WAIT, <paramref name="replicasNeeded"/> replicas must then acknowledge it too.
+    /// (0: none). For WAIT, <paramref name="replicasNeeded"/> replicas must then acknowledge it too; for WAITAOF, hold it
+    /// durably in their own logs.
     /// </summary>
     private void BlockUntilCommitted(OperationLog log, long address, long deadline, long replicasNeeded)
     {
@@ -32,7 +33,7 @@ public sealed unsafe partial class RespServerSession
     /// <summary>The commit a blocked WAIT, WAITAOF or COMMITAOF waited for came (on a pool thread).</summary>
     private void OnCommitAwaited(BlockedWaiter waiter, long replicasNeeded)
     {
-        if (waiter.Command.Command == RespCommand.WAIT && _server.OperationLog is { } log)
+        if (waiter.Command.Command is RespCommand.WAIT or RespCommand.WAITAOF && _server.OperationLog is { } log)
         {
             // The files hold the writes now: replicas are counted from where they end.
             long target = log.WrittenOut;
@@ -43,9 +44,11 @@ public sealed unsafe partial class RespServerSession
                 _replicaWaitOffset = target;
             }
             var replication = _server.Replication;
-            if (replicasNeeded > 0 && replication.ReplicasAt(target) < replicasNeeded)
+            // WAITAOF counts replicas whose own logs hold the writes durably; WAIT, those that applied them.
+            bool durable = waiter.Command.Command == RespCommand.WAITAOF;
+            if (replicasNeeded > 0 && replication.ReplicasAt(target, durable) < replicasNeeded)
             {
-                replication.AddWaiter(this, waiter, target, replicasNeeded);
+                replication.AddWaiter(this, waiter, target, replicasNeeded, durable);
                 return;
             }
         }

@@ -123,9 +123,11 @@ public sealed unsafe partial class RespServerSession
     }
 
     /// <summary>
-    /// WAITAOF numlocal numreplicas timeout: [1 if this connection's writes so far are durable in the AOF, else 0, 0
-    /// replicas]. A local wait asks for a commit at once and waits for it (one fsync); a wait for replicas, of which there
-    /// are none yet, lasts the timeout (0: until unblocked), as Redis's does when they do not answer.
+    /// WAITAOF numlocal numreplicas timeout: [1 if this connection's writes so far are durable in the AOF, else 0, how many
+    /// replicas hold them durably in their own logs (see ReplicaLogMirror; a replica without the operation log never
+    /// does)]. The writes are committed first when they are not yet (one fsync; in cluster mode the replicas in sync and the
+    /// lease too), since replicas are sent what the files hold; then it waits until enough replicas reported them durable
+    /// (REPLFACK) or the timeout (0: none) passed, as Redis's does.
     /// </summary>
     private void WaitAof()
     {
@@ -137,42 +139,39 @@ public sealed unsafe partial class RespServerSession
             _writer.WriteError("ERR WAITAOF cannot be used when numlocal is set but appendonly is disabled."u8);
             return;
         }
-        if (numLocal > 0 && _oplog is { } pending && !log!.IsCommitted(pending.AppendedUntil))
+        if (log != null && _oplog is { } pending && !log.IsCommitted(pending.AppendedUntil) && (numLocal > 0 || numReplicas > 0))
         {
-            if (!CanBlock)
+            if (CanBlock)
             {
-                // Inside EXEC or a script this thread waits for one fsync itself, outside its batch so that nothing
-                // waits for it meanwhile (at most the timeout).
-                EndBatch();
-                try
-                {
-                    log.WaitForCommit(pending.AppendedUntil, deadline: deadline);
-                }
-                finally
-                {
-                    BeginBatch();
-                }
-            }
-            else if (numReplicas <= 0)
-            {
-                // Blocked until the commit (one fsync; in cluster mode the replicas in sync and the lease too) or the
-                // timeout, while this connection's event loop serves the others.
-                BlockUntilCommitted(log, pending.AppendedUntil, deadline, replicasNeeded: 0);
+                // Blocked until the commit, then until enough replicas hold it (OnCommitAwaited), while this connection's
+                // event loop serves the others. No replica counts before the commit.
+                _replicaWaitOffset = long.MaxValue;
+                BlockUntilCommitted(log, pending.AppendedUntil, deadline, numReplicas);
                 return;
             }
-            else
+            // Inside EXEC or a script this thread waits for one fsync itself, outside its batch so that nothing waits for
+            // it meanwhile (at most the timeout).
+            EndBatch();
+            try
             {
-                // Replicas keep no AOF of their own yet: nothing but the timeout ends this wait, and its reply tells
-                // whether the commit asked for here came meanwhile.
-                log.RequestCommit(pending.AppendedUntil);
+                log.WaitForCommit(pending.AppendedUntil, deadline: deadline);
+            }
+            finally
+            {
+                BeginBatch();
             }
         }
-        if (numReplicas <= 0 || _inExec || _inScriptCommand || _replaying)
+        // Committed (or nothing to commit): replicas are counted from where the files end.
+        _replicaWaitOffset = log?.WrittenOut ?? 0;
+        var replication = _server.Replication;
+        if (numReplicas <= 0 || !CanBlock || replication.ReplicasAt(_replicaWaitOffset, durable: true) >= numReplicas)
         {
             WriteReplicaWaitReply(RespCommand.WAITAOF);
             return;
         }
         BlockOnKeys(0, 0, deadline);
+        if (Volatile.Read(ref _blockedOn) is { } waiter)
+            replication.AddWaiter(this, waiter, _replicaWaitOffset, numReplicas, durable: true);
     }
 
     /// <summary>
@@ -201,7 +200,7 @@ public sealed unsafe partial class RespServerSession
         }
         BlockOnKeys(0, 0, deadline);
         if (Volatile.Read(ref _blockedOn) is { } waiter)
-            replication.AddWaiter(this, waiter, _replicaWaitOffset, numReplicas);
+            replication.AddWaiter(this, waiter, _replicaWaitOffset, numReplicas, durable: false);
     }
 
     /// <summary>The reply of WAIT (replicas that acknowledged) or WAITAOF ([local fsync, replicas]) now.</summary>
@@ -216,7 +215,7 @@ public sealed unsafe partial class RespServerSession
         bool durable = log != null && (_oplog == null || log.IsCommitted(_oplog.AppendedUntil));
         _writer.WriteArrayHeader(2);
         _writer.WriteInteger(durable ? 1 : 0);
-        _writer.WriteInteger(0);
+        _writer.WriteInteger(_server.Replication.ReplicasAt(_replicaWaitOffset, durable: true));
     }
 
     private bool TryReadWaitCount(int index, out long count)

@@ -43,6 +43,7 @@ public sealed unsafe partial class RespServerSession
             case RespCommand.REPLFAILOVER: ReplFailover(); break;
             case RespCommand.FAILOVER: Failover(); break;
             case RespCommand.REPLPROMOTE: ReplPromote(); break;
+            case RespCommand.REPLFACK: ReplFack(); break;
             default: throw new InvalidOperationException($"{command} is not a server command.");
         }
     }

@@ -53,6 +53,9 @@ internal static class CheckpointFile
     public const byte KindEnd = 5;
     public const byte KindFunctions = 6;
 
+    /// <summary>A replica's place in its primary's stream (<see cref="ReplicaCheckpointState"/>); only in a replica's checkpoint.</summary>
+    public const byte KindReplication = 7;
+
     public const byte FlagExpiration = 1;
     public const byte FlagETag = 2;
 

@@ -12,7 +12,11 @@ namespace Garnet.server;
 /// <param name="Path">The file.</param>
 /// <param name="Damage">Null when the file was whole; otherwise what was wrong, and only the records before it were applied.</param>
 /// <param name="Keys">Keys in the databases once it was loaded (rdb_last_load_keys_loaded).</param>
-public sealed record CheckpointLoadReport(long Version, long AofStart, long Records, string Path, string? Damage, long Keys);
+public sealed record CheckpointLoadReport(long Version, long AofStart, long Records, string Path, string? Damage, long Keys)
+{
+    /// <summary>A replica's checkpoint: where it stands in its primary's stream; null otherwise.</summary>
+    internal ReplicaCheckpointState? Replication { get; init; }
+}
 
 /// <summary>
 /// Recovery's first step: applies the newest checkpoint (see <see cref="CheckpointFile"/>) to the empty databases, block by
@@ -52,6 +56,7 @@ internal static class CheckpointLoader
         using var sender = new DiscardingSender();
         var session = new RespServerSession(server, sender, replaying: true);
         long version = 0, aofStart = 0, records = 0;
+        ReplicaCheckpointState? replication = null;
         string? damage = null;
         try
         {
@@ -71,7 +76,7 @@ internal static class CheckpointLoader
             {
                 if (!reader.Next())
                     throw new InvalidDataException("it ends before its last record");
-                ended = Apply(session, server, reader.Payload, ticksExpirations, ref records);
+                ended = Apply(session, server, reader.Payload, ticksExpirations, ref records, ref replication);
             }
             if (reader.Next())
                 throw new InvalidDataException("bytes follow its last record");
@@ -93,11 +98,13 @@ internal static class CheckpointLoader
         long keys = 0;
         for (int i = 0; i < server.DatabaseCount; i++)
             keys += server.PeekDatabase(i)?.MainStore.KeyCount ?? 0;
-        return new CheckpointLoadReport(version, aofStart, records, path, damage, keys);
+        // A damaged checkpoint is not where the stream stood: a replica loading it must sync from its primary again.
+        return new CheckpointLoadReport(version, aofStart, records, path, damage, keys) { Replication = damage == null ? replication : null };
     }
 
     /// <summary>Applies one block's items; true at the end item.</summary>
-    private static bool Apply(RespServerSession session, StoreWrapper server, ReadOnlySpan<byte> span, bool ticksExpirations, ref long records)
+    private static bool Apply(RespServerSession session, StoreWrapper server, ReadOnlySpan<byte> span, bool ticksExpirations, ref long records,
+        ref ReplicaCheckpointState? replication)
     {
         int at = 0;
         while (at < span.Length)
@@ -143,6 +150,11 @@ internal static class CheckpointLoader
                     {
                         if (!session.LoadFunctions(ReadBytes(span, ref at)))
                             throw new InvalidDataException("its function libraries could not be loaded");
+                        break;
+                    }
+                case CheckpointFile.KindReplication:
+                    {
+                        replication = ReplicaCheckpointState.Deserialize(ReadBytes(span, ref at));
                         break;
                     }
                 case CheckpointFile.KindEnd:

@@ -289,8 +289,15 @@ public sealed class Checkpointer
         long frozen;
         long aofStart;
         bool frozenPublished = false;
+        // A replica applies its primary's entries one at a time under this lock: the version moves between two of them, so
+        // the checkpoint holds the stream up to an offset it notes (and the replica's mirrored log continues from there).
+        var stream = _server.Replication.Stream;
+        ReplicaCheckpointState? replication;
+        bool applyLocked = false;
         try
         {
+            // Taken first, holding nothing: the replica's applier may wait for anything while it holds the lock.
+            Monitor.Enter(stream.ApplyLock, ref applyLocked);
             // What may wait (a compaction, a page being settled) is held first, protected on no store and blocking no one.
             HoldDatabases(held);
             // The move to the next version happens with no multi-key unit (transaction, script, logged write) running, so
@@ -315,6 +322,7 @@ public sealed class Checkpointer
                     // Entries appended from here on may be of the new version; recovery replays from here, skipping the old one's.
                     aofStart = _server.OperationLog?.FileBytes ?? 0;
                     frozen = versions.Version;
+                    replication = stream.CheckpointState();
                     versions.Publish(frozen + 1, freezing: true);
                     frozenPublished = true;
                 }
@@ -327,6 +335,8 @@ public sealed class Checkpointer
                     database.MainStore.EndSnapshot();
                 held.Clear();
             }
+            Monitor.Exit(stream.ApplyLock);
+            applyLocked = false;
             WaitForOldVersion(snapshots);
 
             string temp = Path.Combine(directory, CheckpointFile.NameOf(frozen) + CheckpointFile.TempSuffix);
@@ -344,6 +354,13 @@ public sealed class Checkpointer
                     byte[] payload = FunctionDumpPayload.Write(libraries);
                     file.BeginItem(5 + payload.Length);
                     file.WriteByte(CheckpointFile.KindFunctions);
+                    file.WriteBytes(payload);
+                }
+                if (replication != null)
+                {
+                    byte[] payload = replication.Serialize();
+                    file.BeginItem(5 + payload.Length);
+                    file.WriteByte(CheckpointFile.KindReplication);
                     file.WriteBytes(payload);
                 }
                 foreach (var snapshot in snapshots)
@@ -371,6 +388,8 @@ public sealed class Checkpointer
         }
         finally
         {
+            if (applyLocked)
+                Monitor.Exit(stream.ApplyLock);
             if (frozenPublished)
                 versions.Publish(versions.Version, freezing: false);
             EndSnapshots(snapshots);
