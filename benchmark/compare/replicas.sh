@@ -12,7 +12,8 @@
 # for every replica in sync to apply the write), Redis with appendonly yes and appendfsync always (each reply waits
 # for the fsync; replicas are sent the write afterwards).
 #
-# REDIS=path/to/redis-server (default: the one on the PATH). Prints each run, then the median ops/s per configuration.
+# REDIS=path/to/redis-server (default: the one on the PATH); ONLY=REGEX keeps the configurations ("ours 2", "redis 0", ...)
+# it matches. Prints each run, then the median ops/s per configuration.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -87,7 +88,10 @@ wait_synced() {
 }
 
 RESULTS=$(mktemp)
-CONFIGS=("ours 0" "redis 0" "ours 1" "redis 1" "ours 2" "redis 2")
+CONFIGS=()
+for config in "ours 0" "redis 0" "ours 1" "redis 1" "ours 2" "redis 2"; do
+    [[ -z "${ONLY:-}" || "$config" =~ $ONLY ]] && CONFIGS+=("$config")
+done
 for round in $(seq 1 "$ROUNDS"); do
     count=${#CONFIGS[@]}
     for i in $(seq 0 $((count - 1))); do
