@@ -461,6 +461,13 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
     private readonly List<(RespServerSession Session, BlockedWaiter Waiter, long Offset, long Needed, bool Durable)> _waiters = [];
     private volatile int _waiterCount;
 
+    // Acknowledgements drop the waiters of clients no longer blocked on them (left, timed out, unblocked); with no replica
+    // acknowledging, registrations do, once the list reaches this size, which then doubles with what stays (amortized).
+    private int _pruneWaitersAt = 1024;
+
+    /// <summary>WAITs and WAITAOFs registered for replicas' acknowledgements and not yet answered or dropped.</summary>
+    public int ReplicaWaiters => _waiterCount;
+
     /// <summary>
     /// A client blocked in WAIT until <paramref name="needed"/> replicas acknowledged <paramref name="offset"/> (in WAITAOF,
     /// with <paramref name="durable"/>, until they hold it durably).
@@ -469,6 +476,11 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
     {
         lock (_waiters)
         {
+            if (_waiters.Count >= _pruneWaitersAt)
+            {
+                _waiters.RemoveAll(entry => !StillWaits(entry.Session, entry.Waiter));
+                _pruneWaitersAt = Math.Max(1024, _waiters.Count * 2);
+            }
             _waiters.Add((session, waiter, offset, needed, durable));
             _waiterCount = _waiters.Count;
         }
@@ -488,7 +500,7 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
             for (int i = _waiters.Count - 1; i >= 0; i--)
             {
                 var (session, waiter, offset, needed, durable) = _waiters[i];
-                if (!session.IsBlockedOn(waiter) || ReplicasAt(offset, durable) >= needed)
+                if (!StillWaits(session, waiter) || ReplicasAt(offset, durable) >= needed)
                 {
                     (done ??= []).Add((session, waiter));
                     _waiters.RemoveAt(i);
@@ -501,6 +513,10 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
         foreach (var (session, waiter) in done)
             session.TimeOutBlocked(waiter);
     }
+
+    // A client that left keeps its waiter as its last wait, but out of the blocking registry.
+    private static bool StillWaits(RespServerSession session, BlockedWaiter waiter)
+        => Volatile.Read(ref waiter.Registered) && session.IsBlockedOn(waiter);
 
     /// <summary>Stops the link and every sender (the server's stop).</summary>
     public void Dispose()

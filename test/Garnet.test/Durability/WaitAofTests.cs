@@ -169,6 +169,35 @@ public sealed class WaitAofTests
         Assert.That(c.Execute("WAITAOF", "1", "0", "0"), Is.EqualTo("*2\r\n:1\r\n:0\r\n"));
     }
 
+    /// <summary>
+    /// WAITs for replicas that never come (none is connected) end only by timeout or their client: clients that wait and
+    /// leave do not grow the list of replica waiters without bound either.
+    /// </summary>
+    [Test]
+    public void ReplicaWaitersOfClientsThatLeftAreDropped()
+    {
+        _server.Start();
+        var replication = _server.Server.Store.Replication;
+        const int Batches = 12, PerBatch = 100;
+        for (int batch = 0; batch < Batches; batch++)
+        {
+            var clients = new RawClient[PerBatch];
+            for (int i = 0; i < PerBatch; i++)
+            {
+                clients[i] = _server.Connect();
+                clients[i].Send(i % 2 == 0 ? ["WAIT", "1", "0"] : ["WAITAOF", "0", "1", "0"]);
+            }
+            WaitForBlockedClients(PerBatch, $"batch {batch} did not block");
+            foreach (var client in clients)
+                client.Dispose();
+        }
+        WaitForBlockedClients(0, "the last batch did not leave");
+        Assert.That(replication.ReplicaWaiters, Is.LessThan(Batches * PerBatch / 2), "1,200 waits registered, those of clients that left dropped");
+
+        using var c = _server.Connect();
+        Assert.That(c.Execute("WAIT", "1", "100"), Is.EqualTo(":0\r\n"), "a wait still answers at its timeout");
+    }
+
     /// <summary>Polls until exactly <paramref name="count"/> clients are blocked, for up to 10 seconds.</summary>
     private void WaitForBlockedClients(int count, string failure)
     {
