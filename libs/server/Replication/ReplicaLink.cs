@@ -125,27 +125,8 @@ internal sealed class ReplicaLink : IDisposable
             }
             if (_stop.IsSet)
                 return;
-            if (reporting && stream.DurableOffset is var durable && durable > reported)
-            {
-                commands.Clear();
-                commands.BeginCommand(4);
-                commands.WriteBulk("REPLFACK"u8);
-                commands.WriteBulk(Encoding.ASCII.GetBytes(host));
-                commands.WriteBulk(port);
-                commands.WriteBulk(durable);
-                switch (Exchange(connection, commands, "+OK"u8))
-                {
-                    case null:
-                        reported = durable;
-                        break;
-                    case "the connection failed" or "no answer":
-                        LastError = "REPLFACK: the connection failed";
-                        return;
-                    default:
-                        reporting = false; // a primary that does not take it (an older server): WAITAOF counts no replica there
-                        break;
-                }
-            }
+            if (reporting && !ReportDurable(connection, commands, stream, host, port, ref reported, out reporting))
+                return;
             if (Environment.TickCount64 < nextPing)
                 continue;
             nextPing = Environment.TickCount64 + RetryMs;
@@ -199,6 +180,38 @@ internal sealed class ReplicaLink : IDisposable
     }
 
     private long _lastCommitRequest;
+
+    /// <summary>
+    /// Sends REPLFACK when the stream's copy is durable further than <paramref name="reported"/>. False when the
+    /// connection failed; <paramref name="stillReporting"/> false when the primary refused it (an older server, whose
+    /// WAITAOF then counts no replica).
+    /// </summary>
+    private bool ReportDurable(MigrateConnection connection, MigrateCommandBuffer commands, ReplicaStream stream, string host, int port,
+        ref long reported, out bool stillReporting)
+    {
+        stillReporting = true;
+        long durable = stream.DurableOffset;
+        if (durable <= reported)
+            return true;
+        commands.Clear();
+        commands.BeginCommand(4);
+        commands.WriteBulk("REPLFACK"u8);
+        commands.WriteBulk(Encoding.ASCII.GetBytes(host));
+        commands.WriteBulk(port);
+        commands.WriteBulk(durable);
+        switch (Exchange(connection, commands, "+OK"u8))
+        {
+            case null:
+                reported = durable;
+                return true;
+            case "the connection failed" or "no answer":
+                LastError = "REPLFACK: the connection failed";
+                return false;
+            default:
+                stillReporting = false;
+                return true;
+        }
+    }
 
     /// <summary>
     /// How often at most a replica whose log commits on request (--aof-commit-freq 0) commits its copy of the stream. Its

@@ -57,10 +57,7 @@ internal sealed class ReplicaStream
     /// </summary>
     internal object ApplyLock { get; } = new();
 
-    /// <summary>Whether this server's own log copies the stream (a replica with the operation log on).</summary>
-    public bool Mirroring => _mirror != null;
-
-    /// <summary>This server's log's copy of the stream, or null.</summary>
+    /// <summary>This server's log's copy of the stream (a replica with the operation log on), or null.</summary>
     internal ReplicaLogMirror? LogMirror => _mirror;
 
     // Set after each run of entries applied while the log copies them: the link then reports their commit (REPLFACK).

@@ -327,7 +327,7 @@ public sealed class Replication : IReplicationControl, IReplicaCommitGate, IDisp
             Volatile.Write(ref _link, null);
             _replicationId = NewReplicationId();
         }
-        bool mirrored = Stream.Mirroring;
+        bool mirrored = Stream.LogMirror != null;
         old.Dispose();
         Stream.Detach(null);
         _server.OperationLog?.StopAbandoning();

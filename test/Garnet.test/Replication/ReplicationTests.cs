@@ -346,6 +346,10 @@ public sealed class ReplicationTests : PrimaryAndReplicaTestBase
         Assert.That(p.Execute("REPLFAILOVER", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(p.Execute("REPLFAILOVER", "0"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(p.Execute("REPLFAILOVER", "100"), Is.EqualTo("-ERR this server is not a primary with an operation log\r\n"));
+        Assert.That(p.Execute("REPLFACK", "127.0.0.1", "x", "0"), Is.EqualTo("-ERR REPLFACK needs host port offset\r\n"));
+        Assert.That(p.Execute("REPLFACK", "127.0.0.1", "1", "-5"), Is.EqualTo("-ERR REPLFACK needs host port offset\r\n"));
+        Assert.That(p.Execute("REPLFACK", "127.0.0.1", "1", "0"), Is.EqualTo("-ERR this server streams to no replica at that address\r\n"));
+        Assert.That(p.Execute("REPLFACK", "127.0.0.1", "1"), Is.EqualTo("-ERR wrong number of arguments for 'replfack' command\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "70000"), Is.EqualTo("-ERR Invalid master port\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1", "x"), Is.EqualTo("-ERR value is not an integer or out of range\r\n"));
         Assert.That(p.Execute("REPLICAOF", "127.0.0.1"), Is.EqualTo("-ERR wrong number of arguments for 'replicaof' command\r\n"));
